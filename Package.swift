@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Vicinity",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "vicinity", targets: ["vicinity"]),
+        .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "Places", targets: ["Places"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+        .target(name: "Geo", dependencies: ["CProj"]),
+        .target(name: "Places", dependencies: ["Geo"]),
+        .target(
+            name: "VicinityCLI",
+            dependencies: [
+                "Geo", "Places",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "vicinity", dependencies: ["VicinityCLI"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places"]),
+        .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
+    ]
+)

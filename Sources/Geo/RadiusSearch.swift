@@ -1,0 +1,186 @@
+import Foundation
+
+/// One query's worth of state: the query point prepared for a distance model, and the machinery to
+/// collect and order the points within a radius exactly as a brute-force scan would.
+struct RadiusSearch {
+    /// A candidate within the radius: arena slot, distance (estimate or exact) and which it is.
+    struct Candidate {
+        var distance: Double
+        var slot: UInt32
+        var exact: Bool
+    }
+
+    private enum Mode {
+        /// Chord kernel with bounds; the exact function decides the uncertain band.
+        case chord(ChordFrame, ChordBounds, exact: (Coordinate, Coordinate) -> Double, sphereRadius: Double?)
+        /// Planar distance after projecting every candidate.
+        case projected(ProjTransformer, x: Double, y: Double)
+    }
+
+    /// Geodesic distances never exceed half a meridian, 20,003,931.5 m on WGS84; 20,004 km covers it.
+    static let wholeEarthMeters = 20_004_000.0
+
+    let index: GridIndex
+    let center: Coordinate
+    private let mode: Mode
+
+    init(index: GridIndex, center: Coordinate, model: DistanceModel, projector: ProjTransformer? = nil)
+        throws(GeoError)
+    {
+        self.index = index
+        self.center = center
+        switch model {
+        case .haversine(let sphere):
+            mode = .chord(
+                ChordFrame(center: center, equatorialRadius: sphere.radiusMeters, eccentricitySquared: 0),
+                .sphere(radius: sphere.radiusMeters), exact: { sphere.distance($0, $1) },
+                sphereRadius: sphere.radiusMeters)
+        case .geodesic:
+            mode = .chord(
+                ChordFrame(
+                    center: center, equatorialRadius: WGS84.equatorialRadius,
+                    eccentricitySquared: WGS84.eccentricitySquared),
+                .ellipsoid, exact: { Geodesic.wgs84.distance($0, $1) }, sphereRadius: nil)
+        case .projected:
+            guard let projector else { preconditionFailure("a projected search needs a transformer") }
+            let origin = try projector.project(center)
+            mode = .projected(projector, x: origin.x, y: origin.y)
+        }
+    }
+
+    /// Runs `body` with a search prepared for `model`, checking a PROJ transformation out of the
+    /// pool for the projected model.
+    static func with<T>(
+        index: GridIndex, center: Coordinate, model: DistanceModel, _ body: (inout RadiusSearch) throws(GeoError) -> T
+    ) throws(GeoError) -> T {
+        guard case .projected(let choice) = model else {
+            var search = try RadiusSearch(index: index, center: center, model: model)
+            return try body(&search)
+        }
+        return try ProjectionPool.shared.withTransformer(crs: choice.crs(for: center)) { projector throws(GeoError) in
+            var search = try RadiusSearch(index: index, center: center, model: model, projector: projector)
+            return try body(&search)
+        }
+    }
+
+    /// The largest distance this model can report between two points, meters (infinite for a
+    /// projection, whose plane distances are unbounded).
+    var wholeEarthMeters: Double {
+        switch mode {
+        case .chord(_, _, _, let sphereRadius): return sphereRadius.map { .pi * $0 * 1.000_001 } ?? RadiusSearch.wholeEarthMeters
+        case .projected: return .infinity
+        }
+    }
+
+    /// Every point within `radiusMeters` (inclusive), in no particular order.
+    func collect(radiusMeters radius: Double) throws(GeoError) -> [Candidate] {
+        var found: [Candidate] = []
+        switch mode {
+        case .chord(let frame, let bounds, let exact, let sphereRadius):
+            let (accept, reject) = bounds.thresholds(radiusMeters: radius)
+            // The cap in central angle on the unit sphere: the ellipsoid's smallest radius of
+            // curvature turns a distance into the largest angle it can span.
+            let reach = radius + bounds.halfWidth(atDistance: radius)
+            let sigma = reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature)
+            index.latitudes.withUnsafeBufferPointer { latitudes in
+                index.longitudes.withUnsafeBufferPointer { longitudes in
+                    index.forEachCell(inCapAround: center, angularRadius: sigma) { cell in
+                        let start = Int(index.cellStart[cell])
+                        for slot in start..<start + Int(index.cellCount[cell]) {
+                            let latitude = latitudes[slot]
+                            let longitude = longitudes[slot]
+                            let chord2 = frame.chordSquared(latitude: latitude, longitude: longitude)
+                            if chord2 > reject { continue }
+                            if chord2 <= accept {
+                                let estimate = bounds.estimate(chord: chord2.squareRoot()).distance
+                                found.append(Candidate(distance: estimate, slot: UInt32(slot), exact: false))
+                            } else {
+                                let distance = exact(center, Coordinate(unchecked: latitude, longitude))
+                                if distance <= radius {
+                                    found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        case .projected(let projector, let x0, let y0):
+            let sigma = projectedCapAngle(radius: radius, projector: projector, x0: x0, y0: y0)
+            index.forEachCell(inCapAround: center, angularRadius: sigma) { cell in
+                let start = Int(index.cellStart[cell])
+                for slot in start..<start + Int(index.cellCount[cell]) {
+                    let point = Coordinate(unchecked: index.latitudes[slot], index.longitudes[slot])
+                    // A point the CRS cannot represent is at no finite distance: never within.
+                    guard let xy = try? projector.project(point) else { continue }
+                    let distance = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
+                    if distance <= radius { found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true)) }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The central angle that certainly holds every point within `radius` plane meters: the
+    /// projection's smallest scale near the query, measured along 16 geodesics of length `radius`
+    /// and taken 10 % smaller, bounds how far on the ellipsoid a plane distance can reach. Beyond
+    /// 200 km, or where the scale is not sane, every cell is visited.
+    private func projectedCapAngle(radius: Double, projector: ProjTransformer, x0: Double, y0: Double) -> Double {
+        if radius > 200_000 { return .pi }
+        let probe = max(radius, 100)
+        var smallestScale = Double.infinity
+        for step in 0..<16 {
+            let point = Geodesic.wgs84.destination(from: center, bearing: Double(step) * 22.5, distanceMeters: probe)
+            guard let xy = try? projector.project(point) else { return .pi }
+            let plane = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
+            smallestScale = min(smallestScale, plane / probe)
+        }
+        guard smallestScale.isFinite, smallestScale > 0.2 else { return .pi }
+        return radius / (smallestScale * 0.9) / WGS84.minimumRadiusOfCurvature + 1e-12
+    }
+
+    /// Sorts candidates by distance, ties by `tieOrder`, resolving with the exact distance every run
+    /// of estimates too close to order by their bounds.
+    func order(_ candidates: [Candidate], tieOrder: TieOrder) -> [GridHit] {
+        var candidates = candidates
+        let handles = index.handles
+        candidates.sort { left, right in
+            left.distance < right.distance
+                || (left.distance == right.distance && tieOrder(handles[Int(left.slot)], handles[Int(right.slot)]))
+        }
+        if case .chord(_, let bounds, let exact, _) = mode {
+            var first = 0
+            while first < candidates.count {
+                var last = first
+                var coincident = true
+                while last + 1 < candidates.count {
+                    let here = candidates[last]
+                    let next = candidates[last + 1]
+                    let slack =
+                        (here.exact ? 0 : bounds.halfWidth(atDistance: here.distance))
+                        + (next.exact ? 0 : bounds.halfWidth(atDistance: next.distance))
+                    guard next.distance - here.distance <= slack else { break }
+                    coincident =
+                        coincident && index.latitudes[Int(next.slot)] == index.latitudes[Int(here.slot)]
+                        && index.longitudes[Int(next.slot)] == index.longitudes[Int(here.slot)]
+                    last += 1
+                }
+                // Points at the same coordinates are at the same distance whatever it is exactly.
+                if last > first && !coincident {
+                    for position in first...last where !candidates[position].exact {
+                        let slot = Int(candidates[position].slot)
+                        let point = Coordinate(unchecked: index.latitudes[slot], index.longitudes[slot])
+                        candidates[position].distance = exact(center, point)
+                        candidates[position].exact = true
+                    }
+                    candidates[first...last].sort { left, right in
+                        left.distance < right.distance
+                            || (left.distance == right.distance
+                                && tieOrder(handles[Int(left.slot)], handles[Int(right.slot)]))
+                    }
+                }
+                first = last + 1
+            }
+        }
+        return candidates.map { GridHit(handle: handles[Int($0.slot)], distanceMeters: $0.distance) }
+    }
+}

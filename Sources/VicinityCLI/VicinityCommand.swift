@@ -1,0 +1,1 @@
+public enum VicinityCommand { public static func main() {} }

@@ -1,0 +1,2 @@
+import VicinityCLI
+VicinityCommand.main()
