@@ -19,11 +19,12 @@ let package = Package(
             providers: [.apt(["libproj-dev"])]
         ),
         .target(name: "Geo", dependencies: ["CProj"]),
+        .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo"]),
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places",
+                "Geo", "Places", "CHeapStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -29,11 +29,41 @@ struct ChordBounds {
     static let kappaMinSquared = 1 / (WGS84.maximumRadiusOfCurvature * WGS84.maximumRadiusOfCurvature)
     static let kappaMaxSquared = 1 / (WGS84.minimumRadiusOfCurvature * WGS84.minimumRadiusOfCurvature)
 
+    /// Coefficients of the point estimate d ≈ c (1 + c²(k₁ + c²(k₂ + c² k₃))) for chords up to
+    /// `maximumChord`, where the next term is below 1e-20 relative.
+    let series: (Double, Double, Double)
+
+    init(kind: Kind, slackMeters: Double) {
+        self.kind = kind
+        self.slackMeters = slackMeters
+        switch kind {
+        case .sphere(let radius):
+            // d = 2R asin(c / 2R) = c (1 + k c²/24 + 3 k² c⁴/640 + 5 k³ c⁶/7168 + …), k = 1/R².
+            let k = 1 / (radius * radius)
+            series = (k / 24, 3 * k * k / 640, 5 * k * k * k / 7168)
+        case .ellipsoid:
+            // The midpoint of the two circle arcs, term by term.
+            let low = ChordBounds.kappaMinSquared
+            let high = ChordBounds.kappaMaxSquared
+            series = (
+                (low + high) / 48, 3 * (low * low + high * high) / 1280,
+                5 * (low * low * low + high * high * high) / 14336
+            )
+        }
+    }
+
     static func sphere(radius: Double) -> ChordBounds {
         ChordBounds(kind: .sphere(radius: radius), slackMeters: 5e-8)
     }
 
     static let ellipsoid = ChordBounds(kind: .ellipsoid, slackMeters: 1e-7)
+
+    /// The point estimate of `estimate(chord:)` from a squared chord of at most `maximumChord`²:
+    /// the hot path of a query.
+    @inline(__always)
+    func distanceEstimate(chordSquared c2: Double) -> Double {
+        c2.squareRoot() * (1 + c2 * (series.0 + c2 * (series.1 + c2 * series.2)))
+    }
 
     /// Arc length of a circle of curvature √k with chord c: (2/√k) asin(c√k/2), as a series in
     /// k c² (≤ 6.3e-5 for c ≤ 50 km, so the omitted term is below 1e-16 relative).

@@ -25,6 +25,9 @@ struct ChordFrame {
     let e2: Double
     let p0: Double
     let z0: Double
+    /// 1/W at the query, W = √(1 − e² sin²φ₀), and its square.
+    let inverseW0: Double
+    let inverseW0Squared: Double
 
     static let radiansPerDegree = Double.pi / 180
     /// Above this offset in radians the Taylor series gives way to `sin`/`cos`.
@@ -40,6 +43,8 @@ struct ChordFrame {
         e2 = eccentricitySquared
         aOneMinusE2 = equatorialRadius * (1 - eccentricitySquared)
         let inverseW = 1 / (1 - e2 * sin0 * sin0).squareRoot()
+        inverseW0 = inverseW
+        inverseW0Squared = inverseW * inverseW
         p0 = a * cos0 * inverseW
         z0 = aOneMinusE2 * sin0 * inverseW
     }
@@ -52,8 +57,8 @@ struct ChordFrame {
         let cosPhi: Double
         if abs(u) <= ChordFrame.seriesLimit {
             let u2 = u * u
-            let sinU = u * (1 - u2 / 6 * (1 - u2 / 20 * (1 - u2 / 42 * (1 - u2 / 72))))
-            let cosU = 1 - u2 / 2 * (1 - u2 / 12 * (1 - u2 / 30 * (1 - u2 / 56)))
+            let sinU = u * (1 + u2 * (-1.0 / 6 + u2 * (1.0 / 120 + u2 * (-1.0 / 5040 + u2 * (1.0 / 362_880)))))
+            let cosU = 1 + u2 * (-0.5 + u2 * (1.0 / 24 + u2 * (-1.0 / 720 + u2 * (1.0 / 40320))))
             sinPhi = sin0 * cosU + cos0 * sinU
             cosPhi = cos0 * cosU - sin0 * sinU
         } else {
@@ -67,7 +72,16 @@ struct ChordFrame {
             p = a * cosPhi
             z = a * sinPhi
         } else {
-            let inverseW = 1 / (1 - e2 * sinPhi * sinPhi).squareRoot()
+            // 1/W = 1/√(1 − e² sin²φ) from the query's by a series in
+            // q = −e² (sin²φ − sin²φ₀) / W₀², |q| < 0.0135 |u|: below 1e-20 after q⁴ when |u| ≤ 0.01.
+            let inverseW: Double
+            if abs(u) <= ChordFrame.seriesLimit {
+                let q = -e2 * (sinPhi - sin0) * (sinPhi + sin0) * inverseW0Squared
+                inverseW =
+                    inverseW0 * (1 + q * (-0.5 + q * (0.375 + q * (-0.3125 + q * 0.273_437_5))))
+            } else {
+                inverseW = 1 / (1 - e2 * sinPhi * sinPhi).squareRoot()
+            }
             p = a * cosPhi * inverseW
             z = aOneMinusE2 * sinPhi * inverseW
         }
@@ -81,7 +95,7 @@ struct ChordFrame {
         let sinV: Double
         if abs(v) <= ChordFrame.seriesLimit {
             let v2 = v * v
-            sinV = v * (1 - v2 / 6 * (1 - v2 / 20 * (1 - v2 / 42 * (1 - v2 / 72))))
+            sinV = v * (1 + v2 * (-1.0 / 6 + v2 * (1.0 / 120 + v2 * (-1.0 / 5040 + v2 * (1.0 / 362_880)))))
         } else {
             sinV = sin(v)
         }

@@ -1,13 +1,13 @@
 import Foundation
 
 extension GridIndex {
-    /// Calls `body` with the index of every non-empty cell that may hold a point whose central angle
+    /// The index of every non-empty cell that may hold a point whose central angle
     /// from `center` is at most `angularRadius` radians, where the angle is measured on a unit
     /// sphere with geodetic latitude and longitude (each distance model turns its radius into such
     /// an angle conservatively). Correct when the cap holds a pole (every longitude) or crosses
     /// ±180°. When the cover would visit more cells than the index has, every cell is visited.
-    func forEachCell(inCapAround center: Coordinate, angularRadius sigma: Double, _ body: (Int) -> Void) {
-        guard sigma < .pi / 2, !cellKeys.isEmpty else { return forEachCell(body) }
+    func cells(inCapAround center: Coordinate, angularRadius sigma: Double) -> [Int32] {
+        guard sigma < .pi / 2, !cells.isEmpty else { return allCells() }
         let degrees = 180 / Double.pi
         let radians = Double.pi / 180
         // A margin of 1e-9 degrees (0.1 mm) absorbs rounding in the cover's own arithmetic.
@@ -42,45 +42,48 @@ extension GridIndex {
             let columns = columnIntervals(
                 row: row, west: center.longitude - halfWidth, east: center.longitude + halfWidth)
             total += columns.reduce(0) { $0 + $1.count }
-            if total > cellKeys.count { return forEachCell(body) }
+            if total > cells.count { return allCells() }
             rows.append((row, columns))
         }
-        for (row, intervals) in rows {
-            for interval in intervals {
-                for column in interval {
-                    if let cell = cellIndexByKey[GridLayout.key(row: row, column: column)], cellCount[Int(cell)] > 0 {
-                        body(Int(cell))
-                    }
-                }
-            }
-        }
+        return lookUp(rows, expected: total)
     }
 
-    /// Calls `body` with every non-empty cell that may hold a point in a latitude/longitude box.
-    /// `west > east` means the box crosses ±180°.
-    func forEachCell(inBoxSouth south: Double, west: Double, north: Double, east: Double, _ body: (Int) -> Void) {
+    /// Every non-empty cell that may hold a point in a latitude/longitude box. `west > east` means
+    /// the box crosses ±180°.
+    func cells(inBoxSouth south: Double, west: Double, north: Double, east: Double) -> [Int32] {
         var rows: [(row: Int, columns: [ClosedRange<Int>])] = []
         var total = 0
         for row in layout.row(latitude: south)...layout.row(latitude: north) {
             let columns = columnIntervals(row: row, west: west, east: west <= east ? east : east + 360)
             total += columns.reduce(0) { $0 + $1.count }
-            if total > cellKeys.count { return forEachCell(body) }
+            if total > cells.count { return allCells() }
             rows.append((row, columns))
         }
+        return lookUp(rows, expected: total)
+    }
+
+    /// The non-empty cells among rows of column intervals: one binary search in the row's
+    /// directory per interval, then a walk along it.
+    private func lookUp(_ rows: [(row: Int, columns: [ClosedRange<Int>])], expected: Int) -> [Int32] {
+        var found: [Int32] = []
+        found.reserveCapacity(min(expected, 64))
         for (row, intervals) in rows {
+            let directory = rowDirectory[row]
             for interval in intervals {
-                for column in interval {
-                    if let cell = cellIndexByKey[GridLayout.key(row: row, column: column)], cellCount[Int(cell)] > 0 {
-                        body(Int(cell))
-                    }
+                var position = directoryPosition(row: row, column: interval.lowerBound)
+                while position < directory.count, Int(directory[position].column) <= interval.upperBound {
+                    let cell = directory[position].cell
+                    if cells[Int(cell)].count > 0 { found.append(cell) }
+                    position += 1
                 }
             }
         }
+        return found
     }
 
-    /// Calls `body` with every non-empty cell.
-    func forEachCell(_ body: (Int) -> Void) {
-        for cell in cellKeys.indices where cellCount[cell] > 0 { body(cell) }
+    /// Every non-empty cell.
+    func allCells() -> [Int32] {
+        cells.indices.compactMap { cells[$0].count > 0 ? Int32($0) : nil }
     }
 
     /// Columns of a row that hold longitudes from `west` to `east` degrees, where west ≤ east and

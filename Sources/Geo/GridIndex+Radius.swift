@@ -10,6 +10,11 @@ public struct GridHit: Sendable, Hashable {
     /// chord-based estimate within 0.2 µm of it for the geodesic model and within 0.05 µm for
     /// haversine (distances under 50 km; longer ones are always exact).
     public var distanceMeters: Double
+
+    public init(handle: UInt32, distanceMeters: Double) {
+        self.handle = handle
+        self.distanceMeters = distanceMeters
+    }
 }
 
 /// How a query orders points at exactly the same distance. The default is by handle; `Places`
@@ -67,8 +72,13 @@ extension GridIndex {
         // then widen: every point within the radius is found, so once `count` are, they are the
         // nearest.
         let cellArea = cellSizeMeters * cellSizeMeters
-        let key = layout.key(latitude: center.latitude, longitude: center.longitude)
-        let local = cellIndexByKey[key].map { Double(cellCount[Int($0)]) } ?? 0
+        let row = layout.row(latitude: center.latitude)
+        let column = layout.column(row: row, longitude: center.longitude)
+        let position = directoryPosition(row: row, column: column)
+        let directory = rowDirectory[row]
+        let local =
+            position < directory.count && Int(directory[position].column) == column
+            ? Double(cells[Int(directory[position].cell)].count) : 0
         var radius = local > 0 ? (Double(count) * cellArea / (.pi * local)).squareRoot() * 1.2 : cellSizeMeters
         return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
             let farthest = min(limit, search.wholeEarthMeters)
@@ -97,13 +107,15 @@ extension GridIndex {
         guard south <= north else { throw .invalidLatitude(south) }
         var found: [UInt32] = []
         let crosses = west > east
-        forEachCell(inBoxSouth: southWest.latitude, west: west, north: northEast.latitude, east: east) { cell in
-            let start = Int(cellStart[cell])
-            for slot in start..<start + Int(cellCount[cell]) {
-                let latitude = latitudes[slot]
-                let longitude = longitudes[slot]
-                guard latitude >= south, latitude <= north else { continue }
-                let inside = crosses ? (longitude >= west || longitude <= east) : (longitude >= west && longitude <= east)
+        for cell in cells(inBoxSouth: southWest.latitude, west: west, north: northEast.latitude, east: east) {
+            let start = Int(cells[Int(cell)].start)
+            for slot in start..<start + Int(cells[Int(cell)].count) {
+                let point = stored[slot]
+                guard point.latitude >= south, point.latitude <= north else { continue }
+                let inside =
+                    crosses
+                    ? (point.longitude >= west || point.longitude <= east)
+                    : (point.longitude >= west && point.longitude <= east)
                 if inside { found.append(handles[slot]) }
             }
         }

@@ -1,9 +1,12 @@
 /// An in-memory spatial index of points on the WGS84 ellipsoid, keyed by dense integer handles.
 ///
 /// Points live in a fixed global grid (`GridLayout`). Each cell owns a contiguous block of one
-/// arena of entries (latitude, longitude, handle: 20 bytes), so a query scans memory in order.
-/// Insert, move and remove by handle are O(1) on average; a block that fills up moves to the end
-/// of the arena with twice the room, and the arena is compacted when half of it is stale.
+/// arena of entries (latitude and longitude side by side, 16 bytes, plus a 4-byte handle), and
+/// blocks are laid out in row order, so a query streams through memory. Each row keeps a sorted
+/// directory of its non-empty columns, so a query finds a row's cells with one binary search.
+/// Insert, move and remove by handle are O(1) on average (plus a binary search in one row's
+/// directory); a block that fills up moves to the end of the arena with twice the room, and the
+/// arena is compacted when half of it is stale.
 ///
 /// Handles are small integers chosen by the caller (`Places` maps its string ids to them); memory
 /// for the handle table grows with the largest handle, so keep them dense.
@@ -18,30 +21,45 @@
 /// let hits = try index.within(radiusMeters: 500, of: here, model: .geodesic)
 /// ```
 ///
-/// Not thread-safe to mutate; a value may be read from many threads at once.
+/// Mutation is not thread-safe; a value may be read from many threads at once.
 public struct GridIndex: Sendable {
     /// The largest handle accepted.
     public static let maximumHandle = Int(Int32.max) - 1
     /// Marks a handle that is not in the index.
     static let absent = UInt32.max
 
+    /// A stored position: latitude and longitude side by side, so that a scan reads one stream.
+    struct Stored {
+        var latitude: Double
+        var longitude: Double
+    }
+
+    /// A cell: its block of the arena and where it sits in the grid.
+    struct Cell {
+        var start: UInt32
+        var count: UInt32
+        var capacity: UInt32
+        var row: Int32
+        var column: Int32
+    }
+
+    /// One entry of a row's directory.
+    struct ColumnEntry {
+        var column: Int32
+        var cell: Int32
+    }
+
     let layout: GridLayout
     /// The approximate cell side in meters this index was built with.
     public let cellSizeMeters: Double
 
-    // The arena: parallel arrays, one entry per slot. A cell owns slots
-    // cellStart[c] ..< cellStart[c] + cellCapacity[c], of which the first cellCount[c] are live.
-    var latitudes: [Double] = []
-    var longitudes: [Double] = []
+    // The arena: one entry per slot. A cell owns slots start ..< start + capacity, of which the
+    // first `count` are live.
+    var stored: [Stored] = []
     var handles: [UInt32] = []
-
-    // Cells.
-    var cellIndexByKey: [Int: Int32] = [:]
-    var cellKeys: [Int] = []
-    var cellStart: [UInt32] = []
-    var cellCount: [UInt32] = []
-    var cellCapacity: [UInt32] = []
-
+    var cells: [Cell] = []
+    /// Per row, its cells sorted by column.
+    var rowDirectory: [[ColumnEntry]]
     /// Slot of each handle in the arena, or `absent`.
     var slotOfHandle: [UInt32] = []
     /// Arena slots in blocks that no cell owns any more.
@@ -57,6 +75,7 @@ public struct GridIndex: Sendable {
     public init(cellSizeMeters: Double = 250) throws(GeoError) {
         layout = try GridLayout(cellSizeMeters: cellSizeMeters)
         self.cellSizeMeters = cellSizeMeters
+        rowDirectory = Array(repeating: [], count: layout.rowCount)
     }
 
     /// Whether a handle is in the index.
@@ -68,7 +87,7 @@ public struct GridIndex: Sendable {
     public func coordinate(of handle: UInt32) -> Coordinate? {
         guard contains(handle: handle) else { return nil }
         let slot = Int(slotOfHandle[Int(handle)])
-        return Coordinate(unchecked: latitudes[slot], longitudes[slot])
+        return Coordinate(unchecked: stored[slot].latitude, stored[slot].longitude)
     }
 
     /// Adds a point, or moves it if the handle is already present.
@@ -86,64 +105,58 @@ public struct GridIndex: Sendable {
             let newCount = max(Int(handle) + 1, slotOfHandle.count + slotOfHandle.count / 2)
             slotOfHandle.append(contentsOf: repeatElement(GridIndex.absent, count: newCount - slotOfHandle.count))
         }
-        let cell = cellIndex(forKey: layout.key(latitude: coordinate.latitude, longitude: coordinate.longitude))
-        append(handle: handle, coordinate: coordinate, toCell: cell)
+        append(handle: handle, coordinate: coordinate, toCell: cellIndex(for: coordinate))
         count += 1
     }
 
     /// Adds many points at once. On an empty index each cell gets a block of exactly the right size,
-    /// which is what makes the bulk-loaded footprint small; otherwise this inserts one by one.
+    /// which is what makes the bulk-loaded footprint small; otherwise this inserts one by one. A
+    /// handle given twice ends at its last position.
     public mutating func insert<S: Sequence>(contentsOf points: S) throws(GeoError)
     where S.Element == (handle: UInt32, coordinate: Coordinate) {
-        guard count == 0, latitudes.isEmpty else {
+        guard count == 0, stored.isEmpty else {
             for point in points { try insert(handle: point.handle, at: point.coordinate) }
             return
         }
         let all = Array(points)
         var maxHandle = -1
-        var keys = [Int]()
-        keys.reserveCapacity(all.count)
         for point in all {
             guard Int(point.handle) <= GridIndex.maximumHandle else { throw .handleOutOfRange(Int(point.handle)) }
             maxHandle = max(maxHandle, Int(point.handle))
-            keys.append(layout.key(latitude: point.coordinate.latitude, longitude: point.coordinate.longitude))
         }
         // Count per cell, then give each cell an exact block.
         var cellOfPoint = [Int32]()
         cellOfPoint.reserveCapacity(all.count)
-        var seen = [UInt32](repeating: 0, count: maxHandle + 1)
-        for key in keys {
-            let cell = cellIndex(forKey: key)
+        for point in all {
+            let cell = cellIndex(for: point.coordinate)
             cellOfPoint.append(Int32(cell))
-            cellCapacity[cell] += 1
+            cells[cell].capacity += 1
         }
+        // Blocks in row order: the cells of a row sit side by side, so a query's span of columns
+        // is one stretch of memory that the hardware prefetcher streams.
         var next: UInt32 = 0
-        for cell in cellKeys.indices {
-            cellStart[cell] = next
-            next += cellCapacity[cell]
+        for cell in cellsInGridOrder() {
+            cells[cell].start = next
+            next += cells[cell].capacity
         }
-        latitudes = [Double](repeating: 0, count: Int(next))
-        longitudes = [Double](repeating: 0, count: Int(next))
+        stored = [Stored](repeating: Stored(latitude: 0, longitude: 0), count: Int(next))
         handles = [UInt32](repeating: 0, count: Int(next))
         slotOfHandle = [UInt32](repeating: GridIndex.absent, count: maxHandle + 1)
-        var duplicates = [(handle: UInt32, coordinate: Coordinate)]()
+        var repeated = [(handle: UInt32, coordinate: Coordinate)]()
         for (offset, point) in all.enumerated() {
-            let handle = Int(point.handle)
-            if seen[handle] != 0 {
-                duplicates.append(point)  // a later position for the same handle wins, as in insert
+            if slotOfHandle[Int(point.handle)] != GridIndex.absent {
+                repeated.append(point)
                 continue
             }
-            seen[handle] = 1
             let cell = Int(cellOfPoint[offset])
-            let slot = Int(cellStart[cell] + cellCount[cell])
-            latitudes[slot] = point.coordinate.latitude
-            longitudes[slot] = point.coordinate.longitude
+            let slot = Int(cells[cell].start + cells[cell].count)
+            stored[slot] = Stored(latitude: point.coordinate.latitude, longitude: point.coordinate.longitude)
             handles[slot] = point.handle
-            slotOfHandle[handle] = UInt32(slot)
-            cellCount[cell] += 1
+            slotOfHandle[Int(point.handle)] = UInt32(slot)
+            cells[cell].count += 1
             count += 1
         }
-        for point in duplicates { try move(handle: point.handle, to: point.coordinate) }
+        for point in repeated { try move(handle: point.handle, to: point.coordinate) }
     }
 
     /// Moves a point. Within the same cell this is an overwrite; otherwise remove and add.
@@ -152,15 +165,15 @@ public struct GridIndex: Sendable {
     public mutating func move(handle: UInt32, to coordinate: Coordinate) throws(GeoError) {
         guard contains(handle: handle) else { throw .unknownHandle(handle) }
         let slot = Int(slotOfHandle[Int(handle)])
-        let oldKey = layout.key(latitude: latitudes[slot], longitude: longitudes[slot])
-        let newKey = layout.key(latitude: coordinate.latitude, longitude: coordinate.longitude)
-        if oldKey == newKey {
-            latitudes[slot] = coordinate.latitude
-            longitudes[slot] = coordinate.longitude
+        let old = cellIndex(containingSlot: slot)
+        let row = layout.row(latitude: coordinate.latitude)
+        let column = layout.column(row: row, longitude: coordinate.longitude)
+        if cells[old].row == Int32(row) && cells[old].column == Int32(column) {
+            stored[slot] = Stored(latitude: coordinate.latitude, longitude: coordinate.longitude)
             return
         }
-        detach(handle: handle, slot: slot, cell: Int(cellIndexByKey[oldKey]!))
-        append(handle: handle, coordinate: coordinate, toCell: cellIndex(forKey: newKey))
+        detach(handle: handle, slot: slot, cell: old)
+        append(handle: handle, coordinate: coordinate, toCell: cellIndex(for: coordinate))
     }
 
     /// Removes a point.
@@ -170,108 +183,130 @@ public struct GridIndex: Sendable {
     public mutating func remove(handle: UInt32) -> Bool {
         guard contains(handle: handle) else { return false }
         let slot = Int(slotOfHandle[Int(handle)])
-        let key = layout.key(latitude: latitudes[slot], longitude: longitudes[slot])
-        detach(handle: handle, slot: slot, cell: Int(cellIndexByKey[key]!))
+        detach(handle: handle, slot: slot, cell: cellIndex(containingSlot: slot))
         count -= 1
         return true
     }
 
-    /// Bytes held by the index's arrays (capacities, not counts), the cell table included. The
-    /// dictionary is estimated as its bucket count times key + value + one byte of metadata.
+    /// Bytes held by the index's arrays (capacities, not counts), directories included.
     public var memoryFootprintBytes: Int {
-        let arena = latitudes.capacity * 8 + longitudes.capacity * 8 + handles.capacity * 4
-        let cells =
-            cellKeys.capacity * 8 + cellStart.capacity * 4 + cellCount.capacity * 4 + cellCapacity.capacity * 4
-        let dictionary = cellIndexByKey.capacity * 4 / 3 * (8 + 4 + 1)
-        return arena + cells + dictionary + slotOfHandle.capacity * 4 + layout.memoryBytes
+        let arena = stored.capacity * MemoryLayout<Stored>.stride + handles.capacity * 4
+        let cellTable = cells.capacity * MemoryLayout<Cell>.stride
+        var directory = rowDirectory.capacity * MemoryLayout<[ColumnEntry]>.stride
+        for row in rowDirectory where row.capacity > 0 {
+            // Swift array header (32 bytes) plus elements.
+            directory += 32 + row.capacity * MemoryLayout<ColumnEntry>.stride
+        }
+        return arena + cellTable + directory + slotOfHandle.capacity * 4 + layout.memoryBytes
     }
 
     // MARK: - Storage internals
 
-    private mutating func cellIndex(forKey key: Int) -> Int {
-        if let cell = cellIndexByKey[key] { return Int(cell) }
-        let cell = cellKeys.count
-        cellIndexByKey[key] = Int32(cell)
-        cellKeys.append(key)
-        cellStart.append(UInt32(latitudes.count))
-        cellCount.append(0)
-        cellCapacity.append(0)
+    /// Position of a column in a row's directory, or where it would be inserted.
+    @inline(__always)
+    func directoryPosition(row: Int, column: Int) -> Int {
+        let entries = rowDirectory[row]
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(entries[middle].column) < column { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The cell holding a live slot, found from the coordinates stored in it.
+    private func cellIndex(containingSlot slot: Int) -> Int {
+        let row = layout.row(latitude: stored[slot].latitude)
+        let column = layout.column(row: row, longitude: stored[slot].longitude)
+        let position = directoryPosition(row: row, column: column)
+        return Int(rowDirectory[row][position].cell)
+    }
+
+    /// The cell for a coordinate, created (empty, with no block) if missing.
+    private mutating func cellIndex(for coordinate: Coordinate) -> Int {
+        let row = layout.row(latitude: coordinate.latitude)
+        let column = layout.column(row: row, longitude: coordinate.longitude)
+        let position = directoryPosition(row: row, column: column)
+        if position < rowDirectory[row].count, Int(rowDirectory[row][position].column) == column {
+            return Int(rowDirectory[row][position].cell)
+        }
+        let cell = cells.count
+        cells.append(Cell(start: UInt32(stored.count), count: 0, capacity: 0, row: Int32(row), column: Int32(column)))
+        rowDirectory[row].insert(ColumnEntry(column: Int32(column), cell: Int32(cell)), at: position)
         return cell
     }
 
+    /// Cell indices sorted by (row, column).
+    private func cellsInGridOrder() -> [Int] {
+        rowDirectory.flatMap { $0.map { Int($0.cell) } }
+    }
+
     private mutating func append(handle: UInt32, coordinate: Coordinate, toCell cell: Int) {
-        if cellCount[cell] == cellCapacity[cell] { grow(cell: cell) }
-        let slot = Int(cellStart[cell] + cellCount[cell])
-        latitudes[slot] = coordinate.latitude
-        longitudes[slot] = coordinate.longitude
+        if cells[cell].count == cells[cell].capacity { grow(cell: cell) }
+        let slot = Int(cells[cell].start + cells[cell].count)
+        stored[slot] = Stored(latitude: coordinate.latitude, longitude: coordinate.longitude)
         handles[slot] = handle
         slotOfHandle[Int(handle)] = UInt32(slot)
-        cellCount[cell] += 1
+        cells[cell].count += 1
     }
 
     /// Takes a handle out of its cell by moving the cell's last entry into its slot.
     private mutating func detach(handle: UInt32, slot: Int, cell: Int) {
-        let last = Int(cellStart[cell] + cellCount[cell]) - 1
+        let last = Int(cells[cell].start + cells[cell].count) - 1
         if slot != last {
-            latitudes[slot] = latitudes[last]
-            longitudes[slot] = longitudes[last]
+            stored[slot] = stored[last]
             handles[slot] = handles[last]
             slotOfHandle[Int(handles[slot])] = UInt32(slot)
         }
-        cellCount[cell] -= 1
+        cells[cell].count -= 1
         slotOfHandle[Int(handle)] = GridIndex.absent
     }
 
     /// Moves a full cell's block to the end of the arena with twice the room.
     private mutating func grow(cell: Int) {
-        if staleSlots > 4096, staleSlots * 2 > latitudes.count { compact() }
-        let oldStart = Int(cellStart[cell])
-        let live = Int(cellCount[cell])
-        let newCapacity = max(4, Int(cellCapacity[cell]) * 2)
-        let newStart = latitudes.count
-        guard newStart + newCapacity < Int(UInt32.max) else { fatalError("GridIndex arena exceeds 2^32 slots") }
-        latitudes.append(contentsOf: repeatElement(0, count: newCapacity))
-        longitudes.append(contentsOf: repeatElement(0, count: newCapacity))
+        if staleSlots > 4096, staleSlots * 2 > stored.count { compact() }
+        let oldStart = Int(cells[cell].start)
+        let live = Int(cells[cell].count)
+        let newCapacity = max(4, Int(cells[cell].capacity) * 2)
+        let newStart = stored.count
+        precondition(newStart + newCapacity < Int(UInt32.max), "GridIndex arena exceeds 2^32 slots")
+        stored.append(contentsOf: repeatElement(Stored(latitude: 0, longitude: 0), count: newCapacity))
         handles.append(contentsOf: repeatElement(0, count: newCapacity))
         for offset in 0..<live {
-            latitudes[newStart + offset] = latitudes[oldStart + offset]
-            longitudes[newStart + offset] = longitudes[oldStart + offset]
+            stored[newStart + offset] = stored[oldStart + offset]
             handles[newStart + offset] = handles[oldStart + offset]
             slotOfHandle[Int(handles[newStart + offset])] = UInt32(newStart + offset)
         }
-        staleSlots += Int(cellCapacity[cell])
-        cellStart[cell] = UInt32(newStart)
-        cellCapacity[cell] = UInt32(newCapacity)
+        staleSlots += Int(cells[cell].capacity)
+        cells[cell].start = UInt32(newStart)
+        cells[cell].capacity = UInt32(newCapacity)
     }
 
-    /// Rewrites the arena without stale blocks, keeping a quarter of spare room in each cell.
+    /// Rewrites the arena without stale blocks, in grid order, keeping a quarter of spare room in
+    /// each cell.
     mutating func compact() {
-        var newLatitudes = [Double]()
-        var newLongitudes = [Double]()
+        var newStored = [Stored]()
         var newHandles = [UInt32]()
-        let total = count + count / 4 + cellKeys.count
-        newLatitudes.reserveCapacity(total)
-        newLongitudes.reserveCapacity(total)
+        let total = count + count / 4 + cells.count
+        newStored.reserveCapacity(total)
         newHandles.reserveCapacity(total)
-        for cell in cellKeys.indices {
-            let start = Int(cellStart[cell])
-            let live = Int(cellCount[cell])
+        for cell in cellsInGridOrder() {
+            let start = Int(cells[cell].start)
+            let live = Int(cells[cell].count)
             let capacity = live == 0 ? 0 : live + live / 4 + 1
-            let newStart = newLatitudes.count
+            let newStart = newStored.count
             for offset in 0..<live {
-                newLatitudes.append(latitudes[start + offset])
-                newLongitudes.append(longitudes[start + offset])
+                newStored.append(stored[start + offset])
                 newHandles.append(handles[start + offset])
                 slotOfHandle[Int(handles[start + offset])] = UInt32(newStart + offset)
             }
-            newLatitudes.append(contentsOf: repeatElement(0, count: capacity - live))
-            newLongitudes.append(contentsOf: repeatElement(0, count: capacity - live))
+            newStored.append(contentsOf: repeatElement(Stored(latitude: 0, longitude: 0), count: capacity - live))
             newHandles.append(contentsOf: repeatElement(0, count: capacity - live))
-            cellStart[cell] = UInt32(newStart)
-            cellCapacity[cell] = UInt32(capacity)
+            cells[cell].start = UInt32(newStart)
+            cells[cell].capacity = UInt32(capacity)
         }
-        latitudes = newLatitudes
-        longitudes = newLongitudes
+        stored = newStored
         handles = newHandles
         staleSlots = 0
     }

@@ -67,16 +67,6 @@ struct GridLayout: Sendable {
         return min(count - 1, max(0, Int(((longitude + 180) / columnWidths[row]).rounded(.down))))
     }
 
-    /// The key of a cell in the index's cell table.
-    @inline(__always)
-    static func key(row: Int, column: Int) -> Int { row << 32 | column }
-
-    @inline(__always)
-    func key(latitude: Double, longitude: Double) -> Int {
-        let row = row(latitude: latitude)
-        return GridLayout.key(row: row, column: column(row: row, longitude: longitude))
-    }
-
     /// Southern edge of a row in degrees.
     func south(row: Int) -> Double { -90 + Double(row) * rowHeight }
 

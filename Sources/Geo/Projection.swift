@@ -138,7 +138,8 @@ final class ProjTransformer: @unchecked Sendable {
     private static func lastError(_ context: OpaquePointer) -> String {
         let code = proj_context_errno(context)
         guard code != 0, let text = proj_context_errno_string(context, code) else { return "not recognized by PROJ" }
-        return String(cString: text)
+        let reason = String(cString: text)
+        return reason.hasPrefix("Unknown error") ? "not recognized by PROJ" : reason
     }
 }
 

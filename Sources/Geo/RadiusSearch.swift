@@ -74,46 +74,65 @@ struct RadiusSearch {
 
     /// Every point within `radiusMeters` (inclusive), in no particular order.
     func collect(radiusMeters radius: Double) throws(GeoError) -> [Candidate] {
-        var found: [Candidate] = []
         switch mode {
         case .chord(let frame, let bounds, let exact, let sphereRadius):
-            let (accept, reject) = bounds.thresholds(radiusMeters: radius)
             // The cap in central angle on the unit sphere: the ellipsoid's smallest radius of
             // curvature turns a distance into the largest angle it can span.
             let reach = radius + bounds.halfWidth(atDistance: radius)
-            let sigma = reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature)
-            index.latitudes.withUnsafeBufferPointer { latitudes in
-                index.longitudes.withUnsafeBufferPointer { longitudes in
-                    index.forEachCell(inCapAround: center, angularRadius: sigma) { cell in
-                        let start = Int(index.cellStart[cell])
-                        for slot in start..<start + Int(index.cellCount[cell]) {
-                            let latitude = latitudes[slot]
-                            let longitude = longitudes[slot]
-                            let chord2 = frame.chordSquared(latitude: latitude, longitude: longitude)
+            let cells = index.cells(inCapAround: center, angularRadius: reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature))
+            return collectChord(cells: cells, radius: radius, frame: frame, bounds: bounds, exact: exact)
+        case .projected(let projector, let x0, let y0):
+            var found: [Candidate] = []
+            let sigma = projectedCapAngle(radius: radius, projector: projector, x0: x0, y0: y0)
+            for cell in index.cells(inCapAround: center, angularRadius: sigma) {
+                let start = Int(index.cells[Int(cell)].start)
+                for slot in start..<start + Int(index.cells[Int(cell)].count) {
+                    let point = Coordinate(unchecked: index.stored[slot].latitude, index.stored[slot].longitude)
+                    // A point the CRS cannot represent is at no finite distance: never within.
+                    guard let xy = try? projector.project(point) else { continue }
+                    let distance = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
+                    if distance <= radius { found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true)) }
+                }
+            }
+            return found
+        }
+    }
+
+    /// The hot loop: chord per candidate, bounds decide, the exact function only in the band.
+    private func collectChord(
+        cells: [Int32], radius: Double, frame: ChordFrame, bounds: ChordBounds,
+        exact: (Coordinate, Coordinate) -> Double
+    ) -> [Candidate] {
+        let (accept, reject) = bounds.thresholds(radiusMeters: radius)
+        var found: [Candidate] = []
+        var expected = 0
+        for cell in cells { expected += Int(index.cells[Int(cell)].count) }
+        found.reserveCapacity(expected / 2 + 16)
+        index.stored.withUnsafeBufferPointer { stored in
+            index.cells.withUnsafeBufferPointer { table in
+                do {
+                    // Touch the first entry of every block before scanning any: the cache misses
+                    // then overlap instead of queueing one after another.
+                    var touched = 0.0
+                    for cell in cells { touched += stored[Int(table[Int(cell)].start)].latitude }
+                    if touched.isNaN { return }
+                    for cell in cells {
+                        let start = Int(table[Int(cell)].start)
+                        for slot in start..<start + Int(table[Int(cell)].count) {
+                            let point = stored[slot]
+                            let chord2 = frame.chordSquared(latitude: point.latitude, longitude: point.longitude)
                             if chord2 > reject { continue }
                             if chord2 <= accept {
-                                let estimate = bounds.estimate(chord: chord2.squareRoot()).distance
+                                let estimate = bounds.distanceEstimate(chordSquared: chord2)
                                 found.append(Candidate(distance: estimate, slot: UInt32(slot), exact: false))
                             } else {
-                                let distance = exact(center, Coordinate(unchecked: latitude, longitude))
+                                let distance = exact(center, Coordinate(unchecked: point.latitude, point.longitude))
                                 if distance <= radius {
                                     found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true))
                                 }
                             }
                         }
                     }
-                }
-            }
-        case .projected(let projector, let x0, let y0):
-            let sigma = projectedCapAngle(radius: radius, projector: projector, x0: x0, y0: y0)
-            index.forEachCell(inCapAround: center, angularRadius: sigma) { cell in
-                let start = Int(index.cellStart[cell])
-                for slot in start..<start + Int(index.cellCount[cell]) {
-                    let point = Coordinate(unchecked: index.latitudes[slot], index.longitudes[slot])
-                    // A point the CRS cannot represent is at no finite distance: never within.
-                    guard let xy = try? projector.project(point) else { continue }
-                    let distance = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
-                    if distance <= radius { found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true)) }
                 }
             }
         }
@@ -143,39 +162,33 @@ struct RadiusSearch {
     func order(_ candidates: [Candidate], tieOrder: TieOrder) -> [GridHit] {
         var candidates = candidates
         let handles = index.handles
-        candidates.sort { left, right in
-            left.distance < right.distance
-                || (left.distance == right.distance && tieOrder(handles[Int(left.slot)], handles[Int(right.slot)]))
-        }
-        if case .chord(_, let bounds, let exact, _) = mode {
+        func slotOrder(_ left: UInt32, _ right: UInt32) -> Bool { tieOrder(handles[Int(left)], handles[Int(right)]) }
+        CandidateSorter.sort(&candidates, tieOrder: slotOrder)
+        if case .chord(_, let bounds, let exact, _) = mode, candidates.count > 1 {
+            // Two estimates closer than their combined half-widths may be in either order. The
+            // half-width grows with distance, so the largest one is a safe gap for every pair.
+            let gap = 2 * bounds.halfWidth(atDistance: candidates[candidates.count - 1].distance)
+            let stored = index.stored
             var first = 0
             while first < candidates.count {
                 var last = first
                 var coincident = true
-                while last + 1 < candidates.count {
-                    let here = candidates[last]
-                    let next = candidates[last + 1]
-                    let slack =
-                        (here.exact ? 0 : bounds.halfWidth(atDistance: here.distance))
-                        + (next.exact ? 0 : bounds.halfWidth(atDistance: next.distance))
-                    guard next.distance - here.distance <= slack else { break }
-                    coincident =
-                        coincident && index.latitudes[Int(next.slot)] == index.latitudes[Int(here.slot)]
-                        && index.longitudes[Int(next.slot)] == index.longitudes[Int(here.slot)]
+                while last + 1 < candidates.count, candidates[last + 1].distance - candidates[last].distance <= gap {
+                    let here = stored[Int(candidates[last].slot)]
+                    let next = stored[Int(candidates[last + 1].slot)]
+                    coincident = coincident && here.latitude == next.latitude && here.longitude == next.longitude
                     last += 1
                 }
-                // Points at the same coordinates are at the same distance whatever it is exactly.
+                // Points at the same coordinates are at the same distance, whatever it is exactly.
                 if last > first && !coincident {
                     for position in first...last where !candidates[position].exact {
-                        let slot = Int(candidates[position].slot)
-                        let point = Coordinate(unchecked: index.latitudes[slot], index.longitudes[slot])
-                        candidates[position].distance = exact(center, point)
+                        let point = stored[Int(candidates[position].slot)]
+                        candidates[position].distance = exact(center, Coordinate(unchecked: point.latitude, point.longitude))
                         candidates[position].exact = true
                     }
                     candidates[first...last].sort { left, right in
                         left.distance < right.distance
-                            || (left.distance == right.distance
-                                && tieOrder(handles[Int(left.slot)], handles[Int(right.slot)]))
+                            || (left.distance == right.distance && slotOrder(left.slot, right.slot))
                     }
                 }
                 first = last + 1

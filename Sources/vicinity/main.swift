@@ -1,2 +1,2 @@
 import VicinityCLI
-VicinityCommand.main()
+CLI.main()

@@ -1,0 +1,61 @@
+# Vicinity — the two commands a new user needs: `make demo` and `make test`.
+# Both install what is missing (libproj-dev through apt-get), build, and run.
+
+SWIFT ?= swift
+BIN_RELEASE := .build/release/vicinity
+BIN_DEBUG := .build/debug/vicinity
+# Sudo only when not root and available (a fresh Debian container runs as root without sudo).
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
+
+.PHONY: demo test deps build build-debug bench lint format clean
+
+## Install the system libraries Vicinity links against, if pkg-config cannot find them.
+deps:
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists proj; then \
+		echo "installing libproj-dev (PROJ) and pkg-config with apt-get"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
+			libproj-dev proj-data pkg-config >/dev/null; \
+	fi
+	@pkg-config --exists proj || { echo "PROJ is still missing: install libproj-dev" >&2; exit 1; }
+
+build: deps
+	$(SWIFT) build -c release --product vicinity
+
+build-debug: deps
+	$(SWIFT) build --build-tests
+
+## The main job on the shipped data: pharmacies within 500 m of a few places.
+demo: build
+	@echo
+	@echo "== Pharmacies within 500 m of Trafalgar Square, London (NHS data, WGS84 geodesic) =="
+	$(BIN_RELEASE) near 51.508039 -0.128069 --radius 500
+	@echo
+	@echo "== The original app's example: 'your location' in Levent, Istanbul, 500 m then 700 m =="
+	$(BIN_RELEASE) near 41.088154 29.015615 --radius 500 --data Data/pharmacies-istanbul-example.csv
+	$(BIN_RELEASE) near 41.088154 29.015615 --radius 700 --data Data/pharmacies-istanbul-example.csv
+	@echo
+	@echo "== The 5 pharmacies nearest to King's Cross station =="
+	$(BIN_RELEASE) nearest 51.530882 -0.123796 --count 5
+	@echo
+	@echo "== One distance, three models =="
+	$(BIN_RELEASE) dist 41.088154 29.015615 41.087853 29.014096
+
+## The whole test suite: unit and property tests, the command line end to end, and style.
+test: build-debug
+	$(SWIFT) test --skip-build
+	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
+	$(MAKE) --no-print-directory lint
+
+## Benchmarks for BENCHMARKS.md (release build, 1M points).
+bench: build
+	$(BIN_RELEASE) bench
+
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+
+clean:
+	rm -rf .build

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+
+/// `vicinity bench`: index a deterministic synthetic city and time queries against brute force.
+struct BenchCommand: OutputCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmark the grid index on a synthetic city against a brute-force scan.",
+        discussion: """
+            Half of the points are uniform over a 60 x 75 km box around Istanbul, half in 300 \
+            Gaussian clusters (sigma 300-800 m); queries come from the same mixture. Run a release \
+            build: swift run -c release vicinity bench
+            """
+    )
+
+    @Option(help: "Number of points to index.") var points = 1_000_000
+    @Option(help: "Number of radius and nearest queries per model.") var queries = 20_000
+    @Option(help: "Query radius in meters.") var radius = 500.0
+    @Option(help: "Points per nearest query.") var nearest = 10
+    @Option(help: "Grid cell size in meters.") var cellSize = 250.0
+    @Option(help: "Queries also answered by brute-force scan.") var bruteForceQueries = 5
+    @Option(help: "Radius queries for the projected model (it projects every candidate).")
+    var projectedQueries = 500
+    @Option(help: "Random seed.") var seed: UInt64 = 20_261_122
+    @Flag(help: "Print one JSON document.") var json = false
+
+    func validate() throws {
+        guard points >= 1 else { throw CLIError.usage("invalid points \"\(points)\": expected 1 or more") }
+        guard queries >= 1 else { throw CLIError.usage("invalid queries \"\(queries)\": expected 1 or more") }
+        guard radius.isFinite, radius >= 0 else {
+            throw CLIError.usage("invalid radius \"\(radius)\": expected a number of meters, 0 or more")
+        }
+    }
+
+    func execute(_ output: inout CommandOutput) throws {
+        var configuration = Benchmark.Configuration()
+        configuration.points = points
+        configuration.queries = queries
+        configuration.radiusMeters = radius
+        configuration.nearestCount = nearest
+        configuration.cellSizeMeters = cellSize
+        configuration.bruteForceQueries = max(1, bruteForceQueries)
+        configuration.projectedQueries = max(1, projectedQueries)
+        configuration.seed = seed
+        let progress = output
+        let report = try Benchmark(configuration: configuration).run { progress.progress("bench: \($0)") }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            output.line(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        output.line("vicinity bench — \(report.points) points, cell \(report.cellSizeMeters) m, \(report.machine)")
+        output.line(String(format: "index build          %8.3f s", report.buildSeconds))
+        output.line(String(format: "index memory         %8.1f bytes/point (arrays)", report.indexBytesPerPoint))
+        if let malloc = report.mallocBytesPerPoint {
+            output.line(String(format: "heap growth          %8.1f bytes/point (mallinfo2)", malloc))
+        }
+        for result in report.radius {
+            output.line(
+                String(
+                    format: "radius %4.0f m %-10@ %8.2f µs/query %10.0f q/s  %7.1f results (%d queries)",
+                    report.radiusMeters, result.model, result.meanMicroseconds, result.queriesPerSecond,
+                    result.meanResults, result.queries))
+        }
+        let nearest = report.nearest
+        output.line(
+            String(
+                format: "nearest-%-3d %-12@ %8.2f µs/query %10.0f q/s", self.nearest, nearest.model,
+                nearest.meanMicroseconds, nearest.queriesPerSecond))
+        for brute in report.bruteForce {
+            output.line(
+                String(
+                    format: "brute force %-12@ %10.1f µs/query vs index %7.2f µs: %6.0fx faster, identical: %@",
+                    brute.model, brute.bruteForceMeanMicroseconds, brute.indexMeanMicroseconds, brute.speedup,
+                    brute.identicalResults ? "yes" : "NO"))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Geo
+
+import CHeapStats
+
+/// The measurements behind `vicinity bench`: a synthetic city indexed once, then the same query
+/// set run through the index under each model and, for a few queries, through a brute-force scan.
+struct Benchmark {
+    struct Configuration {
+        var points = 1_000_000
+        var queries = 20_000
+        var radiusMeters = 500.0
+        var nearestCount = 10
+        var cellSizeMeters = 250.0
+        var bruteForceQueries = 5
+        var projectedQueries = 500
+        var seed: UInt64 = 20_261_122
+    }
+
+    struct ModelResult: Codable {
+        var model: String
+        var queries: Int
+        var meanMicroseconds: Double
+        var queriesPerSecond: Double
+        var meanResults: Double
+    }
+
+    struct BruteForceResult: Codable {
+        var model: String
+        var queries: Int
+        var bruteForceMeanMicroseconds: Double
+        var indexMeanMicroseconds: Double
+        var speedup: Double
+        var identicalResults: Bool
+    }
+
+    struct Report: Codable {
+        var points: Int
+        var cellSizeMeters: Double
+        var radiusMeters: Double
+        var buildSeconds: Double
+        var indexBytesPerPoint: Double
+        var mallocBytesPerPoint: Double?
+        var radius: [ModelResult]
+        var nearest: ModelResult
+        var bruteForce: [BruteForceResult]
+        var machine: String
+    }
+
+    let configuration: Configuration
+
+    func run(progress: (String) -> Void) throws -> Report {
+        var city = SyntheticCity(seed: configuration.seed)
+        progress("generating \(configuration.points) points")
+        var points: [(handle: UInt32, coordinate: Coordinate)] = []
+        points.reserveCapacity(configuration.points)
+        for handle in 0..<configuration.points { points.append((UInt32(handle), city.nextPoint())) }
+        let queries = (0..<configuration.queries).map { _ in city.nextPoint() }
+
+        progress("building the index")
+        let heapBefore = Benchmark.heapInUse()
+        let clock = ContinuousClock()
+        var index = try GridIndex(cellSizeMeters: configuration.cellSizeMeters)
+        let buildTime = try clock.measure { try index.insert(contentsOf: points) }
+        let heapAfter = Benchmark.heapInUse()
+        let mallocPerPoint = heapBefore.flatMap { before in
+            heapAfter.map { Double($0 - before) / Double(configuration.points) }
+        }
+
+        let models: [(String, DistanceModel, Int)] = [
+            ("geodesic", .geodesic, configuration.queries),
+            ("haversine", .sphere, configuration.queries),
+            ("projected", .projected(.auto), min(configuration.queries, configuration.projectedQueries)),
+        ]
+        var radius: [ModelResult] = []
+        for (name, model, count) in models {
+            progress("\(count) radius queries, \(name)")
+            var results = 0
+            let elapsed = try clock.measure {
+                for query in queries.prefix(count) {
+                    results += try index.within(radiusMeters: configuration.radiusMeters, of: query, model: model).count
+                }
+            }
+            radius.append(Benchmark.result(name, count: count, elapsed: elapsed, results: results))
+        }
+
+        progress("\(configuration.queries) nearest-\(configuration.nearestCount) queries, geodesic")
+        var nearestResults = 0
+        let nearestElapsed = try clock.measure {
+            for query in queries {
+                nearestResults += try index.nearest(configuration.nearestCount, to: query, model: .geodesic).count
+            }
+        }
+        let nearest = Benchmark.result(
+            "geodesic", count: queries.count, elapsed: nearestElapsed, results: nearestResults)
+
+        var bruteForce: [BruteForceResult] = []
+        for (name, model) in [("geodesic", DistanceModel.geodesic), ("haversine", .sphere)] {
+            progress("\(configuration.bruteForceQueries) brute-force scans, \(name)")
+            bruteForce.append(try compareWithBruteForce(name, model: model, index: index, points: points, queries: queries))
+        }
+        return Report(
+            points: configuration.points, cellSizeMeters: configuration.cellSizeMeters,
+            radiusMeters: configuration.radiusMeters, buildSeconds: buildTime.seconds,
+            indexBytesPerPoint: Double(index.memoryFootprintBytes) / Double(configuration.points),
+            mallocBytesPerPoint: mallocPerPoint, radius: radius, nearest: nearest, bruteForce: bruteForce,
+            machine: Benchmark.machineDescription())
+    }
+
+    /// Times brute-force scans and the index on the same queries, and checks they agree.
+    private func compareWithBruteForce(
+        _ name: String, model: DistanceModel, index: GridIndex, points: [(handle: UInt32, coordinate: Coordinate)],
+        queries: [Coordinate]
+    ) throws -> BruteForceResult {
+        let clock = ContinuousClock()
+        let sample = Array(queries.prefix(configuration.bruteForceQueries))
+        var identical = true
+        var bruteTotal = Duration.zero
+        var indexTotal = Duration.zero
+        let repeats = 20
+        for query in sample {
+            var brute: [GridHit] = []
+            bruteTotal += try clock.measure {
+                brute = []
+                for point in points {
+                    let distance = try model.distance(query, point.coordinate)
+                    if distance <= configuration.radiusMeters {
+                        brute.append(GridHit(handle: point.handle, distanceMeters: distance))
+                    }
+                }
+                brute.sort { ($0.distanceMeters, $0.handle) < ($1.distanceMeters, $1.handle) }
+            }
+            var fromIndex: [GridHit] = []
+            indexTotal += try clock.measure {
+                for _ in 0..<repeats {
+                    fromIndex = try index.within(radiusMeters: configuration.radiusMeters, of: query, model: model)
+                }
+            }
+            let sameHandles = brute.map(\.handle) == fromIndex.map(\.handle)
+            let closeDistances = zip(brute, fromIndex).allSatisfy { abs($0.distanceMeters - $1.distanceMeters) < 1e-6 }
+            identical = identical && sameHandles && closeDistances
+        }
+        let bruteMean = bruteTotal.seconds / Double(sample.count) * 1e6
+        let indexMean = indexTotal.seconds / Double(sample.count * repeats) * 1e6
+        return BruteForceResult(
+            model: name, queries: sample.count, bruteForceMeanMicroseconds: bruteMean,
+            indexMeanMicroseconds: indexMean, speedup: bruteMean / indexMean, identicalResults: identical)
+    }
+
+    private static func result(_ model: String, count: Int, elapsed: Duration, results: Int) -> ModelResult {
+        let seconds = elapsed.seconds
+        return ModelResult(
+            model: model, queries: count, meanMicroseconds: seconds / Double(count) * 1e6,
+            queriesPerSecond: Double(count) / seconds, meanResults: Double(results) / Double(count))
+    }
+
+    /// Bytes of heap in use (glibc `mallinfo2`), or nil where the C library does not count them.
+    static func heapInUse() -> Int? {
+        let bytes = vicinity_heap_in_use()
+        return bytes == 0 ? nil : Int(bytes)
+    }
+
+    static func machineDescription() -> String {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        var model = "unknown CPU"
+        if let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
+            model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return "\(model), \(cores) cores, \(String(format: "%.0f", memory)) GiB"
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a Double.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+}

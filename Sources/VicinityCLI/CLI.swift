@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+
+/// Entry point of the `vicinity` command line, separated from `@main` so tests can run any
+/// command line in-process and read what it printed and its exit code.
+public enum CLI {
+    /// What one run printed and how it ended.
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// Runs the command line as a process would, then exits with its status.
+    public static func main() -> Never {
+        let outcome = run(Array(CommandLine.arguments.dropFirst()), streaming: true)
+        if !outcome.standardError.isEmpty { FileHandle.standardError.write(Data(outcome.standardError.utf8)) }
+        exit(outcome.status)
+    }
+
+    /// Runs one command line.
+    ///
+    /// - Parameters:
+    ///   - arguments: the arguments after the program name.
+    ///   - streaming: write standard output as it is produced (for the real process) rather than
+    ///     collecting it in the outcome (for tests).
+    public static func run(_ arguments: [String], streaming: Bool = false) -> Outcome {
+        var output = CommandOutput(streaming: streaming)
+        do {
+            var command = try VicinityCommand.parseAsRoot(shieldNegativeNumbers(arguments))
+            if let runnable = command as? OutputCommand {
+                try runnable.execute(&output)
+            } else {
+                try command.run()
+            }
+            output.flush()
+            return Outcome(status: 0, standardOutput: output.collected, standardError: output.diagnostics)
+        } catch let error as CLIError {
+            output.flush()
+            return Outcome(
+                status: error.exitCode, standardOutput: output.collected,
+                standardError: output.diagnostics + "vicinity: \(error.description)\n")
+        } catch {
+            output.flush()
+            let code = VicinityCommand.exitCode(for: error).rawValue
+            let message = VicinityCommand.message(for: error)
+            if code == 0 {
+                // --help and --version: a clean exit with text for standard output.
+                return Outcome(status: 0, standardOutput: output.collected + message + "\n", standardError: "")
+            }
+            let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+            let hint = firstLine.lowercased().hasPrefix("error: ") ? String(firstLine.dropFirst(7)) : firstLine
+            return Outcome(
+                status: code == 1 ? 70 : code, standardOutput: output.collected,
+                standardError: output.diagnostics + "vicinity: \(hint.prefix(1).lowercased() + hint.dropFirst())\n")
+        }
+    }
+
+    /// Negative numbers ("-33.9", "-.5", "-1e3", "-inf") are values, not options: a leading space
+    /// keeps ArgumentParser from reading them as flags, and every value parser trims it.
+    static func shieldNegativeNumbers(_ arguments: [String]) -> [String] {
+        var shielded: [String] = []
+        var afterTerminator = false
+        for argument in arguments {
+            if argument == "--" { afterTerminator = true }
+            if !afterTerminator, looksLikeNegativeNumber(argument) {
+                shielded.append(" " + argument)
+            } else {
+                shielded.append(argument)
+            }
+        }
+        return shielded
+    }
+
+    static func looksLikeNegativeNumber(_ text: String) -> Bool {
+        guard text.hasPrefix("-"), text.count > 1 else { return false }
+        let rest = text.dropFirst()
+        if let first = rest.first, first.isNumber || (first == "." && rest.count > 1) { return true }
+        return ["inf", "infinity", "nan"].contains(rest.lowercased())
+    }
+}
+
+/// Standard output of one run: streamed to the terminal or collected for a test.
+public struct CommandOutput {
+    let streaming: Bool
+    private(set) var collected = ""
+    /// Warnings and progress for standard error (collected in both modes; progress is streamed).
+    private(set) var diagnostics = ""
+    private var pending = ""
+
+    init(streaming: Bool) { self.streaming = streaming }
+
+    /// Appends a line (a newline is added).
+    mutating func line(_ text: String = "") {
+        if streaming {
+            pending += text + "\n"
+            if pending.utf8.count > 1 << 16 { flush() }
+        } else {
+            collected += text + "\n"
+        }
+    }
+
+    /// A progress note for a person at a terminal: streamed to standard error, never collected.
+    func progress(_ text: String) {
+        if streaming { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    }
+
+    mutating func warning(_ text: String) { diagnostics += "vicinity: warning: \(text)\n" }
+
+    mutating func flush() {
+        guard streaming, !pending.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(pending.utf8))
+        pending = ""
+    }
+}
+
+/// A subcommand that prints through `CommandOutput`, so tests can run it in-process.
+protocol OutputCommand: ParsableCommand {
+    func execute(_ output: inout CommandOutput) throws
+}
+
+extension OutputCommand {
+    mutating func run() throws {
+        var output = CommandOutput(streaming: true)
+        try execute(&output)
+        output.flush()
+    }
+}

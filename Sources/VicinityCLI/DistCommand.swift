@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Geo
+
+/// `vicinity dist`: one distance under all three models, side by side.
+struct DistCommand: OutputCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dist",
+        abstract: "Measure the distance between two points under every model.",
+        discussion: "Latitude first: vicinity dist 41.088154 29.015615 41.087853 29.014096"
+    )
+
+    @Argument(help: "Latitude of the first point, degrees (-90 to 90).") var latitude1: String
+    @Argument(help: "Longitude of the first point, degrees (-180 to 180).") var longitude1: String
+    @Argument(help: "Latitude of the second point, degrees (-90 to 90).") var latitude2: String
+    @Argument(help: "Longitude of the second point, degrees (-180 to 180).") var longitude2: String
+    @Option(help: "Projected CRS: auto (UTM zone of the first point) or e.g. EPSG:32635.") var crs = "auto"
+    @Option(help: "Sphere radius for haversine, meters (default 6371008.8, the IUGG mean radius).")
+    var sphereRadius: String?
+    @Flag(help: "Print one JSON document.") var json = false
+
+    struct Report: Codable {
+        var haversine_m: Double
+        var geodesic_m: Double
+        var projected_m: Double?
+        var crs: String
+        var bearing_deg: Double
+        var projected_error: String?
+    }
+
+    func execute(_ output: inout CommandOutput) throws {
+        let first = try ArgumentValues.coordinate(latitude: latitude1, longitude: longitude1)
+        let second = try ArgumentValues.coordinate(latitude: latitude2, longitude: longitude2)
+        let sphere = try QueryOptions.sphere(sphereRadius)
+        let choice = try QueryOptions.projection(crs)
+        let geodesic = Geodesic.wgs84.inverse(first, second)
+        let haversine = sphere.distance(first, second)
+        var projected: Double?
+        var projectedError: String?
+        let crsName = choice.crs(for: first)
+        switch Result(catching: { () throws(GeoError) in try ProjectedDistance(choice).measure(first, second) }) {
+        case .success(let measured):
+            projected = measured.distanceMeters
+        case .failure(.projectionFailed(let crs, let latitude, let longitude, let reason)):
+            // A point outside the projection's domain only costs that column; a CRS that PROJ
+            // does not know is a usage error.
+            projectedError =
+                GeoError.projectionFailed(crs: crs, latitude: latitude, longitude: longitude, reason: reason)
+                .description
+        case .failure(let error):
+            throw CLIError.usage(error.description)
+        }
+        if json {
+            let report = Report(
+                haversine_m: haversine, geodesic_m: geodesic.distanceMeters, projected_m: projected, crs: crsName,
+                bearing_deg: geodesic.initialBearing, projected_error: projectedError)
+            output.line(try JSONOutput.encode(report))
+            return
+        }
+        output.line("from \(first) to \(second)")
+        output.line(
+            "  geodesic   \(DistanceText.precise(geodesic.distanceMeters))  WGS84 ellipsoid, Karney (PROJ geod_inverse)")
+        output.line(
+            "  haversine  \(DistanceText.precise(haversine))  sphere R = \(DistanceText.plain(sphere.radiusMeters)) m")
+        if let projected {
+            output.line("  projected  \(DistanceText.precise(projected))  \(crsName)")
+        } else {
+            output.line("  projected  n/a  \(projectedError ?? crsName)")
+        }
+        let bearing = geodesic.initialBearing
+        output.line(
+            "  bearing    \(String(format: "%.1f", bearing))° \(Bearing.compassPoint(bearing)) (initial, geodesic)")
+    }
+}

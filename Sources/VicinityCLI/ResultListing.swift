@@ -1,0 +1,128 @@
+import Foundation
+import Geo
+import Places
+
+/// Query results with their bearings, printed as a table or as the `--json` document.
+struct ResultListing {
+    struct Row {
+        var hit: PlaceHit
+        var bearing: Double
+    }
+
+    let center: Coordinate
+    let model: DistanceModel
+    let rows: [Row]
+    /// The CRS a projected query measured in.
+    let crs: String?
+
+    init(center: Coordinate, model: DistanceModel, hits: [PlaceHit]) throws(CLIError) {
+        self.center = center
+        self.model = model
+        var rows: [Row] = []
+        for hit in hits {
+            do {
+                rows.append(Row(hit: hit, bearing: try model.measure(center, hit.place.coordinate).bearing))
+            } catch {
+                throw .usage(error.description)
+            }
+        }
+        self.rows = rows
+        if case .projected(let choice) = model { crs = choice.crs(for: center) } else { crs = nil }
+    }
+
+    var modelDescription: String {
+        switch model {
+        case .geodesic: return "geodesic, WGS84"
+        case .haversine(let sphere): return "haversine, sphere R = \(DistanceText.plain(sphere.radiusMeters)) m"
+        case .projected: return "projected, \(crs ?? "")"
+        }
+    }
+
+    /// One line per result: distance, compass point and bearing, name, id.
+    func lines() -> [String] {
+        let nameWidth = min(40, rows.map { displayName($0.hit.place).count }.max() ?? 0)
+        return rows.enumerated().map { position, row in
+            let distance = DistanceText.short(row.hit.distanceMeters)
+            let compass = Bearing.compassPoint(row.bearing)
+            let degrees = String(Int(row.bearing.rounded()) % 360)
+            let direction = compass + String(repeating: " ", count: 4 - compass.count) + pad(degrees, 3) + "°"
+            let name = displayName(row.hit.place)
+            let padded = name.count < nameWidth ? name + String(repeating: " ", count: nameWidth - name.count) : name
+            return "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  [\(row.hit.place.id)]"
+        }
+    }
+
+    private func displayName(_ place: Place) -> String { place.name.isEmpty ? "(unnamed)" : place.name }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    /// "pharmacy"/"pharmacies", "user"/"users", "place"/"places".
+    static func plural(_ kind: String, _ count: Int) -> String {
+        if count == 1 { return kind }
+        if kind.hasSuffix("y"), let last = kind.dropLast().last, !"aeiou".contains(last) {
+            return kind.dropLast() + "ies"
+        }
+        return kind.hasSuffix("s") ? kind : kind + "s"
+    }
+
+    struct Document: Encodable {
+        struct Query: Encodable {
+            var lat: Double
+            var lon: Double
+            var radius_m: Double?
+            var count: Int?
+            var model: String
+            var crs: String?
+            var sphere_radius_m: Double?
+
+            // radius_m and count are always present (null when not set), so every near/nearest
+            // document has the same keys; crs and sphere_radius_m only with their model.
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(lat, forKey: .lat)
+                try container.encode(lon, forKey: .lon)
+                try container.encode(radius_m, forKey: .radius_m)
+                try container.encode(count, forKey: .count)
+                try container.encode(model, forKey: .model)
+                try container.encodeIfPresent(crs, forKey: .crs)
+                try container.encodeIfPresent(sphere_radius_m, forKey: .sphere_radius_m)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case lat, lon, radius_m, count, model, crs, sphere_radius_m
+            }
+        }
+
+        struct Result: Encodable {
+            var id: String
+            var name: String
+            var kind: String
+            var lat: Double
+            var lon: Double
+            var distance_m: Double
+            var bearing_deg: Double
+        }
+
+        var query: Query
+        var results: [Result]
+    }
+
+    /// The `--json` document: `{"query":{…},"results":[…]}`.
+    func json(radiusMeters: Double?, count: Int?) throws -> String {
+        var sphereRadius: Double?
+        if case .haversine(let sphere) = model { sphereRadius = sphere.radiusMeters }
+        let document = Document(
+            query: .init(
+                lat: center.latitude, lon: center.longitude, radius_m: radiusMeters, count: count, model: model.name,
+                crs: crs, sphere_radius_m: sphereRadius),
+            results: rows.map { row in
+                .init(
+                    id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
+                    lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
+                    distance_m: row.hit.distanceMeters, bearing_deg: row.bearing)
+            })
+        return try JSONOutput.encode(document)
+    }
+}

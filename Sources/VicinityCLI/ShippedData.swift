@@ -1,0 +1,56 @@
+import Foundation
+import Places
+
+/// Loads the places a query runs on: the `--data` files, or the shipped pharmacy files.
+enum ShippedData {
+    /// The shipped files, relative to the data folder.
+    static let files = ["pharmacies-london.csv", "pharmacies-istanbul-example.csv"]
+
+    /// The folder with the shipped data: `$VICINITY_DATA`, else `Data/` in the current directory,
+    /// else `Data/` beside or above the executable (the package root for `.build/release/vicinity`).
+    static func folder() -> String? {
+        let manager = FileManager.default
+        func holdsData(_ path: String) -> Bool { manager.fileExists(atPath: path + "/" + files[0]) }
+        if let configured = ProcessInfo.processInfo.environment["VICINITY_DATA"], !configured.isEmpty {
+            return configured
+        }
+        if holdsData("Data") { return "Data" }
+        let executable = (try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        for _ in 0..<5 {
+            if holdsData(folder.path + "/Data") { return folder.path + "/Data" }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// A catalog of the given files, or of the shipped ones when `paths` is empty.
+    static func catalog(paths: [String], defaultKind: String) throws(CLIError) -> PlaceCatalog {
+        var paths = paths.map { $0.trimmingCharacters(in: .whitespaces) }
+        if paths.isEmpty {
+            guard let folder = folder() else {
+                throw .noInput(
+                    "cannot find the shipped data (Data/\(files[0])): pass --data FILE or set VICINITY_DATA")
+            }
+            paths = files.map { folder + "/" + $0 }
+        }
+        do throws(PlacesError) {
+            var catalog = try PlaceCatalog()
+            for path in paths { try catalog.load(path: path, defaultKind: defaultKind) }
+            return catalog
+        } catch {
+            throw CLIError(error)
+        }
+    }
+}
+
+extension CLIError {
+    /// Maps a `Places` error to its exit code: unreadable files 66, query values 64, file content 65.
+    init(_ error: PlacesError) {
+        switch error {
+        case .cannotRead: self = .noInput(error.description)
+        case .geo: self = .usage(error.description)
+        default: self = .data(error.description)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import VicinityCLI
+
+/// The commands end to end, in-process, on the shipped data.
+@Suite struct CLIQueryTests {
+    static let istanbul = "Data/pharmacies-istanbul-example.csv"
+
+    @Test func istanbulWithin500MetersListsOnlyOmur() {
+        let outcome = CLI.run(["near", "41.088154", "29.015615", "--radius", "500", "--data", Self.istanbul])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.standardOutput == """
+                1 pharmacy within 500 m of 41.088154, 29.015615 (geodesic, WGS84):
+                   1.     131.9 m  WSW 255°  Omur  [omur]
+
+                """)
+    }
+
+    @Test func istanbulWithin700MetersListsAllThreeNearestFirst() {
+        let outcome = CLI.run(["near", "41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul])
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[1].contains("131.9 m") && lines[1].contains("Omur"))
+        #expect(lines[2].contains("662.5 m") && lines[2].contains("Emre"))
+        #expect(lines[3].contains("681.9 m") && lines[3].contains("Arzu"))
+    }
+
+    @Test func nearJSONHasTheDocumentedShape() throws {
+        let outcome = CLI.run(["near", "41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul, "--json"])
+        #expect(outcome.status == 0)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        let query = try #require(document["query"] as? [String: Any])
+        #expect(query["lat"] as? Double == 41.088154)
+        #expect(query["lon"] as? Double == 29.015615)
+        #expect(query["radius_m"] as? Double == 700)
+        #expect(query["model"] as? String == "geodesic")
+        let results = try #require(document["results"] as? [[String: Any]])
+        #expect(results.map { $0["id"] as? String } == ["omur", "emre", "arzu"])
+        let first = results[0]
+        #expect(abs((first["distance_m"] as? Double ?? 0) - 131.936118) < 1e-6)
+        #expect(abs((first["bearing_deg"] as? Double ?? 0) - 255.323889) < 1e-6)
+        for key in ["id", "name", "lat", "lon", "distance_m", "bearing_deg"] { #expect(first[key] != nil, "\(key)") }
+        #expect(outcome.standardOutput.split(separator: "\n").count == 1)
+    }
+
+    @Test func distJSONHasAllThreeModels() throws {
+        let outcome = CLI.run(["dist", "41.088154", "29.015615", "41.087853", "29.014096", "--json"])
+        #expect(outcome.status == 0)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        #expect(abs((document["geodesic_m"] as? Double ?? 0) - 131.936118) < 1e-6)
+        #expect(abs((document["haversine_m"] as? Double ?? 0) - 131.630) < 1e-3)
+        #expect(abs((document["projected_m"] as? Double ?? 0) - 131.929850) < 1e-5)
+        #expect(document["crs"] as? String == "EPSG:32635")
+        #expect(abs((document["bearing_deg"] as? Double ?? 0) - 255.323889) < 1e-6)
+    }
+
+    @Test func negativeCoordinatesAreValuesNotOptions() {
+        let outcome = CLI.run(["nearest", "51.530882", "-0.123796", "--count", "1"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains("117.3 m"))
+        let southern = CLI.run(["dist", "-33.8688", "151.2093", "-37.8136", "144.9631", "--json"])
+        #expect(southern.status == 0, "\(southern.standardError)")
+    }
+
+    @Test func nearestWithMaxDistanceCanBeEmpty() {
+        let outcome = CLI.run(["nearest", "41.088154", "29.015615", "--max-distance", "100", "--data", Self.istanbul])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.hasPrefix("No pharmacies within 100 m of 41.088154, 29.015615"))
+    }
+
+    @Test func helpIsPrintedToStandardOutput() {
+        let outcome = CLI.run(["near", "--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput.contains("--radius"))
+        #expect(outcome.standardError.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("-33.9", true), ("-.5", true), ("-1e3", true), ("-inf", true), ("-NaN", true),
+        ("--radius", false), ("-h", false), ("-", false), ("-x1", false),
+    ])
+    func negativeNumberShielding(_ argument: String, _ shielded: Bool) {
+        #expect(CLI.looksLikeNegativeNumber(argument) == shielded)
+    }
+}
