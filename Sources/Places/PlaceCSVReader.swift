@@ -1,0 +1,151 @@
+import Geo
+
+/// Reads places from RFC 4180 CSV.
+///
+/// The header must name at least `id`, `name`, `lat` and `lon` (case-sensitive, any order);
+/// `lat`/`lon` are WGS84 decimal degrees. A `kind` column sets each row's kind, falling back to
+/// `defaultKind` where it is empty. Every other column becomes an attribute, in header order.
+/// Each record must have as many fields as the header. Ids must be non-empty and unique per kind.
+/// The first problem stops the read with a `PlacesError` naming the line and the value.
+///
+/// ```swift
+/// let file = try PlaceCSVReader(defaultKind: "pharmacy").read(path: "Data/pharmacies-london.csv")
+/// print(file.places.count)  // 1737
+/// ```
+///
+/// See `CSVScanner` for the exact dialect (quotes, line breaks, BOM, blank lines) and
+/// `DecimalDegrees` for the numbers accepted.
+public struct PlaceCSVReader: Sendable {
+    /// The columns every header must have.
+    public static let requiredColumns = ["id", "name", "lat", "lon"]
+
+    /// The kind of rows without a `kind` column or with an empty `kind` field.
+    public var defaultKind: String
+
+    public init(defaultKind: String) {
+        self.defaultKind = defaultKind
+    }
+
+    /// Reads and parses the file at `path`; messages name `path` as given.
+    public func read(path: String) throws(PlacesError) -> PlaceFile {
+        try parse(SourceFile.bytes(atPath: path), file: path)
+    }
+
+    /// Parses CSV bytes; `file` names the source in errors and origins.
+    public func parse(_ bytes: [UInt8], file: String) throws(PlacesError) -> PlaceFile {
+        var scanner = CSVScanner(bytes: bytes, file: file)
+        var fields: [CSVScanner.Field] = []
+        guard let headerLine = try scanner.next(into: &fields) else { throw .missingHeader(file: file) }
+        let header = try Header(
+            fields: fields, scanner: scanner, location: SourceLocation(file: file, position: .line(headerLine)))
+
+        var places: [Place] = []
+        var origins: [SourceLocation] = []
+        var firstLine: [PlaceKey: Int] = [:]
+        // A rough guess of the row count from the file size saves most regrowth.
+        let expectedRows = bytes.count / 64
+        places.reserveCapacity(expectedRows)
+        origins.reserveCapacity(expectedRows)
+        firstLine.reserveCapacity(expectedRows)
+
+        while let line = try scanner.next(into: &fields) {
+            let location = SourceLocation(file: file, position: .line(line))
+            guard fields.count == header.names.count else {
+                throw .wrongFieldCount(location, expected: header.names.count, found: fields.count)
+            }
+            func text(_ column: Int) throws(PlacesError) -> String {
+                guard let value = scanner.string(fields[column]) else {
+                    throw .invalidUTF8(location, field: column + 1)
+                }
+                return value
+            }
+            let id = try text(header.id)
+            guard !id.isEmpty else { throw .emptyID(location) }
+            let name = try text(header.name)
+            let coordinate = try self.coordinate(
+                latitude: fields[header.latitude], longitude: fields[header.longitude], scanner: scanner,
+                location: location)
+            var kind = defaultKind
+            if let column = header.kind {
+                let value = try text(column)
+                if !value.isEmpty { kind = value }
+            }
+            var attributes: [String: String] = [:]
+            attributes.reserveCapacity(header.attributeColumns.count)
+            for (column, attributeName) in zip(header.attributeColumns, header.attributeNames) {
+                attributes[attributeName] = try text(column)
+            }
+            let key = PlaceKey(kind: kind, id: id)
+            if let first = firstLine.updateValue(line, forKey: key) {
+                throw .duplicateID(id, at: location, firstAt: SourceLocation(file: file, position: .line(first)))
+            }
+            places.append(
+                Place(
+                    id: id, kind: kind, name: name, coordinate: coordinate, attributes: attributes,
+                    checkedNames: header.attributeNames))
+            origins.append(location)
+        }
+        return PlaceFile(path: file, places: places, origins: origins)
+    }
+
+    /// Validates the `lat` and `lon` fields, naming the text as written if either is wrong.
+    private func coordinate(
+        latitude: CSVScanner.Field, longitude: CSVScanner.Field, scanner: CSVScanner, location: SourceLocation
+    ) throws(PlacesError) -> Coordinate {
+        func shown(_ field: CSVScanner.Field) -> String {
+            scanner.string(field) ?? String(decoding: scanner.bytes[field.start..<field.end], as: UTF8.self)
+        }
+        guard let latitudeValue = scanner.rawBytes(latitude).flatMap(DecimalDegrees.parse) else {
+            throw .invalidLatitude(location, value: shown(latitude))
+        }
+        guard let longitudeValue = scanner.rawBytes(longitude).flatMap(DecimalDegrees.parse) else {
+            throw .invalidLongitude(location, value: shown(longitude))
+        }
+        do {
+            return try Coordinate(latitude: latitudeValue, longitude: longitudeValue)
+        } catch .invalidLongitude {
+            throw .invalidLongitude(location, value: shown(longitude))
+        } catch {
+            throw .invalidLatitude(location, value: shown(latitude))
+        }
+    }
+}
+
+extension PlaceCSVReader {
+    /// The column layout a header describes.
+    struct Header {
+        var names: [String] = []
+        var id = 0
+        var name = 0
+        var latitude = 0
+        var longitude = 0
+        var kind: Int?
+        /// Columns kept as attributes, in header order, and their names.
+        var attributeColumns: [Int] = []
+        var attributeNames: [String] = []
+
+        init(fields: [CSVScanner.Field], scanner: CSVScanner, location: SourceLocation) throws(PlacesError) {
+            var seen = Set<String>()
+            for (offset, field) in fields.enumerated() {
+                guard let name = scanner.string(field) else { throw .invalidUTF8(location, field: offset + 1) }
+                guard !name.isEmpty else { throw .emptyColumnName(location, column: offset + 1) }
+                guard seen.insert(name).inserted else { throw .duplicateColumn(location, column: name) }
+                names.append(name)
+            }
+            func column(_ required: String) throws(PlacesError) -> Int {
+                guard let index = names.firstIndex(of: required) else {
+                    throw .missingColumn(file: location.file, column: required)
+                }
+                return index
+            }
+            id = try column("id")
+            name = try column("name")
+            latitude = try column("lat")
+            longitude = try column("lon")
+            kind = names.firstIndex(of: "kind")
+            let reserved: Set<Int> = [id, name, latitude, longitude, kind ?? -1]
+            attributeColumns = names.indices.filter { !reserved.contains($0) }
+            attributeNames = attributeColumns.map { names[$0] }
+        }
+    }
+}

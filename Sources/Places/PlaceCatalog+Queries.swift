@@ -1,0 +1,84 @@
+import Geo
+
+extension PlaceCatalog {
+    /// The places of `kind` within `radiusMeters` of `center` (distance ≤ radius), nearest first;
+    /// places at exactly the same distance in order of their `id` (`String` `<`).
+    ///
+    /// - Parameters:
+    ///   - center: the query point.
+    ///   - radiusMeters: finite, 0 or more.
+    ///   - kind: the collection to search; a kind not present gives `[]`.
+    ///   - model: how distance is measured; the answer equals a brute-force scan under it.
+    ///   - limit: keep only the first `limit` places (1 or more), or nil for all.
+    /// - Throws: `PlacesError.geo` for an invalid radius or limit, or a projection failure.
+    public func nearby(
+        _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
+        limit: Int? = nil
+    ) throws(PlacesError) -> [PlaceHit] {
+        let collection = collections[kind]
+        let index = collection?.index ?? emptyIndex
+        let places = collection?.places ?? []
+        do {
+            let hits = try index.within(
+                radiusMeters: radiusMeters, of: center, model: model, limit: limit,
+                tieOrder: { places[Int($0)].id < places[Int($1)].id })
+            return hits.map { PlaceHit(place: places[Int($0.handle)], distanceMeters: $0.distanceMeters) }
+        } catch {
+            throw .geo(error)
+        }
+    }
+
+    /// `nearby` for a point given as latitude and longitude in degrees.
+    ///
+    /// - Throws: also `PlacesError.geo(.invalidLatitude)` / `(.invalidLongitude)`.
+    public func nearby(
+        latitude: Double, longitude: Double, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
+        limit: Int? = nil
+    ) throws(PlacesError) -> [PlaceHit] {
+        try nearby(
+            Self.coordinate(latitude: latitude, longitude: longitude), radiusMeters: radiusMeters, kind: kind,
+            model: model, limit: limit)
+    }
+
+    /// The `count` places of `kind` nearest to `center`, nearest first, ties by `id`; only those
+    /// within `maxDistanceMeters` if it is given. Fewer if the kind holds fewer.
+    ///
+    /// - Parameters:
+    ///   - count: 1 or more.
+    ///   - maxDistanceMeters: finite, 0 or more, or nil for no limit.
+    /// - Throws: `PlacesError.geo` for an invalid count or distance, or a projection failure.
+    public func nearest(
+        _ count: Int, to center: Coordinate, kind: String, model: DistanceModel = .geodesic,
+        maxDistanceMeters: Double? = nil
+    ) throws(PlacesError) -> [PlaceHit] {
+        let collection = collections[kind]
+        let index = collection?.index ?? emptyIndex
+        let places = collection?.places ?? []
+        do {
+            let hits = try index.nearest(
+                count, to: center, model: model, maxDistanceMeters: maxDistanceMeters,
+                tieOrder: { places[Int($0)].id < places[Int($1)].id })
+            return hits.map { PlaceHit(place: places[Int($0.handle)], distanceMeters: $0.distanceMeters) }
+        } catch {
+            throw .geo(error)
+        }
+    }
+
+    /// `nearest` for a point given as latitude and longitude in degrees.
+    public func nearest(
+        _ count: Int, latitude: Double, longitude: Double, kind: String, model: DistanceModel = .geodesic,
+        maxDistanceMeters: Double? = nil
+    ) throws(PlacesError) -> [PlaceHit] {
+        try nearest(
+            count, to: Self.coordinate(latitude: latitude, longitude: longitude), kind: kind, model: model,
+            maxDistanceMeters: maxDistanceMeters)
+    }
+
+    private static func coordinate(latitude: Double, longitude: Double) throws(PlacesError) -> Coordinate {
+        do {
+            return try Coordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            throw .geo(error)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Geo
+
+/// Places from one or more files, indexed for "what is near this point" queries.
+///
+/// Places are grouped by kind. Each kind has its own `GridIndex`, and each place gets a handle
+/// that is dense within its kind: the places of a kind have handles 0, 1, 2, … in the order they
+/// were added. A place is identified by kind and id; adding a second place with the same pair is
+/// an error that names where both came from.
+///
+/// Queries for a kind that the catalog does not hold return no places rather than an error: an
+/// empty collection (say, users when every user is private) is a normal state. Callers that want
+/// to reject a misspelt kind can check `kinds`.
+///
+/// ```swift
+/// var catalog = try PlaceCatalog()
+/// try catalog.load(path: "Data/pharmacies-istanbul-example.csv", defaultKind: "pharmacy")
+/// let here = try Coordinate(latitude: 41.088154, longitude: 29.015615)
+/// let hits = try catalog.nearby(here, radiusMeters: 500, kind: "pharmacy")  // Omur, 131.9 m
+/// ```
+///
+/// A value type: copies are independent. Not safe to mutate from several threads at once; any
+/// number of threads may query one value.
+public struct PlaceCatalog: Sendable {
+    /// The places of one kind and their index.
+    struct Collection: Sendable {
+        var index: GridIndex
+        /// `places[handle]`.
+        var places: [Place] = []
+        /// `origins[handle]`: where the place was read, nil if added in code.
+        var origins: [SourceLocation?] = []
+        var handleByID: [String: UInt32] = [:]
+    }
+
+    /// The grid cell side of every index in meters (`GridIndex`'s default unless set).
+    public let cellSizeMeters: Double
+    var collections: [String: Collection] = [:]
+    /// An index with nothing in it: queries for an unknown kind run on it, so that they validate
+    /// their arguments exactly as queries for a known kind do.
+    let emptyIndex: GridIndex
+
+    /// Creates an empty catalog.
+    ///
+    /// - Parameter cellSizeMeters: the grid cell side for every kind's index, 10...100,000 m; nil
+    ///   for `GridIndex`'s default.
+    /// - Throws: `PlacesError.geo(.invalidCellSize)`.
+    public init(cellSizeMeters: Double? = nil) throws(PlacesError) {
+        do throws(GeoError) {
+            if let cellSizeMeters {
+                emptyIndex = try GridIndex(cellSizeMeters: cellSizeMeters)
+            } else {
+                emptyIndex = try GridIndex()
+            }
+        } catch {
+            throw .geo(error)
+        }
+        self.cellSizeMeters = emptyIndex.cellSizeMeters
+    }
+
+    /// The kinds present, sorted.
+    public var kinds: [String] { collections.keys.sorted() }
+
+    /// The number of places of all kinds.
+    public var count: Int { collections.values.reduce(0) { $0 + $1.places.count } }
+
+    /// The number of places of `kind` (0 for a kind not present).
+    public func count(kind: String) -> Int { collections[kind]?.places.count ?? 0 }
+
+    /// The handle of the place with this kind and id, or nil.
+    public func handle(kind: String, id: String) -> UInt32? { collections[kind]?.handleByID[id] }
+
+    /// The place of `kind` with this handle, or nil.
+    public func place(kind: String, handle: UInt32) -> Place? {
+        guard let collection = collections[kind], Int(handle) < collection.places.count else { return nil }
+        return collection.places[Int(handle)]
+    }
+
+    /// The place with this kind and id, or nil.
+    public func place(kind: String, id: String) -> Place? {
+        handle(kind: kind, id: id).flatMap { place(kind: kind, handle: $0) }
+    }
+
+    /// Where the place with this kind and id was read, or nil if it was added in code or is absent.
+    public func origin(kind: String, id: String) -> SourceLocation? {
+        guard let collection = collections[kind], let handle = collection.handleByID[id] else { return nil }
+        return collection.origins[Int(handle)]
+    }
+
+    // MARK: - Adding
+
+    /// Reads a file with `PlaceLoader` and adds its places.
+    public mutating func load(path: String, defaultKind: String) throws(PlacesError) {
+        try add(contentsOf: PlaceLoader.load(path: path, defaultKind: defaultKind))
+    }
+
+    /// Adds every place of a file, or none if any of them is a duplicate.
+    ///
+    /// - Throws: `PlacesError.duplicateID` naming the new place's origin and the first one's.
+    public mutating func add(contentsOf file: PlaceFile) throws(PlacesError) {
+        try add(contentsOf: file.places, origins: file.origins.map { Optional($0) })
+    }
+
+    /// Adds one place and returns its handle within its kind.
+    ///
+    /// - Parameter origin: where the place comes from, for messages about duplicates.
+    @discardableResult
+    public mutating func add(_ place: Place, origin: SourceLocation? = nil) throws(PlacesError) -> UInt32 {
+        try add(contentsOf: [place], origins: [origin])
+        return UInt32(count(kind: place.kind) - 1)
+    }
+
+    /// Adds places atomically: all are checked before any is added.
+    mutating func add(contentsOf places: [Place], origins: [SourceLocation?]) throws(PlacesError) {
+        var newByKind: [String: [Int]] = [:]
+        var firstInBatch: [PlaceKey: Int] = [:]
+        for (offset, place) in places.enumerated() {
+            let key = PlaceKey(kind: place.kind, id: place.id)
+            if let handle = collections[place.kind]?.handleByID[place.id] {
+                let first = collections[place.kind]?.origins[Int(handle)] ?? nil
+                throw .duplicateID(place.id, at: origins[offset], firstAt: first)
+            }
+            if let first = firstInBatch.updateValue(offset, forKey: key) {
+                throw .duplicateID(place.id, at: origins[offset], firstAt: origins[first])
+            }
+            newByKind[place.kind, default: []].append(offset)
+        }
+        for (kind, offsets) in newByKind {
+            let existing = collections[kind]?.places.count ?? 0
+            if existing + offsets.count - 1 > GridIndex.maximumHandle {
+                throw .geo(.handleOutOfRange(existing + offsets.count - 1))
+            }
+        }
+        for (kind, offsets) in newByKind.sorted(by: { $0.key < $1.key }) {
+            var collection = collections.removeValue(forKey: kind) ?? Collection(index: emptyIndex)
+            let firstHandle = collection.places.count
+            collection.places.reserveCapacity(firstHandle + offsets.count)
+            collection.origins.reserveCapacity(firstHandle + offsets.count)
+            collection.handleByID.reserveCapacity(firstHandle + offsets.count)
+            var points: [(handle: UInt32, coordinate: Coordinate)] = []
+            points.reserveCapacity(offsets.count)
+            for offset in offsets {
+                let handle = UInt32(collection.places.count)
+                collection.places.append(places[offset])
+                collection.origins.append(origins[offset])
+                collection.handleByID[places[offset].id] = handle
+                points.append((handle, places[offset].coordinate))
+            }
+            do {
+                // On an empty index the bulk insert sizes every cell exactly.
+                try collection.index.insert(contentsOf: points)
+            } catch {
+                // Unreachable: handles were checked against `maximumHandle` above.
+                throw .geo(error)
+            }
+            collections[kind] = collection
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// Reads a place file, choosing the reader from the file name or, failing that, the content.
+///
+/// `.csv` is read as CSV, `.geojson` and `.json` as GeoJSON (extensions in any letter case). Any
+/// other name is sniffed: a file whose first byte other than white space (after an optional UTF-8
+/// byte order mark) is `{` is GeoJSON, anything else CSV.
+///
+/// ```swift
+/// let file = try PlaceLoader.load(path: "Data/pharmacies-london.csv", defaultKind: "pharmacy")
+/// ```
+public enum PlaceLoader {
+    /// A place file format.
+    public enum Format: String, Sendable, CaseIterable {
+        /// RFC 4180 CSV with an `id,name,lat,lon` header; see `PlaceCSVReader`.
+        case csv
+        /// A GeoJSON FeatureCollection of Points; see `GeoJSONReader`.
+        case geoJSON = "geojson"
+    }
+
+    /// Reads the places in the file at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the file; messages and origins name it as given.
+    ///   - defaultKind: the kind of places whose row or feature does not set one.
+    ///   - format: the format, or nil to choose by name and content.
+    public static func load(path: String, defaultKind: String, format: Format? = nil) throws(PlacesError)
+        -> PlaceFile
+    {
+        let bytes = try SourceFile.bytes(atPath: path)
+        switch format ?? detectFormat(path: path, bytes: bytes) {
+        case .csv: return try PlaceCSVReader(defaultKind: defaultKind).parse(bytes, file: path)
+        case .geoJSON: return try GeoJSONReader(defaultKind: defaultKind).parse(bytes, file: path)
+        }
+    }
+
+    /// The format for a file, by extension first and then by its first significant byte.
+    public static func detectFormat(path: String, bytes: [UInt8]) -> Format {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if let dot = name.lastIndex(of: ".") {
+            switch name[name.index(after: dot)...].lowercased() {
+            case "csv": return .csv
+            case "geojson", "json": return .geoJSON
+            default: break
+            }
+        }
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        let whiteSpace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        let first = content.first { !whiteSpace.contains($0) }
+        return first == UInt8(ascii: "{") ? .geoJSON : .csv
+    }
+}

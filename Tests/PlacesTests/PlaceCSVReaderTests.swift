@@ -1,0 +1,107 @@
+import Geo
+import Testing
+
+@testable import Places
+
+@Suite struct PlaceCSVReaderTests {
+    let reader = PlaceCSVReader(defaultKind: "pharmacy")
+
+    private func parse(_ text: String) throws -> PlaceFile {
+        try reader.parse(Array(text.utf8), file: "test.csv")
+    }
+
+    @Test func readsMinimalFile() throws {
+        let file = try parse("id,name,lat,lon\na,Alpha,41.5,29.25\n")
+        #expect(file.places.count == 1)
+        let place = try #require(file.places.first)
+        #expect(place.id == "a")
+        #expect(place.name == "Alpha")
+        #expect(place.kind == "pharmacy")
+        #expect(place.coordinate == (try Coordinate(latitude: 41.5, longitude: 29.25)))
+        #expect(place.attributes.isEmpty)
+        #expect(file.origins == [SourceLocation(file: "test.csv", position: .line(2))])
+    }
+
+    @Test func unquotesFieldsWithCommasDoubledQuotesAndLineBreaks() throws {
+        let text = """
+            id,name,lat,lon,address
+            a,"Smith, ""The"" Chemist",1,2,"185 Lower Clapton Road,
+            London"
+            b,"",3,4,""
+
+            """
+        let file = try parse(text)
+        #expect(file.places.map(\.name) == ["Smith, \"The\" Chemist", ""])
+        #expect(file.places[0].attributes["address"] == "185 Lower Clapton Road,\nLondon")
+        #expect(file.places[1].attributes["address"] == "")
+        // A record spanning two lines is located where it starts; the next one after both lines.
+        #expect(file.origins.map(\.position) == [.line(2), .line(4)])
+    }
+
+    @Test func acceptsCRLFAndByteOrderMarkAndNoFinalLineBreak() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("id,name,lat,lon\r\na,A,1,2\r\nb,\"B\r\nC\",3,4".utf8)
+        let file = try reader.parse(bytes, file: "crlf.csv")
+        #expect(file.places.map(\.id) == ["a", "b"])
+        #expect(file.places[1].name == "B\r\nC")
+        #expect(file.places[1].coordinate.longitude == 4)
+    }
+
+    @Test func skipsBlankLinesAndCountsThem() throws {
+        let file = try parse("\nid,name,lat,lon\n\na,A,1,2\r\n\r\n\nb,B,3,4\n\n")
+        #expect(file.places.map(\.id) == ["a", "b"])
+        #expect(file.origins.map(\.position) == [.line(4), .line(7)])
+    }
+
+    @Test func keepsExtraColumnsInHeaderOrder() throws {
+        let file = try parse("lon,zeta,lat,name,alpha,id\n2,z,1,A,x,a\n")
+        let place = try #require(file.places.first)
+        #expect(place.coordinate == (try Coordinate(latitude: 1, longitude: 2)))
+        #expect(place.attributeNames == ["zeta", "alpha"])
+        #expect(place.orderedAttributes.map(\.value) == ["z", "x"])
+    }
+
+    @Test func kindColumnOverridesDefaultUnlessEmpty() throws {
+        let file = try parse("id,name,lat,lon,kind\na,A,1,2,user\nb,B,1,2,\n")
+        #expect(file.places.map(\.kind) == ["user", "pharmacy"])
+        #expect(file.places[0].attributes["kind"] == nil)
+    }
+
+    @Test func sameIDWithDifferentKindsIsAllowed() throws {
+        let file = try parse("id,name,lat,lon,kind\na,A,1,2,user\na,A,1,2,pharmacy\n")
+        #expect(file.places.count == 2)
+    }
+
+    @Test(arguments: [
+        ("12", 12.0), (" 12 ", 12), ("\t-0.5", -0.5), ("+7", 7), (".5", 0.5), ("5.", 5), ("1e1", 10),
+        ("-9E-1", -0.9), ("90", 90), ("-90", -90), ("-0", 0),
+    ])
+    func acceptsDecimalLatitudes(text: String, value: Double) throws {
+        let file = try parse("id,name,lat,lon\na,A,\(text),0\n")
+        #expect(file.places.first?.coordinate.latitude == value)
+    }
+
+    @Test func quotedNumbersAreNumbers() throws {
+        let file = try parse("id,name,lat,lon\na,A,\"41.5\",\"-180\"\n")
+        #expect(file.places.first?.coordinate == (try Coordinate(latitude: 41.5, longitude: -180)))
+    }
+
+    @Test func quoteInsideUnquotedFieldIsData() throws {
+        let file = try parse("id,name,lat,lon\na,5\" screen,1,2\n")
+        #expect(file.places.first?.name == "5\" screen")
+    }
+
+    @Test func trailingCommaMakesAnEmptyLastField() throws {
+        let file = try parse("id,name,lat,lon,note\na,A,1,2,\n")
+        #expect(file.places.first?.attributes["note"] == "")
+    }
+
+    @Test func headerOnlyGivesNoPlaces() throws {
+        #expect(try parse("id,name,lat,lon\n").places.isEmpty)
+    }
+
+    @Test func placesOfOneFileShareAttributeNames() throws {
+        let file = try parse("id,name,lat,lon,city\na,A,1,2,X\nb,B,3,4,Y\n")
+        #expect(file.places[0].attributeNames == ["city"])
+        #expect(file.places[1].attributeNames == file.places[0].attributeNames)
+    }
+}
