@@ -18,7 +18,8 @@ public enum DistanceModel: Sendable, Hashable, CustomStringConvertible {
 
     /// Distance in meters and initial bearing (degrees clockwise from north, [0, 360); grid north
     /// for `projected`) from `a` to `b`.
-    public func measure(_ a: Coordinate, _ b: Coordinate) throws(GeoError) -> (distanceMeters: Double, bearing: Double) {
+    public func measure(_ a: Coordinate, _ b: Coordinate) throws(GeoError) -> (distanceMeters: Double, bearing: Double)
+    {
         switch self {
         case .haversine(let sphere):
             return (sphere.distance(a, b), sphere.initialBearing(a, b))

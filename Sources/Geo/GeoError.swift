@@ -9,6 +9,8 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
     case invalidLongitude(Double)
     /// A radius or distance that is negative, NaN or infinite (meters).
     case invalidRadius(Double)
+    /// A latitude/longitude box whose south edge lies north of its north edge (degrees).
+    case invalidBox(south: Double, north: Double)
     /// A result count that is not a positive integer.
     case invalidCount(Int)
     /// A sphere radius for the haversine model that is not a positive finite number of meters.
@@ -36,6 +38,8 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
             return "invalid longitude \(GeoError.format(value)): expected a number of degrees from -180 to 180"
         case .invalidRadius(let value):
             return "invalid distance \(GeoError.format(value)): expected a finite number of meters, 0 or more"
+        case .invalidBox(let south, let north):
+            return "invalid box: south edge \(GeoError.format(south)) is north of north edge \(GeoError.format(north))"
         case .invalidCount(let value):
             return "invalid count \(value): expected a whole number, 1 or more"
         case .invalidSphereRadius(let value):

@@ -1,11 +1,18 @@
 import Foundation
 
 extension GridIndex {
-    /// The index of every non-empty cell that may hold a point whose central angle
-    /// from `center` is at most `angularRadius` radians, where the angle is measured on a unit
-    /// sphere with geodetic latitude and longitude (each distance model turns its radius into such
-    /// an angle conservatively). Correct when the cap holds a pole (every longitude) or crosses
-    /// ±180°. When the cover would visit more cells than the index has, every cell is visited.
+    /// A run of columns in one row.
+    struct ColumnSpan {
+        var row: Int
+        var first: Int
+        var last: Int
+    }
+
+    /// The index of every non-empty cell that may hold a point whose central angle from `center` is
+    /// at most `angularRadius` radians, the angle measured on a unit sphere with geodetic latitude
+    /// and longitude (each distance model turns its radius into such an angle conservatively).
+    /// Correct when the cap holds a pole (every longitude) or crosses ±180°. When the cover would
+    /// visit more cells than the index has, every cell is visited.
     func cells(inCapAround center: Coordinate, angularRadius sigma: Double) -> [Int32] {
         guard sigma < .pi / 2, !cells.isEmpty else { return allCells() }
         let degrees = 180 / Double.pi
@@ -22,7 +29,15 @@ extension GridIndex {
         // Latitude of the cap's widest point in longitude: sin φ* = sin φ0 / cos σ.
         let widestLatitude = asin(max(-1, min(1, sin(center.latitude * radians) / cos(sigma)))) * degrees
 
-        var rows: [(row: Int, columns: [ClosedRange<Int>])] = []
+        /// hav Δλ of the cap's edge at a latitude: (hav σ − hav(φ − φ0)) / (cos φ0 cos φ).
+        func edge(_ latitude: Double) -> Double {
+            let halfDelta = sin((latitude - center.latitude) * radians / 2)
+            let cosPhi = cos(latitude * radians)
+            return cosPhi <= 0 ? 2 : (havSigma - halfDelta * halfDelta) / (cosPhi0 * cosPhi)
+        }
+
+        var spans: [ColumnSpan] = []
+        spans.reserveCapacity(16)
         var total = 0
         for row in layout.row(latitude: southLimit)...layout.row(latitude: northLimit) {
             let bandSouth = max(southLimit, layout.south(row: row))
@@ -30,52 +45,60 @@ extension GridIndex {
             var halfWidth = 180.0
             let touchesPole = (northPoleInside && bandNorth >= 90) || (southPoleInside && bandSouth <= -90)
             if !touchesPole && cosPhi0 > 1e-12 {
-                // hav Δλ = (hav σ − hav(φ − φ0)) / (cos φ0 cos φ) is largest at φ* or at a band edge.
-                var largest = 0.0
-                for latitude in [bandSouth, bandNorth, min(bandNorth, max(bandSouth, widestLatitude))] {
-                    let halfDelta = sin((latitude - center.latitude) * radians / 2)
-                    let cosPhi = cos(latitude * radians)
-                    largest = max(largest, cosPhi <= 0 ? 2 : (havSigma - halfDelta * halfDelta) / (cosPhi0 * cosPhi))
-                }
+                // The edge's longitude is largest at φ* or, if φ* is outside the band, at a band edge.
+                // Floored at 0: a band the cap only grazes (within the 1e-9° margin) gives
+                // negative values, whose square root would be NaN (regression: trapped).
+                let largest = max(
+                    0, edge(bandSouth), edge(bandNorth), edge(min(bandNorth, max(bandSouth, widestLatitude))))
                 if largest < 1 { halfWidth = 2 * asin(largest.squareRoot()) * degrees * (1 + 1e-9) + 1e-9 }
             }
-            let columns = columnIntervals(
-                row: row, west: center.longitude - halfWidth, east: center.longitude + halfWidth)
-            total += columns.reduce(0) { $0 + $1.count }
+            total += appendColumnSpans(
+                row: row, west: center.longitude - halfWidth, east: center.longitude + halfWidth, to: &spans)
             if total > cells.count { return allCells() }
-            rows.append((row, columns))
         }
-        return lookUp(rows, expected: total)
+        return lookUp(spans, expected: total)
     }
 
     /// Every non-empty cell that may hold a point in a latitude/longitude box. `west > east` means
     /// the box crosses ±180°.
     func cells(inBoxSouth south: Double, west: Double, north: Double, east: Double) -> [Int32] {
-        var rows: [(row: Int, columns: [ClosedRange<Int>])] = []
+        var spans: [ColumnSpan] = []
         var total = 0
         for row in layout.row(latitude: south)...layout.row(latitude: north) {
-            let columns = columnIntervals(row: row, west: west, east: west <= east ? east : east + 360)
-            total += columns.reduce(0) { $0 + $1.count }
+            if west <= east {
+                total += appendColumnSpans(row: row, west: west, east: east, to: &spans)
+            } else {
+                // A box crossing ±180° holds every point stored at 180 (≥ west) and at -180 (≤ east),
+                // so both end columns are in, whatever the edges (regression: east exactly -180).
+                let last = layout.columnCount(row: row) - 1
+                let first = layout.column(row: row, longitude: west)
+                let wrapped = layout.column(row: row, longitude: east)
+                if wrapped + 1 >= first {
+                    spans.append(ColumnSpan(row: row, first: 0, last: last))
+                    total += last + 1
+                } else {
+                    spans.append(ColumnSpan(row: row, first: first, last: last))
+                    spans.append(ColumnSpan(row: row, first: 0, last: wrapped))
+                    total += last - first + 1 + wrapped + 1
+                }
+            }
             if total > cells.count { return allCells() }
-            rows.append((row, columns))
         }
-        return lookUp(rows, expected: total)
+        return lookUp(spans, expected: total)
     }
 
-    /// The non-empty cells among rows of column intervals: one binary search in the row's
-    /// directory per interval, then a walk along it.
-    private func lookUp(_ rows: [(row: Int, columns: [ClosedRange<Int>])], expected: Int) -> [Int32] {
+    /// The non-empty cells in spans of columns: one binary search in the row's directory per span,
+    /// then a walk along it.
+    private func lookUp(_ spans: [ColumnSpan], expected: Int) -> [Int32] {
         var found: [Int32] = []
         found.reserveCapacity(min(expected, 64))
-        for (row, intervals) in rows {
-            let directory = rowDirectory[row]
-            for interval in intervals {
-                var position = directoryPosition(row: row, column: interval.lowerBound)
-                while position < directory.count, Int(directory[position].column) <= interval.upperBound {
-                    let cell = directory[position].cell
-                    if cells[Int(cell)].count > 0 { found.append(cell) }
-                    position += 1
-                }
+        for span in spans {
+            let directory = rowDirectory[span.row]
+            var position = directoryPosition(row: span.row, column: span.first)
+            while position < directory.count, Int(directory[position].column) <= span.last {
+                let cell = directory[position].cell
+                if cells[Int(cell)].count > 0 { found.append(cell) }
+                position += 1
             }
         }
         return found
@@ -86,13 +109,18 @@ extension GridIndex {
         cells.indices.compactMap { cells[$0].count > 0 ? Int32($0) : nil }
     }
 
-    /// Columns of a row that hold longitudes from `west` to `east` degrees, where west ≤ east and
-    /// either may lie beyond ±180 (the span wraps). At most two disjoint intervals.
-    func columnIntervals(row: Int, west: Double, east: Double) -> [ClosedRange<Int>] {
+    /// Appends the columns of a row that hold longitudes from `west` to `east` degrees, where
+    /// west ≤ east and either may lie beyond ±180 (the span wraps): at most two disjoint spans.
+    ///
+    /// - Returns: the number of columns appended.
+    func appendColumnSpans(row: Int, west: Double, east: Double, to spans: inout [ColumnSpan]) -> Int {
         let last = layout.columnCount(row: row) - 1
-        if east - west >= 360 { return [0...last] }
         var west = west
         var east = east
+        if east - west >= 360 {
+            spans.append(ColumnSpan(row: row, first: 0, last: last))
+            return last + 1
+        }
         if west < -180 {
             west += 360
             east += 360
@@ -101,9 +129,18 @@ extension GridIndex {
             east -= 360
         }
         let first = layout.column(row: row, longitude: west)
-        if east <= 180 { return [first...layout.column(row: row, longitude: east)] }
+        if east <= 180 {
+            let end = layout.column(row: row, longitude: east)
+            spans.append(ColumnSpan(row: row, first: first, last: end))
+            return end - first + 1
+        }
         let wrapped = layout.column(row: row, longitude: east - 360)
-        if wrapped + 1 >= first { return [0...last] }
-        return [first...last, 0...wrapped]
+        if wrapped + 1 >= first {
+            spans.append(ColumnSpan(row: row, first: 0, last: last))
+            return last + 1
+        }
+        spans.append(ColumnSpan(row: row, first: first, last: last))
+        spans.append(ColumnSpan(row: row, first: 0, last: wrapped))
+        return last - first + 1 + wrapped + 1
     }
 }

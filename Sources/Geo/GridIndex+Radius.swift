@@ -7,8 +7,8 @@ public struct GridHit: Sendable, Hashable {
     /// Distance from the query point in meters.
     ///
     /// Exact (the model's own function) where the order or the radius test needed it; elsewhere a
-    /// chord-based estimate within 0.2 µm of it for the geodesic model and within 0.05 µm for
-    /// haversine (distances under 50 km; longer ones are always exact).
+    /// chord-based estimate within 0.1 µm of it: for the geodesic model up to 2 km (longer hits get
+    /// `geod_inverse`), for haversine up to 50 km (longer hits get the haversine formula).
     public var distanceMeters: Double
 
     public init(handle: UInt32, distanceMeters: Double) {
@@ -104,7 +104,7 @@ extension GridIndex {
     ) throws(GeoError) -> [UInt32] {
         let southWest = try Coordinate(latitude: south, longitude: west)
         let northEast = try Coordinate(latitude: north, longitude: east)
-        guard south <= north else { throw .invalidLatitude(south) }
+        guard south <= north else { throw .invalidBox(south: south, north: north) }
         var found: [UInt32] = []
         let crosses = west > east
         for cell in cells(inBoxSouth: southWest.latitude, west: west, north: northEast.latitude, east: east) {

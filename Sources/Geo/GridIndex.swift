@@ -6,7 +6,7 @@
 /// directory of its non-empty columns, so a query finds a row's cells with one binary search.
 /// Insert, move and remove by handle are O(1) on average (plus a binary search in one row's
 /// directory); a block that fills up moves to the end of the arena with twice the room, and the
-/// arena is compacted when half of it is stale.
+/// arena is compacted when it grows past three times the live points.
 ///
 /// Handles are small integers chosen by the caller (`Places` maps its string ids to them); memory
 /// for the handle table grows with the largest handle, so keep them dense.
@@ -265,7 +265,9 @@ public struct GridIndex: Sendable {
 
     /// Moves a full cell's block to the end of the arena with twice the room.
     private mutating func grow(cell: Int) {
-        if staleSlots > 4096, staleSlots * 2 > stored.count { compact() }
+        // Stale blocks and the spare room of emptied cells both count: once the arena is three
+        // times the live points, rewrite it (regression: churn between cells never compacted).
+        if stored.count > 3 * count + 4096 { compact() }
         let oldStart = Int(cells[cell].start)
         let live = Int(cells[cell].count)
         let newCapacity = max(4, Int(cells[cell].capacity) * 2)

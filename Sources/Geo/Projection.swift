@@ -128,7 +128,9 @@ final class ProjTransformer: @unchecked Sendable {
         let y = output.xy.y
         guard x.isFinite, y.isFinite else {
             let code = proj_errno(transformation)
-            let reason = code == 0 ? "outside the projection's domain" : String(cString: proj_context_errno_string(context, code))
+            let reason =
+                code == 0
+                ? "outside the projection's domain" : String(cString: proj_context_errno_string(context, code))
             proj_errno_reset(transformation)
             throw .projectionFailed(crs: crs, latitude: point.latitude, longitude: point.longitude, reason: reason)
         }

@@ -67,7 +67,8 @@ struct RadiusSearch {
     /// projection, whose plane distances are unbounded).
     var wholeEarthMeters: Double {
         switch mode {
-        case .chord(_, _, _, let sphereRadius): return sphereRadius.map { .pi * $0 * 1.000_001 } ?? RadiusSearch.wholeEarthMeters
+        case .chord(_, _, _, let sphereRadius):
+            return sphereRadius.map { .pi * $0 * 1.000_001 } ?? RadiusSearch.wholeEarthMeters
         case .projected: return .infinity
         }
     }
@@ -79,7 +80,8 @@ struct RadiusSearch {
             // The cap in central angle on the unit sphere: the ellipsoid's smallest radius of
             // curvature turns a distance into the largest angle it can span.
             let reach = radius + bounds.halfWidth(atDistance: radius)
-            let cells = index.cells(inCapAround: center, angularRadius: reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature))
+            let cells = index.cells(
+                inCapAround: center, angularRadius: reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature))
             return collectChord(cells: cells, radius: radius, frame: frame, bounds: bounds, exact: exact)
         case .projected(let projector, let x0, let y0):
             var found: [Candidate] = []
@@ -91,7 +93,9 @@ struct RadiusSearch {
                     // A point the CRS cannot represent is at no finite distance: never within.
                     guard let xy = try? projector.project(point) else { continue }
                     let distance = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
-                    if distance <= radius { found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true)) }
+                    if distance <= radius {
+                        found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true))
+                    }
                 }
             }
             return found
@@ -104,6 +108,7 @@ struct RadiusSearch {
         exact: (Coordinate, Coordinate) -> Double
     ) -> [Candidate] {
         let (accept, reject) = bounds.thresholds(radiusMeters: radius)
+        let reportable = bounds.reportableChordSquared
         var found: [Candidate] = []
         var expected = 0
         for cell in cells { expected += Int(index.cells[Int(cell)].count) }
@@ -122,10 +127,12 @@ struct RadiusSearch {
                             let point = stored[slot]
                             let chord2 = frame.chordSquared(latitude: point.latitude, longitude: point.longitude)
                             if chord2 > reject { continue }
-                            if chord2 <= accept {
+                            if chord2 <= accept && chord2 <= reportable {
                                 let estimate = bounds.distanceEstimate(chordSquared: chord2)
                                 found.append(Candidate(distance: estimate, slot: UInt32(slot), exact: false))
                             } else {
+                                // Within the radius but too long to report the estimate, or in the
+                                // band where only the exact distance can tell.
                                 let distance = exact(center, Coordinate(unchecked: point.latitude, point.longitude))
                                 if distance <= radius {
                                     found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true))
@@ -183,7 +190,8 @@ struct RadiusSearch {
                 if last > first && !coincident {
                     for position in first...last where !candidates[position].exact {
                         let point = stored[Int(candidates[position].slot)]
-                        candidates[position].distance = exact(center, Coordinate(unchecked: point.latitude, point.longitude))
+                        candidates[position].distance = exact(
+                            center, Coordinate(unchecked: point.latitude, point.longitude))
                         candidates[position].exact = true
                     }
                     candidates[first...last].sort { left, right in

@@ -1,7 +1,6 @@
+import CHeapStats
 import Foundation
 import Geo
-
-import CHeapStats
 
 /// The measurements behind `vicinity bench`: a synthetic city indexed once, then the same query
 /// set run through the index under each model and, for a few queries, through a brute-force scan.
@@ -97,7 +96,8 @@ struct Benchmark {
         var bruteForce: [BruteForceResult] = []
         for (name, model) in [("geodesic", DistanceModel.geodesic), ("haversine", .sphere)] {
             progress("\(configuration.bruteForceQueries) brute-force scans, \(name)")
-            bruteForce.append(try compareWithBruteForce(name, model: model, index: index, points: points, queries: queries))
+            bruteForce.append(
+                try compareWithBruteForce(name, model: model, index: index, points: points, queries: queries))
         }
         return Report(
             points: configuration.points, cellSizeMeters: configuration.cellSizeMeters,

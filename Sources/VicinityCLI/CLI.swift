@@ -14,6 +14,8 @@ public enum CLI {
     /// Runs the command line as a process would, then exits with its status.
     public static func main() -> Never {
         let outcome = run(Array(CommandLine.arguments.dropFirst()), streaming: true)
+        // In streaming mode only text produced outside a command (help) is left to write here.
+        if !outcome.standardOutput.isEmpty { FileHandle.standardOutput.write(Data(outcome.standardOutput.utf8)) }
         if !outcome.standardError.isEmpty { FileHandle.standardError.write(Data(outcome.standardError.utf8)) }
         exit(outcome.status)
     }

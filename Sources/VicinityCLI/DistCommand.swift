@@ -59,11 +59,15 @@ struct DistCommand: OutputCommand {
         }
         output.line("from \(first) to \(second)")
         output.line(
-            "  geodesic   \(DistanceText.precise(geodesic.distanceMeters))  WGS84 ellipsoid, Karney (PROJ geod_inverse)")
+            "  geodesic   \(DistanceText.precise(geodesic.distanceMeters))  WGS84 ellipsoid, Karney (PROJ geod_inverse)"
+        )
         output.line(
             "  haversine  \(DistanceText.precise(haversine))  sphere R = \(DistanceText.plain(sphere.radiusMeters)) m")
         if let projected {
-            output.line("  projected  \(DistanceText.precise(projected))  \(crsName)")
+            let distortion = abs(projected - geodesic.distanceMeters) / max(geodesic.distanceMeters, 1e-9)
+            let note =
+                distortion > 0.01 ? " (distorted: \(String(format: "%.1f", distortion * 100)) % off the geodesic)" : ""
+            output.line("  projected  \(DistanceText.precise(projected))  \(crsName)\(note)")
         } else {
             output.line("  projected  n/a  \(projectedError ?? crsName)")
         }

@@ -16,8 +16,8 @@ struct NearCommand: OutputCommand {
 
     @Argument(help: "Latitude of the point, degrees (-90 to 90).") var latitude: String
     @Argument(help: "Longitude of the point, degrees (-180 to 180).") var longitude: String
-    @Option(help: "Radius in meters.") var radius = "500"
-    @Option(help: "Show at most this many places.") var limit: String?
+    @Option(help: ArgumentHelp("Radius in meters, inclusive.", valueName: "meters")) var radius = "500"
+    @Option(help: ArgumentHelp("Show at most this many places.", valueName: "n")) var limit: String?
     @OptionGroup var query: QueryOptions
 
     func execute(_ output: inout CommandOutput) throws {
@@ -30,7 +30,8 @@ struct NearCommand: OutputCommand {
         let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: query.kind)
         let hits: [PlaceHit]
         do throws(PlacesError) {
-            hits = try catalog.nearby(center, radiusMeters: radiusMeters, kind: query.kind, model: model, limit: limitCount)
+            hits = try catalog.nearby(
+                center, radiusMeters: radiusMeters, kind: query.kind, model: model, limit: limitCount)
         } catch {
             throw CLIError(error)
         }
@@ -45,7 +46,8 @@ struct NearCommand: OutputCommand {
                 + "\(center) (\(listing.modelDescription))\(hits.isEmpty ? "." : ":")")
         listing.lines().forEach { output.line($0) }
         if catalog.count(kind: query.kind) == 0 {
-            output.warning("no place of kind \"\(query.kind)\" in the data (kinds: \(catalog.kinds.joined(separator: ", ")))")
+            output.warning(
+                "no place of kind \"\(query.kind)\" in the data (kinds: \(catalog.kinds.joined(separator: ", ")))")
         }
     }
 }
@@ -60,8 +62,8 @@ struct NearestCommand: OutputCommand {
 
     @Argument(help: "Latitude of the point, degrees (-90 to 90).") var latitude: String
     @Argument(help: "Longitude of the point, degrees (-180 to 180).") var longitude: String
-    @Option(help: "How many places to list.") var count = "5"
-    @Option(help: "Only places within this many meters.") var maxDistance: String?
+    @Option(help: ArgumentHelp("How many places to list.", valueName: "n")) var count = "5"
+    @Option(help: ArgumentHelp("Only places within this many meters.", valueName: "meters")) var maxDistance: String?
     @OptionGroup var query: QueryOptions
 
     func execute(_ output: inout CommandOutput) throws {

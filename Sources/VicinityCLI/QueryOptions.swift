@@ -10,11 +10,16 @@ struct QueryOptions: ParsableArguments {
     var model = "geodesic"
     @Option(help: "CRS for --model projected: auto (UTM zone of the query point) or e.g. EPSG:32635.")
     var crs = "auto"
-    @Option(help: "Sphere radius for --model haversine, meters (default 6371008.8, the IUGG mean radius).")
+    @Option(
+        help: ArgumentHelp(
+            "Sphere radius for --model haversine, meters (default 6371008.8, the IUGG mean radius).",
+            valueName: "meters"))
     var sphereRadius: String?
     @Option(
         name: .customLong("data"),
-        help: "CSV (id,name,lat,lon,…) or GeoJSON file of places; repeat for several. Default: the shipped pharmacies."
+        help: ArgumentHelp(
+            "CSV (id,name,lat,lon,…) or GeoJSON file of places; repeat for several. Default: the shipped pharmacies.",
+            valueName: "file")
     )
     var dataFiles: [String] = []
     @Flag(help: "Print one JSON document.") var json = false
@@ -40,7 +45,9 @@ struct QueryOptions: ParsableArguments {
     static func sphere(_ text: String?) throws(CLIError) -> Haversine {
         guard let text else { return .iuggMean }
         guard let radius = ArgumentValues.decimal(text.trimmingCharacters(in: .whitespaces)), radius > 0 else {
-            throw .usage("invalid sphere radius \"\(text.trimmingCharacters(in: .whitespaces))\": expected a number of meters above 0")
+            throw .usage(
+                "invalid sphere radius \"\(text.trimmingCharacters(in: .whitespaces))\": expected a number of meters above 0"
+            )
         }
         do { return try Haversine(radiusMeters: radius) } catch { throw .usage(error.description) }
     }

@@ -48,7 +48,8 @@ struct ResultListing {
             let direction = compass + String(repeating: " ", count: 4 - compass.count) + pad(degrees, 3) + "°"
             let name = displayName(row.hit.place)
             let padded = name.count < nameWidth ? name + String(repeating: " ", count: nameWidth - name.count) : name
-            return "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  [\(row.hit.place.id)]"
+            return
+                "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  [\(row.hit.place.id)]"
         }
     }
 

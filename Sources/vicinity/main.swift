@@ -1,2 +1,3 @@
 import VicinityCLI
+
 CLI.main()
