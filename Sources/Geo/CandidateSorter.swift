@@ -5,12 +5,14 @@
 /// insertion sort (or the standard sort when large, e.g. many points at one spot).
 enum CandidateSorter {
     static func sort(_ candidates: inout [RadiusSearch.Candidate], tieOrder: (UInt32, UInt32) -> Bool) {
-        let count = candidates.count
+        @inline(__always)
         func precedes(_ left: RadiusSearch.Candidate, _ right: RadiusSearch.Candidate) -> Bool {
-            left.distance < right.distance || (left.distance == right.distance && tieOrder(left.slot, right.slot))
+            left.distance < right.distance || (left.distance == right.distance && tieOrder(left.handle, right.handle))
         }
-        if count < 48 {
-            candidates.sort(by: precedes)
+        let count = candidates.count
+        if count < 2 { return }
+        if count < 32 {
+            candidates.withUnsafeMutableBufferPointer { insertionSort($0, from: 0, to: count, by: precedes) }
             return
         }
         var largest = 0.0
@@ -21,40 +23,56 @@ enum CandidateSorter {
         }
         let scale = Double(count) / (largest * largest)
         var starts = [Int32](repeating: 0, count: count + 1)
-        var buckets = [Int32]()
-        buckets.reserveCapacity(count)
-        for candidate in candidates {
-            // Monotone in the distance, so buckets come out in distance order.
-            let bucket = min(count - 1, Int(candidate.distance * candidate.distance * scale))
-            buckets.append(Int32(bucket))
-            starts[bucket + 1] += 1
-        }
-        for bucket in 0..<count { starts[bucket + 1] += starts[bucket] }
-        var next = starts
-        var sorted = candidates
-        for (position, candidate) in candidates.enumerated() {
-            let bucket = Int(buckets[position])
-            sorted[Int(next[bucket])] = candidate
-            next[bucket] += 1
-        }
-        for bucket in 0..<count {
-            let lower = Int(starts[bucket])
-            let upper = Int(starts[bucket + 1])
-            if upper - lower < 2 { continue }
-            if upper - lower > 16 {
-                sorted[lower..<upper].sort(by: precedes)
-                continue
-            }
-            for position in (lower + 1)..<upper {
-                let moving = sorted[position]
-                var hole = position
-                while hole > lower && precedes(moving, sorted[hole - 1]) {
-                    sorted[hole] = sorted[hole - 1]
-                    hole -= 1
+        let sorted = [RadiusSearch.Candidate](unsafeUninitializedCapacity: count) { output, initialized in
+            candidates.withUnsafeBufferPointer { input in
+                starts.withUnsafeMutableBufferPointer { starts in
+                    // Monotone in the distance, so buckets come out in distance order.
+                    @inline(__always)
+                    func bucket(_ candidate: RadiusSearch.Candidate) -> Int {
+                        min(count - 1, Int(candidate.distance * candidate.distance * scale))
+                    }
+                    for candidate in input { starts[bucket(candidate) + 1] += 1 }
+                    for index in 0..<count { starts[index + 1] += starts[index] }
+                    var next = Array(starts)
+                    next.withUnsafeMutableBufferPointer { next in
+                        for candidate in input {
+                            let target = bucket(candidate)
+                            (output.baseAddress! + Int(next[target])).initialize(to: candidate)
+                            next[target] += 1
+                        }
+                    }
+                    initialized = count
+                    for index in 0..<count {
+                        let lower = Int(starts[index])
+                        let upper = Int(starts[index + 1])
+                        if upper - lower < 2 { continue }
+                        if upper - lower > 16 {
+                            output[lower..<upper].sort(by: precedes)
+                        } else {
+                            insertionSort(output, from: lower, to: upper, by: precedes)
+                        }
+                    }
                 }
-                sorted[hole] = moving
             }
         }
         candidates = sorted
+    }
+
+    @inline(__always)
+    private static func insertionSort(
+        _ buffer: UnsafeMutableBufferPointer<RadiusSearch.Candidate>, from lower: Int, to upper: Int,
+        by precedes: (RadiusSearch.Candidate, RadiusSearch.Candidate) -> Bool
+    ) {
+        var position = lower + 1
+        while position < upper {
+            let moving = buffer[position]
+            var hole = position
+            while hole > lower && precedes(moving, buffer[hole - 1]) {
+                buffer[hole] = buffer[hole - 1]
+                hole -= 1
+            }
+            buffer[hole] = moving
+            position += 1
+        }
     }
 }

@@ -8,16 +8,16 @@ import Foundation
 ///
 ///     c² = (p − p₀)² + (z − z₀)² + 4 p p₀ sin²(Δλ / 2),
 ///
-/// which depends on longitude only through the difference Δλ. sin and cos of the stored latitude
-/// come from the query's by angle addition with a Taylor series in u = φ − φ₀ (|u| ≤ 0.01 rad:
-/// truncation below 1e-24 relative), and sin(Δλ/2) likewise; larger offsets call `sin`/`cos`.
-/// Rounding leaves the chord within a few nanometers of exact (p and z are ~6.4e6 m, so one ulp
-/// is 1e-9 m); the distance bounds in `ChordBounds` allow 50 to 100 nm for it.
+/// which depends on longitude only through the difference Δλ. Near the query, p and z are
+/// polynomials in u = φ − φ₀: their Taylor coefficients are computed once per query by power-series
+/// arithmetic (sin, cos, then (1 − e² sin²)^(-1/2) by Miller's recurrence), so a candidate costs two
+/// Horner evaluations. For |u| ≤ 0.002 rad (12 km) the omitted u⁶ term is below 1e-12 m; farther
+/// candidates use `sin`, `cos` and `sqrt`. sin(Δλ/2) is a short series likewise. Rounding leaves
+/// the chord within a few nanometers of exact (p and z are ~6.4e6 m, so one ulp is 1e-9 m); the
+/// bounds in `ChordBounds` allow 50 to 100 nm for it.
 struct ChordFrame {
     let latitude0: Double
     let longitude0: Double
-    let sin0: Double
-    let cos0: Double
     /// Equatorial radius (or sphere radius), meters.
     let a: Double
     /// a (1 − e²), meters.
@@ -25,64 +25,49 @@ struct ChordFrame {
     let e2: Double
     let p0: Double
     let z0: Double
-    /// 1/W at the query, W = √(1 − e² sin²φ₀), and its square.
-    let inverseW0: Double
-    let inverseW0Squared: Double
+    /// Taylor coefficients of p(φ₀ + u) and z(φ₀ + u), u in radians, meters.
+    let pSeries: PowerSeries
+    let zSeries: PowerSeries
 
     static let radiansPerDegree = Double.pi / 180
-    /// Above this offset in radians the Taylor series gives way to `sin`/`cos`.
-    static let seriesLimit = 0.01
+    /// Up to this latitude offset in radians (12 km) p and z come from their Taylor polynomials.
+    static let seriesLimit = 0.002
+    /// Up to this half longitude difference in radians, sin comes from a short series.
+    static let shortSeriesLimit = 0.001
+    /// Up to this one, from a longer series; beyond it, from `sin`.
+    static let longSeriesLimit = 0.01
 
     init(center: Coordinate, equatorialRadius: Double, eccentricitySquared: Double) {
         latitude0 = center.latitude
         longitude0 = center.longitude
-        let phi = center.latitude * ChordFrame.radiansPerDegree
-        sin0 = sin(phi)
-        cos0 = cos(phi)
         a = equatorialRadius
         e2 = eccentricitySquared
         aOneMinusE2 = equatorialRadius * (1 - eccentricitySquared)
-        let inverseW = 1 / (1 - e2 * sin0 * sin0).squareRoot()
-        inverseW0 = inverseW
-        inverseW0Squared = inverseW * inverseW
-        p0 = a * cos0 * inverseW
-        z0 = aOneMinusE2 * sin0 * inverseW
+        let phi = center.latitude * ChordFrame.radiansPerDegree
+        let sine = PowerSeries.sine(at: phi)
+        let cosine = PowerSeries.cosine(at: phi)
+        let wSquared = PowerSeries.constant(1) - (sine * sine).scaled(by: eccentricitySquared)
+        let inverseW = wSquared.power(-0.5)
+        pSeries = (cosine * inverseW).scaled(by: equatorialRadius)
+        zSeries = (sine * inverseW).scaled(by: equatorialRadius * (1 - eccentricitySquared))
+        p0 = pSeries.coefficients.0
+        z0 = zSeries.coefficients.0
     }
 
     /// Squared chord length in m² from the query point to (latitude, longitude) in degrees.
     @inline(__always)
     func chordSquared(latitude: Double, longitude: Double) -> Double {
         let u = (latitude - latitude0) * ChordFrame.radiansPerDegree
-        let sinPhi: Double
-        let cosPhi: Double
-        if abs(u) <= ChordFrame.seriesLimit {
-            let u2 = u * u
-            let sinU = u * (1 + u2 * (-1.0 / 6 + u2 * (1.0 / 120 + u2 * (-1.0 / 5040 + u2 * (1.0 / 362_880)))))
-            let cosU = 1 + u2 * (-0.5 + u2 * (1.0 / 24 + u2 * (-1.0 / 720 + u2 * (1.0 / 40320))))
-            sinPhi = sin0 * cosU + cos0 * sinU
-            cosPhi = cos0 * cosU - sin0 * sinU
-        } else {
-            let phi = latitude * ChordFrame.radiansPerDegree
-            sinPhi = sin(phi)
-            cosPhi = cos(phi)
-        }
         let p: Double
         let z: Double
-        if e2 == 0 {
-            p = a * cosPhi
-            z = a * sinPhi
+        if abs(u) <= ChordFrame.seriesLimit {
+            p = pSeries.evaluate(u)
+            z = zSeries.evaluate(u)
         } else {
-            // 1/W = 1/√(1 − e² sin²φ) from the query's by a series in
-            // q = −e² (sin²φ − sin²φ₀) / W₀², |q| < 0.0135 |u|: below 1e-20 after q⁴ when |u| ≤ 0.01.
-            let inverseW: Double
-            if abs(u) <= ChordFrame.seriesLimit {
-                let q = -e2 * (sinPhi - sin0) * (sinPhi + sin0) * inverseW0Squared
-                inverseW =
-                    inverseW0 * (1 + q * (-0.5 + q * (0.375 + q * (-0.3125 + q * 0.273_437_5))))
-            } else {
-                inverseW = 1 / (1 - e2 * sinPhi * sinPhi).squareRoot()
-            }
-            p = a * cosPhi * inverseW
+            let phi = latitude * ChordFrame.radiansPerDegree
+            let sinPhi = sin(phi)
+            let inverseW = 1 / (1 - e2 * sinPhi * sinPhi).squareRoot()
+            p = a * cos(phi) * inverseW
             z = aOneMinusE2 * sinPhi * inverseW
         }
         var deltaLongitude = longitude - longitude0
@@ -93,7 +78,10 @@ struct ChordFrame {
         }
         let v = deltaLongitude * (ChordFrame.radiansPerDegree / 2)
         let sinV: Double
-        if abs(v) <= ChordFrame.seriesLimit {
+        if abs(v) <= ChordFrame.shortSeriesLimit {
+            // The omitted v⁵/120 is below 1e-17.
+            sinV = v * (1 + v * v * (-1.0 / 6))
+        } else if abs(v) <= ChordFrame.longSeriesLimit {
             let v2 = v * v
             sinV = v * (1 + v2 * (-1.0 / 6 + v2 * (1.0 / 120 + v2 * (-1.0 / 5040 + v2 * (1.0 / 362_880)))))
         } else {
@@ -102,5 +90,71 @@ struct ChordFrame {
         let dp = p - p0
         let dz = z - z0
         return dp * dp + dz * dz + 4 * p * p0 * sinV * sinV
+    }
+}
+
+/// A power series truncated after u⁵: c₀ + c₁u + … + c₅u⁵, with the arithmetic `ChordFrame` needs.
+struct PowerSeries {
+    var coefficients: (Double, Double, Double, Double, Double, Double)
+
+    init(_ c: [Double]) {
+        coefficients = (c[0], c[1], c[2], c[3], c[4], c[5])
+    }
+
+    var array: [Double] {
+        [coefficients.0, coefficients.1, coefficients.2, coefficients.3, coefficients.4, coefficients.5]
+    }
+
+    static func constant(_ value: Double) -> PowerSeries { PowerSeries([value, 0, 0, 0, 0, 0]) }
+
+    /// sin(x + u): the k-th coefficient is sin(x + kπ/2) / k!.
+    static func sine(at x: Double) -> PowerSeries {
+        let s = sin(x)
+        let c = cos(x)
+        return PowerSeries([s, c, -s / 2, -c / 6, s / 24, c / 120])
+    }
+
+    /// cos(x + u).
+    static func cosine(at x: Double) -> PowerSeries {
+        let s = sin(x)
+        let c = cos(x)
+        return PowerSeries([c, -s, -c / 2, s / 6, c / 24, -s / 120])
+    }
+
+    static func * (left: PowerSeries, right: PowerSeries) -> PowerSeries {
+        let l = left.array
+        let r = right.array
+        var product = [Double](repeating: 0, count: 6)
+        for i in 0..<6 {
+            for j in 0..<(6 - i) { product[i + j] += l[i] * r[j] }
+        }
+        return PowerSeries(product)
+    }
+
+    static func - (left: PowerSeries, right: PowerSeries) -> PowerSeries {
+        PowerSeries(zip(left.array, right.array).map { $0 - $1 })
+    }
+
+    func scaled(by factor: Double) -> PowerSeries { PowerSeries(array.map { $0 * factor }) }
+
+    /// self^α for a series with a non-zero constant term, by J. C. P. Miller's recurrence
+    /// k a₀ b_k = Σ_{j=1…k} ((α + 1) j − k) a_j b_{k−j} (Knuth, TAOCP vol. 2, 4.7).
+    func power(_ alpha: Double) -> PowerSeries {
+        let a = array
+        var b = [Double](repeating: 0, count: 6)
+        b[0] = pow(a[0], alpha)
+        for k in 1..<6 {
+            var sum = 0.0
+            for j in 1...k { sum += ((alpha + 1) * Double(j) - Double(k)) * a[j] * b[k - j] }
+            b[k] = sum / (Double(k) * a[0])
+        }
+        return PowerSeries(b)
+    }
+
+    /// The polynomial at u (Horner).
+    @inline(__always)
+    func evaluate(_ u: Double) -> Double {
+        let c = coefficients
+        return c.0 + u * (c.1 + u * (c.2 + u * (c.3 + u * (c.4 + u * c.5))))
     }
 }

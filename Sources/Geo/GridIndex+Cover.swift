@@ -8,13 +8,19 @@ extension GridIndex {
         var last: Int
     }
 
-    /// The index of every non-empty cell that may hold a point whose central angle from `center` is
+    /// A run of live arena slots, start ..< end: one cell's, or several neighbours' merged.
+    struct SlotRange {
+        var start: Int
+        var end: Int
+    }
+
+    /// The live slots of every cell that may hold a point whose central angle from `center` is
     /// at most `angularRadius` radians, the angle measured on a unit sphere with geodetic latitude
     /// and longitude (each distance model turns its radius into such an angle conservatively).
     /// Correct when the cap holds a pole (every longitude) or crosses ±180°. When the cover would
     /// visit more cells than the index has, every cell is visited.
-    func cells(inCapAround center: Coordinate, angularRadius sigma: Double) -> [Int32] {
-        guard sigma < .pi / 2, !cells.isEmpty else { return allCells() }
+    func slots(inCapAround center: Coordinate, angularRadius sigma: Double) -> [SlotRange] {
+        guard sigma < .pi / 2, cellCount > 0 else { return allSlots() }
         let degrees = 180 / Double.pi
         let radians = Double.pi / 180
         // A margin of 1e-9 degrees (0.1 mm) absorbs rounding in the cover's own arithmetic.
@@ -54,14 +60,14 @@ extension GridIndex {
             }
             total += appendColumnSpans(
                 row: row, west: center.longitude - halfWidth, east: center.longitude + halfWidth, to: &spans)
-            if total > cells.count { return allCells() }
+            if total > cellCount { return allSlots() }
         }
         return lookUp(spans, expected: total)
     }
 
-    /// Every non-empty cell that may hold a point in a latitude/longitude box. `west > east` means
-    /// the box crosses ±180°.
-    func cells(inBoxSouth south: Double, west: Double, north: Double, east: Double) -> [Int32] {
+    /// The live slots of every cell that may hold a point in a latitude/longitude box. `west > east`
+    /// means the box crosses ±180°.
+    func slots(inBoxSouth south: Double, west: Double, north: Double, east: Double) -> [SlotRange] {
         var spans: [ColumnSpan] = []
         var total = 0
         for row in layout.row(latitude: south)...layout.row(latitude: north) {
@@ -82,31 +88,47 @@ extension GridIndex {
                     total += last - first + 1 + wrapped + 1
                 }
             }
-            if total > cells.count { return allCells() }
+            if total > cellCount { return allSlots() }
         }
         return lookUp(spans, expected: total)
     }
 
-    /// The non-empty cells in spans of columns: one binary search in the row's directory per span,
-    /// then a walk along it.
-    private func lookUp(_ spans: [ColumnSpan], expected: Int) -> [Int32] {
-        var found: [Int32] = []
+    /// The live slots of the cells in spans of columns: one binary search in the row's table per
+    /// span, then a walk along it, merging blocks that follow one another in the arena.
+    private func lookUp(_ spans: [ColumnSpan], expected: Int) -> [SlotRange] {
+        var found: [SlotRange] = []
         found.reserveCapacity(min(expected, 64))
         for span in spans {
-            let directory = rowDirectory[span.row]
-            var position = directoryPosition(row: span.row, column: span.first)
-            while position < directory.count, Int(directory[position].column) <= span.last {
-                let cell = directory[position].cell
-                if cells[Int(cell)].count > 0 { found.append(cell) }
-                position += 1
+            rows[span.row].withUnsafeBufferPointer { cells in
+                var position = self.position(row: span.row, column: span.first)
+                while position < cells.count, Int(cells[position].column) <= span.last {
+                    GridIndex.add(cells[position], to: &found)
+                    position += 1
+                }
             }
         }
         return found
     }
 
-    /// Every non-empty cell.
-    func allCells() -> [Int32] {
-        cells.indices.compactMap { cells[$0].count > 0 ? Int32($0) : nil }
+    /// Every live slot.
+    func allSlots() -> [SlotRange] {
+        var found: [SlotRange] = []
+        for row in occupiedRows {
+            for cell in rows[Int(row)] { GridIndex.add(cell, to: &found) }
+        }
+        return found
+    }
+
+    @inline(__always)
+    private static func add(_ cell: Cell, to ranges: inout [SlotRange]) {
+        guard cell.count > 0 else { return }
+        let start = Int(cell.start)
+        let end = start + Int(cell.count)
+        if let last = ranges.last, last.end == start {
+            ranges[ranges.count - 1].end = end
+        } else {
+            ranges.append(SlotRange(start: start, end: end))
+        }
     }
 
     /// Appends the columns of a row that hold longitudes from `west` to `east` degrees, where

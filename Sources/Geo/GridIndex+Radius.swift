@@ -72,13 +72,7 @@ extension GridIndex {
         // then widen: every point within the radius is found, so once `count` are, they are the
         // nearest.
         let cellArea = cellSizeMeters * cellSizeMeters
-        let row = layout.row(latitude: center.latitude)
-        let column = layout.column(row: row, longitude: center.longitude)
-        let position = directoryPosition(row: row, column: column)
-        let directory = rowDirectory[row]
-        let local =
-            position < directory.count && Int(directory[position].column) == column
-            ? Double(cells[Int(directory[position].cell)].count) : 0
+        let local = location(of: center).map { Double(rows[$0.row][$0.position].count) } ?? 0
         var radius = local > 0 ? (Double(count) * cellArea / (.pi * local)).squareRoot() * 1.2 : cellSizeMeters
         return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
             let farthest = min(limit, search.wholeEarthMeters)
@@ -107,9 +101,8 @@ extension GridIndex {
         guard south <= north else { throw .invalidBox(south: south, north: north) }
         var found: [UInt32] = []
         let crosses = west > east
-        for cell in cells(inBoxSouth: southWest.latitude, west: west, north: northEast.latitude, east: east) {
-            let start = Int(cells[Int(cell)].start)
-            for slot in start..<start + Int(cells[Int(cell)].count) {
+        for range in slots(inBoxSouth: southWest.latitude, west: west, north: northEast.latitude, east: east) {
+            for slot in range.start..<range.end {
                 let point = stored[slot]
                 guard point.latitude >= south, point.latitude <= north else { continue }
                 let inside =

@@ -2,8 +2,9 @@
 ///
 /// Points live in a fixed global grid (`GridLayout`). Each cell owns a contiguous block of one
 /// arena of entries (latitude and longitude side by side, 16 bytes, plus a 4-byte handle), and
-/// blocks are laid out in row order, so a query streams through memory. Each row keeps a sorted
-/// directory of its non-empty columns, so a query finds a row's cells with one binary search.
+/// blocks are laid out in row order, so a query streams through memory. Each row keeps its cells
+/// sorted by column (16 bytes each), so a query finds a row's cells with one binary search and
+/// reads neighbouring cells' blocks as one run of the arena.
 /// Insert, move and remove by handle are O(1) on average (plus a binary search in one row's
 /// directory); a block that fills up moves to the end of the arena with twice the room, and the
 /// arena is compacted when it grows past three times the live points.
@@ -34,19 +35,12 @@ public struct GridIndex: Sendable {
         var longitude: Double
     }
 
-    /// A cell: its block of the arena and where it sits in the grid.
+    /// A cell: its column in its row and its block of the arena.
     struct Cell {
-        var start: UInt32
+        var column: Int32
         var count: UInt32
+        var start: UInt32
         var capacity: UInt32
-        var row: Int32
-        var column: Int32
-    }
-
-    /// One entry of a row's directory.
-    struct ColumnEntry {
-        var column: Int32
-        var cell: Int32
     }
 
     let layout: GridLayout
@@ -57,9 +51,12 @@ public struct GridIndex: Sendable {
     // first `count` are live.
     var stored: [Stored] = []
     var handles: [UInt32] = []
-    var cells: [Cell] = []
     /// Per row, its cells sorted by column.
-    var rowDirectory: [[ColumnEntry]]
+    var rows: [[Cell]]
+    /// Rows that have cells, ascending: a scan of every cell visits these, not every row.
+    var occupiedRows: [Int32] = []
+    /// Number of cells in all rows.
+    var cellCount = 0
     /// Slot of each handle in the arena, or `absent`.
     var slotOfHandle: [UInt32] = []
     /// Arena slots in blocks that no cell owns any more.
@@ -75,7 +72,7 @@ public struct GridIndex: Sendable {
     public init(cellSizeMeters: Double = 250) throws(GeoError) {
         layout = try GridLayout(cellSizeMeters: cellSizeMeters)
         self.cellSizeMeters = cellSizeMeters
-        rowDirectory = Array(repeating: [], count: layout.rowCount)
+        rows = Array(repeating: [], count: layout.rowCount)
     }
 
     /// Whether a handle is in the index.
@@ -105,7 +102,7 @@ public struct GridIndex: Sendable {
             let newCount = max(Int(handle) + 1, slotOfHandle.count + slotOfHandle.count / 2)
             slotOfHandle.append(contentsOf: repeatElement(GridIndex.absent, count: newCount - slotOfHandle.count))
         }
-        append(handle: handle, coordinate: coordinate, toCell: cellIndex(for: coordinate))
+        append(handle: handle, coordinate: coordinate, to: location(creating: coordinate))
         count += 1
     }
 
@@ -124,36 +121,35 @@ public struct GridIndex: Sendable {
             guard Int(point.handle) <= GridIndex.maximumHandle else { throw .handleOutOfRange(Int(point.handle)) }
             maxHandle = max(maxHandle, Int(point.handle))
         }
-        // Count per cell, then give each cell an exact block.
-        var cellOfPoint = [Int32]()
-        cellOfPoint.reserveCapacity(all.count)
+        // Create every cell first (so positions in the rows stop moving), counting points per cell.
         for point in all {
-            let cell = cellIndex(for: point.coordinate)
-            cellOfPoint.append(Int32(cell))
-            cells[cell].capacity += 1
+            let cell = location(creating: point.coordinate)
+            rows[cell.row][cell.position].capacity += 1
         }
-        // Blocks in row order: the cells of a row sit side by side, so a query's span of columns
+        // Blocks in grid order: the cells of a row sit side by side, so a query's span of columns
         // is one stretch of memory that the hardware prefetcher streams.
         var next: UInt32 = 0
-        for cell in cellsInGridOrder() {
-            cells[cell].start = next
-            next += cells[cell].capacity
+        for row in occupiedRows.map(Int.init) {
+            for position in rows[row].indices {
+                rows[row][position].start = next
+                next += rows[row][position].capacity
+            }
         }
         stored = [Stored](repeating: Stored(latitude: 0, longitude: 0), count: Int(next))
         handles = [UInt32](repeating: 0, count: Int(next))
         slotOfHandle = [UInt32](repeating: GridIndex.absent, count: maxHandle + 1)
         var repeated = [(handle: UInt32, coordinate: Coordinate)]()
-        for (offset, point) in all.enumerated() {
+        for point in all {
             if slotOfHandle[Int(point.handle)] != GridIndex.absent {
                 repeated.append(point)
                 continue
             }
-            let cell = Int(cellOfPoint[offset])
-            let slot = Int(cells[cell].start + cells[cell].count)
+            guard let cell = location(of: point.coordinate) else { preconditionFailure("cell created above") }
+            let slot = Int(rows[cell.row][cell.position].start + rows[cell.row][cell.position].count)
             stored[slot] = Stored(latitude: point.coordinate.latitude, longitude: point.coordinate.longitude)
             handles[slot] = point.handle
             slotOfHandle[Int(point.handle)] = UInt32(slot)
-            cells[cell].count += 1
+            rows[cell.row][cell.position].count += 1
             count += 1
         }
         for point in repeated { try move(handle: point.handle, to: point.coordinate) }
@@ -165,15 +161,15 @@ public struct GridIndex: Sendable {
     public mutating func move(handle: UInt32, to coordinate: Coordinate) throws(GeoError) {
         guard contains(handle: handle) else { throw .unknownHandle(handle) }
         let slot = Int(slotOfHandle[Int(handle)])
-        let old = cellIndex(containingSlot: slot)
+        let old = location(containingSlot: slot)
         let row = layout.row(latitude: coordinate.latitude)
         let column = layout.column(row: row, longitude: coordinate.longitude)
-        if cells[old].row == Int32(row) && cells[old].column == Int32(column) {
+        if old.row == row && Int(rows[row][old.position].column) == column {
             stored[slot] = Stored(latitude: coordinate.latitude, longitude: coordinate.longitude)
             return
         }
-        detach(handle: handle, slot: slot, cell: old)
-        append(handle: handle, coordinate: coordinate, toCell: cellIndex(for: coordinate))
+        detach(handle: handle, slot: slot, from: old)
+        append(handle: handle, coordinate: coordinate, to: location(creating: coordinate))
     }
 
     /// Removes a point.
@@ -183,94 +179,112 @@ public struct GridIndex: Sendable {
     public mutating func remove(handle: UInt32) -> Bool {
         guard contains(handle: handle) else { return false }
         let slot = Int(slotOfHandle[Int(handle)])
-        detach(handle: handle, slot: slot, cell: cellIndex(containingSlot: slot))
+        detach(handle: handle, slot: slot, from: location(containingSlot: slot))
         count -= 1
         return true
     }
 
-    /// Bytes held by the index's arrays (capacities, not counts), directories included.
+    /// Bytes held by the index's arrays (capacities, not counts), the row tables included.
     public var memoryFootprintBytes: Int {
         let arena = stored.capacity * MemoryLayout<Stored>.stride + handles.capacity * 4
-        let cellTable = cells.capacity * MemoryLayout<Cell>.stride
-        var directory = rowDirectory.capacity * MemoryLayout<[ColumnEntry]>.stride
-        for row in rowDirectory where row.capacity > 0 {
+        var rowTables = rows.capacity * MemoryLayout<[Cell]>.stride
+        for row in occupiedRows {
             // Swift array header (32 bytes) plus elements.
-            directory += 32 + row.capacity * MemoryLayout<ColumnEntry>.stride
+            rowTables += 32 + rows[Int(row)].capacity * MemoryLayout<Cell>.stride
         }
-        return arena + cellTable + directory + slotOfHandle.capacity * 4 + layout.memoryBytes
+        return arena + rowTables + occupiedRows.capacity * 4 + slotOfHandle.capacity * 4 + layout.memoryBytes
     }
 
     // MARK: - Storage internals
 
-    /// Position of a column in a row's directory, or where it would be inserted.
+    /// Where a cell is: its row and its position in that row's table.
+    struct CellLocation {
+        var row: Int
+        var position: Int
+    }
+
+    /// Position of a column in a row's table, or where it would be inserted.
     @inline(__always)
-    func directoryPosition(row: Int, column: Int) -> Int {
-        let entries = rowDirectory[row]
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Int(entries[middle].column) < column { low = middle + 1 } else { high = middle }
+    func position(row: Int, column: Int) -> Int {
+        rows[row].withUnsafeBufferPointer { cells in
+            var low = 0
+            var high = cells.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(cells[middle].column) < column { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        return low
+    }
+
+    /// The cell for a coordinate, or nil if there is none.
+    func location(of coordinate: Coordinate) -> CellLocation? {
+        let row = layout.row(latitude: coordinate.latitude)
+        let column = layout.column(row: row, longitude: coordinate.longitude)
+        let position = position(row: row, column: column)
+        guard position < rows[row].count, Int(rows[row][position].column) == column else { return nil }
+        return CellLocation(row: row, position: position)
     }
 
     /// The cell holding a live slot, found from the coordinates stored in it.
-    private func cellIndex(containingSlot slot: Int) -> Int {
-        let row = layout.row(latitude: stored[slot].latitude)
-        let column = layout.column(row: row, longitude: stored[slot].longitude)
-        let position = directoryPosition(row: row, column: column)
-        return Int(rowDirectory[row][position].cell)
-    }
-
-    /// The cell for a coordinate, created (empty, with no block) if missing.
-    private mutating func cellIndex(for coordinate: Coordinate) -> Int {
-        let row = layout.row(latitude: coordinate.latitude)
-        let column = layout.column(row: row, longitude: coordinate.longitude)
-        let position = directoryPosition(row: row, column: column)
-        if position < rowDirectory[row].count, Int(rowDirectory[row][position].column) == column {
-            return Int(rowDirectory[row][position].cell)
-        }
-        let cell = cells.count
-        cells.append(Cell(start: UInt32(stored.count), count: 0, capacity: 0, row: Int32(row), column: Int32(column)))
-        rowDirectory[row].insert(ColumnEntry(column: Int32(column), cell: Int32(cell)), at: position)
+    private func location(containingSlot slot: Int) -> CellLocation {
+        let point = Coordinate(unchecked: stored[slot].latitude, stored[slot].longitude)
+        guard let cell = location(of: point) else { preconditionFailure("slot \(slot) is not in a cell") }
         return cell
     }
 
-    /// Cell indices sorted by (row, column).
-    private func cellsInGridOrder() -> [Int] {
-        rowDirectory.flatMap { $0.map { Int($0.cell) } }
+    /// The cell for a coordinate, created (empty, with no block) if missing.
+    private mutating func location(creating coordinate: Coordinate) -> CellLocation {
+        let row = layout.row(latitude: coordinate.latitude)
+        let column = layout.column(row: row, longitude: coordinate.longitude)
+        let position = position(row: row, column: column)
+        if position == rows[row].count || Int(rows[row][position].column) != column {
+            if rows[row].isEmpty {
+                var low = 0
+                var high = occupiedRows.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if Int(occupiedRows[middle]) < row { low = middle + 1 } else { high = middle }
+                }
+                occupiedRows.insert(Int32(row), at: low)
+            }
+            let cell = Cell(column: Int32(column), count: 0, start: UInt32(stored.count), capacity: 0)
+            rows[row].insert(cell, at: position)
+            cellCount += 1
+        }
+        return CellLocation(row: row, position: position)
     }
 
-    private mutating func append(handle: UInt32, coordinate: Coordinate, toCell cell: Int) {
-        if cells[cell].count == cells[cell].capacity { grow(cell: cell) }
-        let slot = Int(cells[cell].start + cells[cell].count)
+    private mutating func append(handle: UInt32, coordinate: Coordinate, to cell: CellLocation) {
+        if rows[cell.row][cell.position].count == rows[cell.row][cell.position].capacity { grow(cell) }
+        let slot = Int(rows[cell.row][cell.position].start + rows[cell.row][cell.position].count)
         stored[slot] = Stored(latitude: coordinate.latitude, longitude: coordinate.longitude)
         handles[slot] = handle
         slotOfHandle[Int(handle)] = UInt32(slot)
-        cells[cell].count += 1
+        rows[cell.row][cell.position].count += 1
     }
 
     /// Takes a handle out of its cell by moving the cell's last entry into its slot.
-    private mutating func detach(handle: UInt32, slot: Int, cell: Int) {
-        let last = Int(cells[cell].start + cells[cell].count) - 1
+    private mutating func detach(handle: UInt32, slot: Int, from cell: CellLocation) {
+        let last = Int(rows[cell.row][cell.position].start + rows[cell.row][cell.position].count) - 1
         if slot != last {
             stored[slot] = stored[last]
             handles[slot] = handles[last]
             slotOfHandle[Int(handles[slot])] = UInt32(slot)
         }
-        cells[cell].count -= 1
+        rows[cell.row][cell.position].count -= 1
         slotOfHandle[Int(handle)] = GridIndex.absent
     }
 
     /// Moves a full cell's block to the end of the arena with twice the room.
-    private mutating func grow(cell: Int) {
+    private mutating func grow(_ cell: CellLocation) {
         // Stale blocks and the spare room of emptied cells both count: once the arena is three
         // times the live points, rewrite it (regression: churn between cells never compacted).
         if stored.count > 3 * count + 4096 { compact() }
-        let oldStart = Int(cells[cell].start)
-        let live = Int(cells[cell].count)
-        let newCapacity = max(4, Int(cells[cell].capacity) * 2)
+        let old = rows[cell.row][cell.position]
+        let oldStart = Int(old.start)
+        let live = Int(old.count)
+        let newCapacity = max(4, Int(old.capacity) * 2)
         let newStart = stored.count
         precondition(newStart + newCapacity < Int(UInt32.max), "GridIndex arena exceeds 2^32 slots")
         stored.append(contentsOf: repeatElement(Stored(latitude: 0, longitude: 0), count: newCapacity))
@@ -280,9 +294,9 @@ public struct GridIndex: Sendable {
             handles[newStart + offset] = handles[oldStart + offset]
             slotOfHandle[Int(handles[newStart + offset])] = UInt32(newStart + offset)
         }
-        staleSlots += Int(cells[cell].capacity)
-        cells[cell].start = UInt32(newStart)
-        cells[cell].capacity = UInt32(newCapacity)
+        staleSlots += Int(old.capacity)
+        rows[cell.row][cell.position].start = UInt32(newStart)
+        rows[cell.row][cell.position].capacity = UInt32(newCapacity)
     }
 
     /// Rewrites the arena without stale blocks, in grid order, keeping a quarter of spare room in
@@ -290,23 +304,26 @@ public struct GridIndex: Sendable {
     mutating func compact() {
         var newStored = [Stored]()
         var newHandles = [UInt32]()
-        let total = count + count / 4 + cells.count
+        let total = count + count / 4 + cellCount
         newStored.reserveCapacity(total)
         newHandles.reserveCapacity(total)
-        for cell in cellsInGridOrder() {
-            let start = Int(cells[cell].start)
-            let live = Int(cells[cell].count)
-            let capacity = live == 0 ? 0 : live + live / 4 + 1
-            let newStart = newStored.count
-            for offset in 0..<live {
-                newStored.append(stored[start + offset])
-                newHandles.append(handles[start + offset])
-                slotOfHandle[Int(handles[start + offset])] = UInt32(newStart + offset)
+        for row in occupiedRows.map(Int.init) {
+            for position in rows[row].indices {
+                let cell = rows[row][position]
+                let start = Int(cell.start)
+                let live = Int(cell.count)
+                let capacity = live == 0 ? 0 : live + live / 4 + 1
+                let newStart = newStored.count
+                for offset in 0..<live {
+                    newStored.append(stored[start + offset])
+                    newHandles.append(handles[start + offset])
+                    slotOfHandle[Int(handles[start + offset])] = UInt32(newStart + offset)
+                }
+                newStored.append(contentsOf: repeatElement(Stored(latitude: 0, longitude: 0), count: capacity - live))
+                newHandles.append(contentsOf: repeatElement(0, count: capacity - live))
+                rows[row][position].start = UInt32(newStart)
+                rows[row][position].capacity = UInt32(capacity)
             }
-            newStored.append(contentsOf: repeatElement(Stored(latitude: 0, longitude: 0), count: capacity - live))
-            newHandles.append(contentsOf: repeatElement(0, count: capacity - live))
-            cells[cell].start = UInt32(newStart)
-            cells[cell].capacity = UInt32(capacity)
         }
         stored = newStored
         handles = newHandles

@@ -3,10 +3,11 @@ import Foundation
 /// One query's worth of state: the query point prepared for a distance model, and the machinery to
 /// collect and order the points within a radius exactly as a brute-force scan would.
 struct RadiusSearch {
-    /// A candidate within the radius: arena slot, distance (estimate or exact) and which it is.
+    /// A candidate within the radius: distance (estimate or exact, and which), arena slot, handle.
     struct Candidate {
         var distance: Double
         var slot: UInt32
+        var handle: UInt32
         var exact: Bool
     }
 
@@ -80,21 +81,21 @@ struct RadiusSearch {
             // The cap in central angle on the unit sphere: the ellipsoid's smallest radius of
             // curvature turns a distance into the largest angle it can span.
             let reach = radius + bounds.halfWidth(atDistance: radius)
-            let cells = index.cells(
+            let ranges = index.slots(
                 inCapAround: center, angularRadius: reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature))
-            return collectChord(cells: cells, radius: radius, frame: frame, bounds: bounds, exact: exact)
+            return collectChord(ranges: ranges, radius: radius, frame: frame, bounds: bounds, exact: exact)
         case .projected(let projector, let x0, let y0):
             var found: [Candidate] = []
             let sigma = projectedCapAngle(radius: radius, projector: projector, x0: x0, y0: y0)
-            for cell in index.cells(inCapAround: center, angularRadius: sigma) {
-                let start = Int(index.cells[Int(cell)].start)
-                for slot in start..<start + Int(index.cells[Int(cell)].count) {
+            for range in index.slots(inCapAround: center, angularRadius: sigma) {
+                for slot in range.start..<range.end {
                     let point = Coordinate(unchecked: index.stored[slot].latitude, index.stored[slot].longitude)
                     // A point the CRS cannot represent is at no finite distance: never within.
                     guard let xy = try? projector.project(point) else { continue }
                     let distance = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
                     if distance <= radius {
-                        found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true))
+                        found.append(
+                            Candidate(distance: distance, slot: UInt32(slot), handle: index.handles[slot], exact: true))
                     }
                 }
             }
@@ -103,47 +104,53 @@ struct RadiusSearch {
     }
 
     /// The hot loop: chord per candidate, bounds decide, the exact function only in the band.
+    ///
+    /// Branch-free on the common path: every candidate is written to the next free place and the
+    /// place is kept only if it is inside, because whether a candidate is inside is a coin toss
+    /// the processor cannot predict.
     private func collectChord(
-        cells: [Int32], radius: Double, frame: ChordFrame, bounds: ChordBounds,
+        ranges: [GridIndex.SlotRange], radius: Double, frame: ChordFrame, bounds: ChordBounds,
         exact: (Coordinate, Coordinate) -> Double
     ) -> [Candidate] {
         let (accept, reject) = bounds.thresholds(radiusMeters: radius)
-        let reportable = bounds.reportableChordSquared
-        var found: [Candidate] = []
-        var expected = 0
-        for cell in cells { expected += Int(index.cells[Int(cell)].count) }
-        found.reserveCapacity(expected / 2 + 16)
-        index.stored.withUnsafeBufferPointer { stored in
-            index.cells.withUnsafeBufferPointer { table in
-                do {
-                    // Touch the first entry of every block before scanning any: the cache misses
-                    // then overlap instead of queueing one after another.
+        let acceptEstimated = min(accept, bounds.reportableChordSquared)
+        var total = 0
+        for range in ranges { total += range.end - range.start }
+        return [Candidate](unsafeUninitializedCapacity: total) { found, initialized in
+            var kept = 0
+            index.stored.withUnsafeBufferPointer { stored in
+                index.handles.withUnsafeBufferPointer { handles in
+                    // Touch the first entry of every run before scanning any: the cache misses then
+                    // overlap instead of queueing one after another.
                     var touched = 0.0
-                    for cell in cells { touched += stored[Int(table[Int(cell)].start)].latitude }
+                    for range in ranges { touched += stored[range.start].latitude }
                     if touched.isNaN { return }
-                    for cell in cells {
-                        let start = Int(table[Int(cell)].start)
-                        for slot in start..<start + Int(table[Int(cell)].count) {
+                    guard let base = found.baseAddress else { return }
+                    for range in ranges {
+                        for slot in range.start..<range.end {
                             let point = stored[slot]
                             let chord2 = frame.chordSquared(latitude: point.latitude, longitude: point.longitude)
-                            if chord2 > reject { continue }
-                            if chord2 <= accept && chord2 <= reportable {
-                                let estimate = bounds.distanceEstimate(chordSquared: chord2)
-                                found.append(Candidate(distance: estimate, slot: UInt32(slot), exact: false))
-                            } else {
+                            let estimate = bounds.distanceEstimate(chordSquared: chord2)
+                            (base + kept).initialize(
+                                to: Candidate(
+                                    distance: estimate, slot: UInt32(slot), handle: handles[slot], exact: false))
+                            kept &+= chord2 <= acceptEstimated ? 1 : 0
+                            if chord2 > acceptEstimated && chord2 <= reject {
                                 // Within the radius but too long to report the estimate, or in the
                                 // band where only the exact distance can tell.
                                 let distance = exact(center, Coordinate(unchecked: point.latitude, point.longitude))
                                 if distance <= radius {
-                                    found.append(Candidate(distance: distance, slot: UInt32(slot), exact: true))
+                                    base[kept] = Candidate(
+                                        distance: distance, slot: UInt32(slot), handle: handles[slot], exact: true)
+                                    kept += 1
                                 }
                             }
                         }
                     }
                 }
             }
+            initialized = kept
         }
-        return found
     }
 
     /// The central angle that certainly holds every point within `radius` plane meters: the
@@ -168,9 +175,7 @@ struct RadiusSearch {
     /// of estimates too close to order by their bounds.
     func order(_ candidates: [Candidate], tieOrder: TieOrder) -> [GridHit] {
         var candidates = candidates
-        let handles = index.handles
-        func slotOrder(_ left: UInt32, _ right: UInt32) -> Bool { tieOrder(handles[Int(left)], handles[Int(right)]) }
-        CandidateSorter.sort(&candidates, tieOrder: slotOrder)
+        CandidateSorter.sort(&candidates, tieOrder: tieOrder)
         if case .chord(_, let bounds, let exact, _) = mode, candidates.count > 1 {
             // Two estimates closer than their combined half-widths may be in either order. The
             // half-width grows with distance, so the largest one is a safe gap for every pair.
@@ -196,12 +201,12 @@ struct RadiusSearch {
                     }
                     candidates[first...last].sort { left, right in
                         left.distance < right.distance
-                            || (left.distance == right.distance && slotOrder(left.slot, right.slot))
+                            || (left.distance == right.distance && tieOrder(left.handle, right.handle))
                     }
                 }
                 first = last + 1
             }
         }
-        return candidates.map { GridHit(handle: handles[Int($0.slot)], distanceMeters: $0.distance) }
+        return candidates.map { GridHit(handle: $0.handle, distanceMeters: $0.distance) }
     }
 }

@@ -81,7 +81,9 @@ import Testing
             message: "invalid longitude \"200\": expected a number of degrees from -180 to 180"),
         Case(arguments: ["near", "41"], status: 64, message: "missing expected argument '<longitude>'"),
         Case(arguments: ["near", "41", "29", "30"], status: 64, message: "unexpected argument '30'"),
-        Case(arguments: ["near", "41", "29", "--radios", "5"], status: 64, message: "unknown option '--radios'. Did you mean '--radius'?"),
+        Case(
+            arguments: ["near", "41", "29", "--radios", "5"], status: 64,
+            message: "unknown option '--radios'. Did you mean '--radius'?"),
         Case(
             arguments: ["near", "41", "29", "--data", "/nonexistent/places.csv"], status: 66,
             message: "/nonexistent/places.csv: cannot read: No such file or directory"),
@@ -97,17 +99,27 @@ import Testing
 
     /// Bad rows in a data file: `file:line:` then the value and the valid range.
     static let dataCases: [(name: String, content: String, message: String)] = [
-        ("latitude out of range", "id,name,lat,lon\na,A,41,29\nb,B,95,29\n",
-         ":3: invalid latitude \"95\": expected a number of degrees from -90 to 90"),
-        ("longitude not a number", "id,name,lat,lon\na,A,41,east\n",
-         ":2: invalid longitude \"east\": expected a number of degrees from -180 to 180"),
-        ("NaN latitude", "id,name,lat,lon\na,A,NaN,29\n",
-         ":2: invalid latitude \"NaN\": expected a number of degrees from -90 to 90"),
-        ("empty longitude", "id,name,lat,lon\na,A,41,\n",
-         ":2: invalid longitude \"\": expected a number of degrees from -180 to 180"),
+        (
+            "latitude out of range", "id,name,lat,lon\na,A,41,29\nb,B,95,29\n",
+            ":3: invalid latitude \"95\": expected a number of degrees from -90 to 90"
+        ),
+        (
+            "longitude not a number", "id,name,lat,lon\na,A,41,east\n",
+            ":2: invalid longitude \"east\": expected a number of degrees from -180 to 180"
+        ),
+        (
+            "NaN latitude", "id,name,lat,lon\na,A,NaN,29\n",
+            ":2: invalid latitude \"NaN\": expected a number of degrees from -90 to 90"
+        ),
+        (
+            "empty longitude", "id,name,lat,lon\na,A,41,\n",
+            ":2: invalid longitude \"\": expected a number of degrees from -180 to 180"
+        ),
         ("short row", "id,name,lat,lon\na,A,41\n", ":2: expected 4 fields as in the header, found 3"),
-        ("missing column", "id,name,latitude,lon\na,A,41,29\n",
-         ": missing required column \"lat\" (the header needs id,name,lat,lon)"),
+        (
+            "missing column", "id,name,latitude,lon\na,A,41,29\n",
+            ": missing required column \"lat\" (the header needs id,name,lat,lon)"
+        ),
         ("duplicate id", "id,name,lat,lon\na,A,41,29\na,B,41,29\n", ":3: duplicate id \"a\" (first at line 2)"),
         ("empty id", "id,name,lat,lon\n,A,41,29\n", ":2: empty id"),
         ("unterminated quote", "id,name,lat,lon\na,\"A,41,29\n", ":2: unterminated quoted field"),
