@@ -1,13 +1,14 @@
-/// Sorts a query's candidates by distance, ties by a caller's order, in about linear time.
+/// Sorts a query's candidates by their key, ties by a caller's order, in about linear time.
 ///
-/// Points in a disc are spread evenly in area, so (d / r)² is roughly uniform: one bucket per
-/// candidate on that scale leaves about one candidate per bucket, and each bucket is finished by
-/// insertion sort (or the standard sort when large, e.g. many points at one spot).
+/// The key is the squared chord (or the squared distance): points in a disc are spread evenly in
+/// area, so key / largest key is roughly uniform, and one bucket per candidate on that scale leaves
+/// about one candidate per bucket. Each bucket is finished by insertion sort (or the standard sort
+/// when large, e.g. many points at one spot).
 enum CandidateSorter {
     static func sort(_ candidates: inout [RadiusSearch.Candidate], tieOrder: (UInt32, UInt32) -> Bool) {
         @inline(__always)
         func precedes(_ left: RadiusSearch.Candidate, _ right: RadiusSearch.Candidate) -> Bool {
-            left.distance < right.distance || (left.distance == right.distance && tieOrder(left.handle, right.handle))
+            left.key < right.key || (left.key == right.key && tieOrder(left.handle, right.handle))
         }
         let count = candidates.count
         if count < 2 { return }
@@ -16,20 +17,20 @@ enum CandidateSorter {
             return
         }
         var largest = 0.0
-        for candidate in candidates { largest = max(largest, candidate.distance) }
+        for candidate in candidates { largest = max(largest, candidate.key) }
         guard largest > 0 else {
             candidates.sort(by: precedes)
             return
         }
-        let scale = Double(count) / (largest * largest)
+        let scale = Double(count) / largest
         var starts = [Int32](repeating: 0, count: count + 1)
         let sorted = [RadiusSearch.Candidate](unsafeUninitializedCapacity: count) { output, initialized in
             candidates.withUnsafeBufferPointer { input in
                 starts.withUnsafeMutableBufferPointer { starts in
-                    // Monotone in the distance, so buckets come out in distance order.
+                    // Monotone in the key, so buckets come out in key order.
                     @inline(__always)
                     func bucket(_ candidate: RadiusSearch.Candidate) -> Int {
-                        min(count - 1, Int(candidate.distance * candidate.distance * scale))
+                        min(count - 1, Int(candidate.key * scale))
                     }
                     for candidate in input { starts[bucket(candidate) + 1] += 1 }
                     for index in 0..<count { starts[index + 1] += starts[index] }

@@ -33,6 +33,18 @@ struct ChordBounds {
     /// `maximumChord`, where the next term is below 1e-20 relative.
     let series: (Double, Double, Double)
 
+    /// Squared chord (m²) up to which an estimate is within its half-width of the model distance,
+    /// so that estimates and exact distances of chords this long can be ordered together.
+    var boundedChordSquared: Double {
+        switch kind {
+        case .sphere(let radius):
+            let chord = min(ChordBounds.maximumChord, 0.0078 * radius)
+            return chord * chord
+        case .ellipsoid:
+            return ChordBounds.maximumChord * ChordBounds.maximumChord
+        }
+    }
+
     /// Squared chord (m²) up to which the point estimate is reported as the distance. On the
     /// sphere it is exact but for rounding, everywhere it is used. On the ellipsoid the bracket of
     /// circle arcs is 1.04e-17 c³ m wide on each side: 83 nm at 2 km, so longer accepted chords get

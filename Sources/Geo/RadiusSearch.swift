@@ -3,10 +3,12 @@ import Foundation
 /// One query's worth of state: the query point prepared for a distance model, and the machinery to
 /// collect and order the points within a radius exactly as a brute-force scan would.
 struct RadiusSearch {
-    /// A candidate within the radius: distance (estimate or exact, and which), arena slot, handle.
+    /// A candidate within the radius: its sort key (the squared chord, or the squared plane
+    /// distance), its distance (exact if `exact`, else NaN until `order` estimates it from the key)
+    /// and handle.
     struct Candidate {
+        var key: Double
         var distance: Double
-        var slot: UInt32
         var handle: UInt32
         var exact: Bool
     }
@@ -95,7 +97,8 @@ struct RadiusSearch {
                     let distance = ((xy.x - x0) * (xy.x - x0) + (xy.y - y0) * (xy.y - y0)).squareRoot()
                     if distance <= radius {
                         found.append(
-                            Candidate(distance: distance, slot: UInt32(slot), handle: index.handles[slot], exact: true))
+                            Candidate(
+                                key: distance * distance, distance: distance, handle: index.handles[slot], exact: true))
                     }
                 }
             }
@@ -130,10 +133,8 @@ struct RadiusSearch {
                         for slot in range.start..<range.end {
                             let point = stored[slot]
                             let chord2 = frame.chordSquared(latitude: point.latitude, longitude: point.longitude)
-                            let estimate = bounds.distanceEstimate(chordSquared: chord2)
                             (base + kept).initialize(
-                                to: Candidate(
-                                    distance: estimate, slot: UInt32(slot), handle: handles[slot], exact: false))
+                                to: Candidate(key: chord2, distance: .nan, handle: handles[slot], exact: false))
                             kept &+= chord2 <= acceptEstimated ? 1 : 0
                             if chord2 > acceptEstimated && chord2 <= reject {
                                 // Within the radius but too long to report the estimate, or in the
@@ -141,7 +142,7 @@ struct RadiusSearch {
                                 let distance = exact(center, Coordinate(unchecked: point.latitude, point.longitude))
                                 if distance <= radius {
                                     base[kept] = Candidate(
-                                        distance: distance, slot: UInt32(slot), handle: handles[slot], exact: true)
+                                        key: chord2, distance: distance, handle: handles[slot], exact: true)
                                     kept += 1
                                 }
                             }
@@ -175,37 +176,64 @@ struct RadiusSearch {
     /// of estimates too close to order by their bounds.
     func order(_ candidates: [Candidate], tieOrder: TieOrder) -> [GridHit] {
         var candidates = candidates
-        CandidateSorter.sort(&candidates, tieOrder: tieOrder)
-        if case .chord(_, let bounds, let exact, _) = mode, candidates.count > 1 {
-            // Two estimates closer than their combined half-widths may be in either order. The
-            // half-width grows with distance, so the largest one is a safe gap for every pair.
-            let gap = 2 * bounds.halfWidth(atDistance: candidates[candidates.count - 1].distance)
-            let stored = index.stored
-            var first = 0
-            while first < candidates.count {
-                var last = first
-                var coincident = true
-                while last + 1 < candidates.count, candidates[last + 1].distance - candidates[last].distance <= gap {
-                    let here = stored[Int(candidates[last].slot)]
-                    let next = stored[Int(candidates[last + 1].slot)]
-                    coincident = coincident && here.latitude == next.latitude && here.longitude == next.longitude
-                    last += 1
+        guard case .chord(_, let bounds, let exact, _) = mode else {
+            CandidateSorter.sort(&candidates, tieOrder: tieOrder)
+            return candidates.map { GridHit(handle: $0.handle, distanceMeters: $0.distance) }
+        }
+        // Far beyond the chord bounds' range (long queries), the squared chord no longer orders
+        // points as their distances do: sort those queries by squared distance instead
+        // (regression: geodesic hits 12,000 km away came out 26 km out of order).
+        let bounded = bounds.boundedChordSquared
+        if candidates.contains(where: { $0.exact && $0.key > bounded }) {
+            for position in candidates.indices {
+                if candidates[position].distance.isNaN {
+                    candidates[position].distance = bounds.distanceEstimate(chordSquared: candidates[position].key)
                 }
-                // Points at the same coordinates are at the same distance, whatever it is exactly.
-                if last > first && !coincident {
-                    for position in first...last where !candidates[position].exact {
-                        let point = stored[Int(candidates[position].slot)]
-                        candidates[position].distance = exact(
-                            center, Coordinate(unchecked: point.latitude, point.longitude))
-                        candidates[position].exact = true
-                    }
-                    candidates[first...last].sort { left, right in
-                        left.distance < right.distance
-                            || (left.distance == right.distance && tieOrder(left.handle, right.handle))
-                    }
-                }
-                first = last + 1
+                candidates[position].key = candidates[position].distance * candidates[position].distance
             }
+        }
+        CandidateSorter.sort(&candidates, tieOrder: tieOrder)
+        // The estimate is a monotone function of the key, so estimates come out sorted; an exact
+        // distance is within a half-width of its own estimate.
+        for position in candidates.indices where candidates[position].distance.isNaN {
+            candidates[position].distance = bounds.distanceEstimate(chordSquared: candidates[position].key)
+        }
+        guard candidates.count > 1 else {
+            return candidates.map { GridHit(handle: $0.handle, distanceMeters: $0.distance) }
+        }
+        // Two distances closer than their combined half-widths may be in either order, and an
+        // exact one may sit a half-width off its estimate: four of the largest half-width (it grows
+        // with distance) is a safe gap for every pair.
+        var largest = 0.0
+        for candidate in candidates { largest = max(largest, candidate.distance) }
+        let gap = 4 * bounds.halfWidth(atDistance: largest)
+        let stored = index.stored
+        let slotOfHandle = index.slotOfHandle
+        var first = 0
+        while first < candidates.count {
+            var last = first
+            var coincident = true
+            while last + 1 < candidates.count, candidates[last + 1].distance - candidates[last].distance <= gap {
+                let here = stored[Int(slotOfHandle[Int(candidates[last].handle)])]
+                let next = stored[Int(slotOfHandle[Int(candidates[last + 1].handle)])]
+                coincident = coincident && here.latitude == next.latitude && here.longitude == next.longitude
+                last += 1
+            }
+            // Points at the same coordinates are at the same distance, whatever it is exactly, and
+            // the sort already ordered them by `tieOrder`.
+            if last > first && !coincident {
+                for position in first...last where !candidates[position].exact {
+                    let point = stored[Int(slotOfHandle[Int(candidates[position].handle)])]
+                    candidates[position].distance = exact(
+                        center, Coordinate(unchecked: point.latitude, point.longitude))
+                    candidates[position].exact = true
+                }
+                candidates[first...last].sort { left, right in
+                    left.distance < right.distance
+                        || (left.distance == right.distance && tieOrder(left.handle, right.handle))
+                }
+            }
+            first = last + 1
         }
         return candidates.map { GridHit(handle: $0.handle, distanceMeters: $0.distance) }
     }

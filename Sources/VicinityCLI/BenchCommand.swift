@@ -22,6 +22,8 @@ struct BenchCommand: OutputCommand {
     @Option(help: "Radius queries for the projected model (it projects every candidate).")
     var projectedQueries = 500
     @Option(help: "Random seed.") var seed: UInt64 = 20_261_122
+    @Option(help: ArgumentHelp("Only write the dataset as Redis commands into this folder.", valueName: "folder"))
+    var exportRedis: String?
     @Flag(help: "Print one JSON document.") var json = false
 
     func validate() throws {
@@ -42,6 +44,11 @@ struct BenchCommand: OutputCommand {
         configuration.bruteForceQueries = max(1, bruteForceQueries)
         configuration.projectedQueries = max(1, projectedQueries)
         configuration.seed = seed
+        if let folder = exportRedis {
+            try Benchmark(configuration: configuration).exportRedis(to: folder)
+            output.line("wrote \(folder)/points.redis and \(folder)/queries.redis")
+            return
+        }
         let progress = output
         let report = try Benchmark(configuration: configuration).run { progress.progress("bench: \($0)") }
         if json {

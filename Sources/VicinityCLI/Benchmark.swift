@@ -48,13 +48,41 @@ struct Benchmark {
 
     let configuration: Configuration
 
-    func run(progress: (String) -> Void) throws -> Report {
+    /// The synthetic city's points and the query set, both deterministic for a seed.
+    func dataset() -> (points: [(handle: UInt32, coordinate: Coordinate)], queries: [Coordinate]) {
         var city = SyntheticCity(seed: configuration.seed)
-        progress("generating \(configuration.points) points")
         var points: [(handle: UInt32, coordinate: Coordinate)] = []
         points.reserveCapacity(configuration.points)
         for handle in 0..<configuration.points { points.append((UInt32(handle), city.nextPoint())) }
         let queries = (0..<configuration.queries).map { _ in city.nextPoint() }
+        return (points, queries)
+    }
+
+    /// Writes the dataset as Redis commands for `redis-cli --pipe`: `points.redis` (GEOADD, longitude
+    /// first, 500 points a command) and `queries.redis` (GEOSEARCH … BYRADIUS … ASC WITHDIST, the same
+    /// query set `run` times), so Redis can be measured on exactly the same work.
+    func exportRedis(to folder: String) throws {
+        let (points, queries) = dataset()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var text = ""
+        for start in stride(from: 0, to: points.count, by: 500) {
+            text += "GEOADD city"
+            for point in points[start..<min(points.count, start + 500)] {
+                text += " \(point.coordinate.longitude) \(point.coordinate.latitude) \(point.handle)"
+            }
+            text += "\r\n"
+        }
+        try text.write(toFile: folder + "/points.redis", atomically: true, encoding: .utf8)
+        let radius = DistanceText.plain(configuration.radiusMeters)
+        text = queries.map {
+            "GEOSEARCH city FROMLONLAT \($0.longitude) \($0.latitude) BYRADIUS \(radius) m ASC WITHDIST\r\n"
+        }.joined()
+        try text.write(toFile: folder + "/queries.redis", atomically: true, encoding: .utf8)
+    }
+
+    func run(progress: (String) -> Void) throws -> Report {
+        progress("generating \(configuration.points) points")
+        let (points, queries) = dataset()
 
         progress("building the index")
         let heapBefore = Benchmark.heapInUse()

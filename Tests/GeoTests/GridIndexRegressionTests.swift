@@ -91,4 +91,39 @@ import Testing
         #expect(largestStale > 4_096)
         #expect(compacted, "arena \(index.handles.count) slots for \(index.count) points, \(index.staleSlots) stale")
     }
+
+    /// Found 2026-11-22 by `GridIndexPropertyTests`: points at a pole with different longitudes are
+    /// all 0 m from a query at that pole (`geod_inverse`), but their chord estimates are a few
+    /// 1e-11 m apart. The group of near-ties was formed, yet its estimates were taken for exact
+    /// distances (the "exact" mark was derived from the distance being set), so the group kept the
+    /// estimates' order instead of exact ties ordered by handle.
+    @Test func poleTiesAreExactAndOrderedByHandle() throws {
+        var random = SplitMix64(seed: 99)
+        var points: [(handle: UInt32, coordinate: Coordinate)] = []
+        for handle in UInt32(0)..<40 {
+            let latitude = handle % 2 == 0 ? -90 : -90 + random.uniform(0...0.000004)
+            points.append((handle, Coordinate(unchecked: latitude, random.uniform(-180...180))))
+        }
+        var index = try GridIndex(cellSizeMeters: 250)
+        try index.insert(contentsOf: points)
+        let center = Coordinate(unchecked: -90, 75.56829892782474)
+        let hits = try index.within(radiusMeters: 1, of: center, model: .geodesic)
+        let brute = BruteForce(points: points).ranked(from: center, model: .geodesic).within(1)
+        #expect(hits.map(\.handle) == brute.map(\.handle))
+        #expect(hits.prefix(20).allSatisfy { $0.distanceMeters == 0 })
+    }
+
+    /// Found 2026-11-22 by `GridIndexPropertyTests`: results thousands of kilometers away get
+    /// exact distances, but were sorted by squared chord, which orders them differently from the
+    /// geodesic (a hit 12,306 km away came before one 12,279 km away).
+    @Test func longGeodesicResultsAreOrderedByDistance() throws {
+        var mixture = PointMixture(seed: 5)
+        let points = (UInt32(0)..<600).map { (handle: $0, coordinate: mixture.draw(.uniform)) }
+        var index = try GridIndex(cellSizeMeters: 5_000)
+        try index.insert(contentsOf: points)
+        let center = Coordinate(unchecked: 35.37973439551659, -16.035623179227123)
+        let hits = try index.within(radiusMeters: 19_000_000, of: center, model: .geodesic)
+        let brute = BruteForce(points: points).ranked(from: center, model: .geodesic).within(19_000_000)
+        #expect(hits.map(\.handle) == brute.map(\.handle))
+    }
 }
