@@ -6,70 +6,81 @@
 /// when large, e.g. many points at one spot).
 enum CandidateSorter {
     static func sort(_ candidates: inout [RadiusSearch.Candidate], tieOrder: (UInt32, UInt32) -> Bool) {
-        @inline(__always)
-        func precedes(_ left: RadiusSearch.Candidate, _ right: RadiusSearch.Candidate) -> Bool {
-            left.key < right.key || (left.key == right.key && tieOrder(left.handle, right.handle))
-        }
         let count = candidates.count
         if count < 2 { return }
         if count < 32 {
-            candidates.withUnsafeMutableBufferPointer { insertionSort($0, from: 0, to: count, by: precedes) }
+            candidates.withUnsafeMutableBufferPointer { insertionSort($0, 0, count, tieOrder) }
             return
         }
         var largest = 0.0
         for candidate in candidates { largest = max(largest, candidate.key) }
         guard largest > 0 else {
-            candidates.sort(by: precedes)
+            candidates.withUnsafeMutableBufferPointer { insertionSort($0, 0, count, tieOrder) }
             return
         }
-        let scale = Double(count) / largest
-        var starts = [Int32](repeating: 0, count: count + 1)
+        // Two buckets per candidate: few share one, so the insertion pass below moves little.
+        let buckets = 2 * count
+        let scale = Double(buckets) / largest
         let sorted = [RadiusSearch.Candidate](unsafeUninitializedCapacity: count) { output, initialized in
+            let starts = UnsafeMutablePointer<Int32>.allocate(capacity: buckets + 1)
+            defer { starts.deallocate() }
+            starts.initialize(repeating: 0, count: buckets + 1)
             candidates.withUnsafeBufferPointer { input in
-                starts.withUnsafeMutableBufferPointer { starts in
-                    // Monotone in the key, so buckets come out in key order.
-                    @inline(__always)
-                    func bucket(_ candidate: RadiusSearch.Candidate) -> Int {
-                        min(count - 1, Int(candidate.key * scale))
-                    }
-                    for candidate in input { starts[bucket(candidate) + 1] += 1 }
-                    for index in 0..<count { starts[index + 1] += starts[index] }
-                    var next = Array(starts)
-                    next.withUnsafeMutableBufferPointer { next in
-                        for candidate in input {
-                            let target = bucket(candidate)
-                            (output.baseAddress! + Int(next[target])).initialize(to: candidate)
-                            next[target] += 1
-                        }
-                    }
-                    initialized = count
-                    for index in 0..<count {
-                        let lower = Int(starts[index])
-                        let upper = Int(starts[index + 1])
-                        if upper - lower < 2 { continue }
+                // Monotone in the key, so buckets come out in key order.
+                for candidate in input { starts[min(buckets - 1, Int(candidate.key * scale)) + 1] += 1 }
+                var crowded = false
+                for index in 0..<buckets {
+                    crowded = crowded || starts[index + 1] > 16
+                    starts[index + 1] += starts[index]
+                }
+                guard let base = output.baseAddress else { return }
+                for candidate in input {
+                    let bucket = min(buckets - 1, Int(candidate.key * scale))
+                    (base + Int(starts[bucket])).initialize(to: candidate)
+                    starts[bucket] += 1
+                }
+                initialized = count
+                // Now starts[b] is the end of bucket b. A crowded bucket (many points at one spot)
+                // gets the standard sort first, so that the insertion pass stays linear.
+                if crowded {
+                    var lower = 0
+                    for index in 0..<buckets {
+                        let upper = Int(starts[index])
                         if upper - lower > 16 {
-                            output[lower..<upper].sort(by: precedes)
-                        } else {
-                            insertionSort(output, from: lower, to: upper, by: precedes)
+                            var bucket = UnsafeMutableBufferPointer(rebasing: output[lower..<upper])
+                            bucket.sort {
+                                $0.key < $1.key || ($0.key == $1.key && tieOrder($0.handle, $1.handle))
+                            }
                         }
+                        lower = upper
                     }
                 }
             }
+            // Buckets are in order; within one they are not: one insertion pass over the nearly
+            // sorted whole finishes with few moves.
+            insertionSort(output, 0, count, tieOrder)
         }
         candidates = sorted
     }
 
+    /// Insertion sort of buffer[lower..<upper] by key, ties by `tieOrder` (called only for equal
+    /// keys, so the common comparison is one floating-point compare).
     @inline(__always)
     private static func insertionSort(
-        _ buffer: UnsafeMutableBufferPointer<RadiusSearch.Candidate>, from lower: Int, to upper: Int,
-        by precedes: (RadiusSearch.Candidate, RadiusSearch.Candidate) -> Bool
+        _ buffer: UnsafeMutableBufferPointer<RadiusSearch.Candidate>, _ lower: Int, _ upper: Int,
+        _ tieOrder: (UInt32, UInt32) -> Bool
     ) {
         var position = lower + 1
         while position < upper {
             let moving = buffer[position]
             var hole = position
-            while hole > lower && precedes(moving, buffer[hole - 1]) {
-                buffer[hole] = buffer[hole - 1]
+            while hole > lower {
+                let previous = buffer[hole - 1]
+                let before =
+                    moving.key < previous.key
+                    || (moving.key == previous.key && tieOrder(moving.handle, previous.handle))
+                if !before { break }
+                buffer[hole] = previous
                 hole -= 1
             }
             buffer[hole] = moving

@@ -32,6 +32,8 @@ struct ChordFrame {
     static let radiansPerDegree = Double.pi / 180
     /// Up to this latitude offset in radians (12 km) p and z come from their Taylor polynomials.
     static let seriesLimit = 0.002
+    /// Up to this one (1.2 km), the polynomials' first four terms are enough.
+    static let cubicLimit = 0.0002
     /// Up to this half longitude difference in radians, sin comes from a short series.
     static let shortSeriesLimit = 0.001
     /// Up to this one, from a longer series; beyond it, from `sin`.
@@ -60,7 +62,11 @@ struct ChordFrame {
         let u = (latitude - latitude0) * ChordFrame.radiansPerDegree
         let p: Double
         let z: Double
-        if abs(u) <= ChordFrame.seriesLimit {
+        if abs(u) <= ChordFrame.cubicLimit {
+            // |u| ≤ 2e-4 rad (1.2 km): the u⁴ and u⁵ terms add below 5e-10 m.
+            p = pSeries.evaluateCubic(u)
+            z = zSeries.evaluateCubic(u)
+        } else if abs(u) <= ChordFrame.seriesLimit {
             p = pSeries.evaluate(u)
             z = zSeries.evaluate(u)
         } else {
@@ -149,6 +155,13 @@ struct PowerSeries {
             b[k] = sum / (Double(k) * a[0])
         }
         return PowerSeries(b)
+    }
+
+    /// The first four terms at u (Horner): for |u| ≤ 2e-4 the rest is below 5e-10 m for p and z.
+    @inline(__always)
+    func evaluateCubic(_ u: Double) -> Double {
+        let c = coefficients
+        return c.0 + u * (c.1 + u * (c.2 + u * c.3))
     }
 
     /// The polynomial at u (Horner).

@@ -3,9 +3,10 @@ import Foundation
 /// One query's worth of state: the query point prepared for a distance model, and the machinery to
 /// collect and order the points within a radius exactly as a brute-force scan would.
 struct RadiusSearch {
-    /// A candidate within the radius: its sort key (the squared chord, or the squared plane
-    /// distance), its distance (exact if `exact`, else NaN until `order` estimates it from the key)
-    /// and handle.
+    /// A candidate within the radius: its sort key (the squared chord, or the squared distance),
+    /// its distance if known (`exact`: measured, or estimated once the key became the squared
+    /// distance; else NaN until `order` estimates it from the key) and handle. Near ties are
+    /// measured again whatever the flag says.
     struct Candidate {
         var key: Double
         var distance: Double
@@ -123,11 +124,16 @@ struct RadiusSearch {
             var kept = 0
             index.stored.withUnsafeBufferPointer { stored in
                 index.handles.withUnsafeBufferPointer { handles in
-                    // Touch the first entry of every run before scanning any: the cache misses then
-                    // overlap instead of queueing one after another.
+                    // Touch every cache line of every run before scanning any (4 entries of 16
+                    // bytes, 16 handles a line): the misses then overlap instead of queueing one
+                    // after another behind the arithmetic. Worth about a third of a cold query.
                     var touched = 0.0
-                    for range in ranges { touched += stored[range.start].latitude }
-                    if touched.isNaN { return }
+                    var touchedHandles: UInt32 = 0
+                    for range in ranges {
+                        for slot in stride(from: range.start, to: range.end, by: 4) { touched += stored[slot].latitude }
+                        for slot in stride(from: range.start, to: range.end, by: 16) { touchedHandles |= handles[slot] }
+                    }
+                    if touched.isNaN && touchedHandles == 0 { return }
                     guard let base = found.baseAddress else { return }
                     for range in ranges {
                         for slot in range.start..<range.end {
@@ -190,51 +196,71 @@ struct RadiusSearch {
                     candidates[position].distance = bounds.distanceEstimate(chordSquared: candidates[position].key)
                 }
                 candidates[position].key = candidates[position].distance * candidates[position].distance
+                // The key is no longer a chord: the distance must not be estimated from it again.
+                candidates[position].exact = true
             }
         }
         CandidateSorter.sort(&candidates, tieOrder: tieOrder)
+        guard let farthest = candidates.last else { return [] }
+        // Two distances closer than their combined half-widths may be in either order, and an
+        // exact one may sit a half-width off its estimate: four of the largest half-width (it
+        // grows with distance, and the last candidate is the farthest) is a safe gap for every pair.
+        let largest = farthest.exact ? farthest.distance : bounds.distanceEstimate(chordSquared: farthest.key)
+        let gap = 4 * bounds.halfWidth(atDistance: largest)
         // The estimate is a monotone function of the key, so estimates come out sorted; an exact
         // distance is within a half-width of its own estimate.
-        for position in candidates.indices where candidates[position].distance.isNaN {
-            candidates[position].distance = bounds.distanceEstimate(chordSquared: candidates[position].key)
+        var nearTies = false
+        var hits = [GridHit](unsafeUninitializedCapacity: candidates.count) { hits, initialized in
+            candidates.withUnsafeBufferPointer { candidates in
+                guard let base = hits.baseAddress else { return }
+                var previous = -Double.infinity
+                for (position, candidate) in candidates.enumerated() {
+                    let distance =
+                        candidate.exact ? candidate.distance : bounds.distanceEstimate(chordSquared: candidate.key)
+                    (base + position).initialize(to: GridHit(handle: candidate.handle, distanceMeters: distance))
+                    nearTies = nearTies || distance - previous <= gap
+                    previous = distance
+                }
+            }
+            initialized = candidates.count
         }
-        guard candidates.count > 1 else {
-            return candidates.map { GridHit(handle: $0.handle, distanceMeters: $0.distance) }
-        }
-        // Two distances closer than their combined half-widths may be in either order, and an
-        // exact one may sit a half-width off its estimate: four of the largest half-width (it grows
-        // with distance) is a safe gap for every pair.
-        var largest = 0.0
-        for candidate in candidates { largest = max(largest, candidate.distance) }
-        let gap = 4 * bounds.halfWidth(atDistance: largest)
+        if nearTies { resolveNearTies(&hits, gap: gap, exact: exact, tieOrder: tieOrder) }
+        return hits
+    }
+
+    /// Gives every run of hits closer than `gap` to one another their exact distances and orders
+    /// the run by them, ties by `tieOrder`. Points at the same coordinates are at the same
+    /// distance, whatever it is exactly, and the sort already ordered them by `tieOrder`.
+    private func resolveNearTies(
+        _ hits: inout [GridHit], gap: Double, exact: (Coordinate, Coordinate) -> Double, tieOrder: TieOrder
+    ) {
         let stored = index.stored
         let slotOfHandle = index.slotOfHandle
-        var first = 0
-        while first < candidates.count {
-            var last = first
-            var coincident = true
-            while last + 1 < candidates.count, candidates[last + 1].distance - candidates[last].distance <= gap {
-                let here = stored[Int(slotOfHandle[Int(candidates[last].handle)])]
-                let next = stored[Int(slotOfHandle[Int(candidates[last + 1].handle)])]
-                coincident = coincident && here.latitude == next.latitude && here.longitude == next.longitude
-                last += 1
-            }
-            // Points at the same coordinates are at the same distance, whatever it is exactly, and
-            // the sort already ordered them by `tieOrder`.
-            if last > first && !coincident {
-                for position in first...last where !candidates[position].exact {
-                    let point = stored[Int(slotOfHandle[Int(candidates[position].handle)])]
-                    candidates[position].distance = exact(
-                        center, Coordinate(unchecked: point.latitude, point.longitude))
-                    candidates[position].exact = true
-                }
-                candidates[first...last].sort { left, right in
-                    left.distance < right.distance
-                        || (left.distance == right.distance && tieOrder(left.handle, right.handle))
-                }
-            }
-            first = last + 1
+        func point(_ hit: GridHit) -> Coordinate {
+            let entry = stored[Int(slotOfHandle[Int(hit.handle)])]
+            return Coordinate(unchecked: entry.latitude, entry.longitude)
         }
-        return candidates.map { GridHit(handle: $0.handle, distanceMeters: $0.distance) }
+        hits.withUnsafeMutableBufferPointer { hits in
+            var first = 0
+            while first < hits.count {
+                var last = first
+                var coincident = true
+                while last + 1 < hits.count, hits[last + 1].distanceMeters - hits[last].distanceMeters <= gap {
+                    coincident = coincident && point(hits[last]) == point(hits[last + 1])
+                    last += 1
+                }
+                if last > first && !coincident {
+                    for position in first...last {
+                        hits[position].distanceMeters = exact(center, point(hits[position]))
+                    }
+                    var run = UnsafeMutableBufferPointer(rebasing: hits[first...last])
+                    run.sort {
+                        $0.distanceMeters < $1.distanceMeters
+                            || ($0.distanceMeters == $1.distanceMeters && tieOrder($0.handle, $1.handle))
+                    }
+                }
+                first = last + 1
+            }
+        }
     }
 }

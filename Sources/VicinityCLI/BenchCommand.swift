@@ -18,7 +18,7 @@ struct BenchCommand: OutputCommand {
     @Option(help: "Query radius in meters.") var radius = 500.0
     @Option(help: "Points per nearest query.") var nearest = 10
     @Option(help: "Grid cell size in meters.") var cellSize = 250.0
-    @Option(help: "Queries also answered by brute-force scan.") var bruteForceQueries = 5
+    @Option(help: "Queries also answered by brute-force scan (0 for none).") var bruteForceQueries = 5
     @Option(help: "Radius queries for the projected model (it projects every candidate).")
     var projectedQueries = 500
     @Option(help: "Random seed.") var seed: UInt64 = 20_261_122
@@ -41,8 +41,8 @@ struct BenchCommand: OutputCommand {
         configuration.radiusMeters = radius
         configuration.nearestCount = nearest
         configuration.cellSizeMeters = cellSize
-        configuration.bruteForceQueries = max(1, bruteForceQueries)
-        configuration.projectedQueries = max(1, projectedQueries)
+        configuration.bruteForceQueries = max(0, bruteForceQueries)
+        configuration.projectedQueries = max(0, projectedQueries)
         configuration.seed = seed
         if let folder = exportRedis {
             try Benchmark(configuration: configuration).exportRedis(to: folder)

@@ -100,7 +100,7 @@ struct Benchmark {
             ("projected", .projected(.auto), min(configuration.queries, configuration.projectedQueries)),
         ]
         var radius: [ModelResult] = []
-        for (name, model, count) in models {
+        for (name, model, count) in models where count > 0 {
             progress("\(count) radius queries, \(name)")
             var results = 0
             let elapsed = try clock.measure {
@@ -122,7 +122,8 @@ struct Benchmark {
             "geodesic", count: queries.count, elapsed: nearestElapsed, results: nearestResults)
 
         var bruteForce: [BruteForceResult] = []
-        for (name, model) in [("geodesic", DistanceModel.geodesic), ("haversine", .sphere)] {
+        for (name, model) in [("geodesic", DistanceModel.geodesic), ("haversine", .sphere)]
+        where configuration.bruteForceQueries > 0 {
             progress("\(configuration.bruteForceQueries) brute-force scans, \(name)")
             bruteForce.append(
                 try compareWithBruteForce(name, model: model, index: index, points: points, queries: queries))

@@ -126,4 +126,19 @@ import Testing
         let brute = BruteForce(points: points).ranked(from: center, model: .geodesic).within(19_000_000)
         #expect(hits.map(\.handle) == brute.map(\.handle))
     }
+
+    /// Found 2026-11-22 by `GridIndexPropertyTests`: in a query long enough to sort by squared
+    /// distance, a near hit's estimated distance was turned into the sort key and then estimated
+    /// again as if the key were a squared chord: 1.3 µm off at 1 km.
+    @Test func nearHitsOfLongQueriesKeepTheirDistance() throws {
+        let center = Coordinate(unchecked: 35.37973439551659, -16.035623179227123)
+        let near = Geodesic.wgs84.destination(from: center, bearing: 40, distanceMeters: 1_083)
+        let far = Geodesic.wgs84.destination(from: center, bearing: 200, distanceMeters: 2_500_000)
+        var index = try GridIndex(cellSizeMeters: 250)
+        try index.insert(handle: 0, at: near)
+        try index.insert(handle: 1, at: far)
+        let hits = try index.within(radiusMeters: 3_000_000, of: center, model: .geodesic)
+        #expect(hits.map(\.handle) == [0, 1])
+        #expect(abs((hits.first?.distanceMeters ?? 0) - Geodesic.wgs84.distance(center, near)) <= 2e-7)
+    }
 }
