@@ -22,7 +22,7 @@ redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemoni
     --logfile "$work/redis.log" --dir "$work"
 for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 redis-cli -p "$port" --pipe <"$work/points.redis" >/dev/null
-memory=$(redis-cli -p "$port" memory usage city)
+memory=$(redis-cli -p "$port" memory usage city samples 0)
 redis-cli -p "$port" config resetstat >/dev/null
 redis-cli -p "$port" --pipe <"$work/queries.redis" >/dev/null
 stats=$(redis-cli -p "$port" info commandstats | tr -d '\r' | grep '^cmdstat_geosearch:')

@@ -21,7 +21,12 @@ struct ResultListing {
         var rows: [Row] = []
         for hit in hits {
             do {
-                rows.append(Row(hit: hit, bearing: try model.measure(center, hit.place.coordinate).bearing))
+                // The index's distance may be its chord estimate (within 0.1 µm); a person reads
+                // the model's own figure, the same `vicinity dist` prints.
+                let measured = try model.measure(center, hit.place.coordinate)
+                var exact = hit
+                exact.distanceMeters = measured.distanceMeters
+                rows.append(Row(hit: exact, bearing: measured.bearing))
             } catch {
                 throw .usage(error.description)
             }
