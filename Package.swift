@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "vicinity", targets: ["vicinity"]),
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Places", targets: ["Places"]),
+        .library(name: "TextMap", targets: ["TextMap"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -21,16 +22,18 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CProj"]),
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo"]),
+        .target(name: "TextMap", dependencies: ["Geo"]),
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "CHeapStats",
+                "Geo", "Places", "TextMap", "CHeapStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "vicinity", dependencies: ["VicinityCLI"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
+        .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
     ]
 )

@@ -153,21 +153,36 @@ public final class ProjectionPool: Sendable {
     public static let shared = ProjectionPool()
 
     private let idle = Mutex<[String: [ProjTransformer]]>([:])
+    /// Most idle transformations kept (about 1 MB each with their contexts); beyond it, returned
+    /// ones are dropped, so that a stream of one-off CRSs (a map per query point) cannot grow it.
+    let capacity: Int
 
-    public init() {}
+    public init(capacity: Int = 64) { self.capacity = capacity }
 
     /// Runs `body` with a transformation to `crs` that no other thread uses meanwhile.
     func withTransformer<T>(crs: String, _ body: (ProjTransformer) throws(GeoError) -> T) throws(GeoError) -> T {
-        let reused = idle.withLock { pool -> ProjTransformer? in pool[crs]?.popLast() }
+        let reused = idle.withLock { pool -> ProjTransformer? in
+            guard let transformer = pool[crs]?.popLast() else { return nil }
+            if pool[crs]?.isEmpty == true { pool[crs] = nil }
+            return transformer
+        }
         let transformer: ProjTransformer
         if let reused {
             transformer = reused
         } else {
             transformer = try ProjTransformer(crs: crs)
         }
-        defer { idle.withLock { pool in pool[crs, default: []].append(transformer) } }
+        defer {
+            idle.withLock { pool in
+                if pool.values.reduce(0, { $0 + $1.count }) >= capacity { pool.removeAll() }
+                pool[crs, default: []].append(transformer)
+            }
+        }
         return try body(transformer)
     }
+
+    /// Transformations waiting to be reused.
+    var idleCount: Int { idle.withLock { pool in pool.values.reduce(0) { $0 + $1.count } } }
 
     /// Checks that a CRS can be used, throwing the error a query would.
     public func validate(crs: String) throws(GeoError) {
