@@ -14,7 +14,7 @@ enum CandidateSorter {
         }
         var largest = 0.0
         for candidate in candidates { largest = max(largest, candidate.key) }
-        guard largest > 0 else {
+        guard largest > 0, largest.isFinite else {
             candidates.withUnsafeMutableBufferPointer { insertionSort($0, 0, count, tieOrder) }
             return
         }
@@ -27,7 +27,14 @@ enum CandidateSorter {
             starts.initialize(repeating: 0, count: buckets + 1)
             candidates.withUnsafeBufferPointer { input in
                 // Monotone in the key, so buckets come out in key order.
-                for candidate in input { starts[min(buckets - 1, Int(candidate.key * scale)) + 1] += 1 }
+                // NaN or infinite keys (which sane inputs never give) land in the last bucket
+                // rather than trapping in Int(_:).
+                @inline(__always)
+                func bucket(_ key: Double) -> Int {
+                    let scaled = key * scale
+                    return scaled >= 0 && scaled < Double(buckets) ? Int(scaled) : buckets - 1
+                }
+                for candidate in input { starts[bucket(candidate.key) + 1] += 1 }
                 var crowded = false
                 for index in 0..<buckets {
                     crowded = crowded || starts[index + 1] > 16
@@ -35,9 +42,9 @@ enum CandidateSorter {
                 }
                 guard let base = output.baseAddress else { return }
                 for candidate in input {
-                    let bucket = min(buckets - 1, Int(candidate.key * scale))
-                    (base + Int(starts[bucket])).initialize(to: candidate)
-                    starts[bucket] += 1
+                    let target = bucket(candidate.key)
+                    (base + Int(starts[target])).initialize(to: candidate)
+                    starts[target] += 1
                 }
                 initialized = count
                 // Now starts[b] is the end of bucket b. A crowded bucket (many points at one spot)

@@ -13,7 +13,7 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
     case invalidBox(south: Double, north: Double)
     /// A result count that is not a positive integer.
     case invalidCount(Int)
-    /// A sphere radius for the haversine model that is not a positive finite number of meters.
+    /// A sphere radius for the haversine model outside 1...10,000,000 m.
     case invalidSphereRadius(Double)
     /// A grid cell size outside the supported range (meters).
     case invalidCellSize(Double)
@@ -43,7 +43,7 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidCount(let value):
             return "invalid count \(value): expected a whole number, 1 or more"
         case .invalidSphereRadius(let value):
-            return "invalid sphere radius \(GeoError.format(value)): expected a finite number of meters above 0"
+            return "invalid sphere radius \(GeoError.format(value)): expected 1 to 10000000 meters"
         case .invalidCellSize(let value):
             return "invalid grid cell size \(GeoError.format(value)): expected 10 to 100000 meters"
         case .unknownHandle(let handle):
@@ -61,12 +61,5 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    /// Formats a number as a person typed it where possible: integers without a fraction, NaN and
-    /// infinities spelled out.
-    static func format(_ value: Double) -> String {
-        if value.isNaN { return "nan" }
-        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
-    }
+    static func format(_ value: Double) -> String { NumberText.plain(value) }
 }

@@ -41,7 +41,8 @@ public final class Geodesic: Sendable {
         var azi1 = 0.0
         var azi2 = 0.0
         geod_inverse(parameters, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, &azi2)
-        return (s12, Bearing.normalized(azi1))
+        // geod_inverse gives 180° between coincident points; 0 like the other models.
+        return (s12, s12 == 0 ? 0 : Bearing.normalized(azi1))
     }
 
     /// Solves the direct geodesic problem: the point reached from `start` after `distanceMeters`

@@ -84,6 +84,12 @@ extension GridIndex {
                     if hits.count > count { hits.removeSubrange(count...) }
                     return hits
                 }
+                if search.visitsEveryCell(radiusMeters: radius) {
+                    // Every cell was read: the rest can only be farther, so take them all at once
+                    // (regression: a projected query doubled its radius ~1,000 times to infinity).
+                    radius = farthest
+                    continue
+                }
                 let growth = max(2, (Double(count) / Double(max(1, found.count))).squareRoot() * 1.3)
                 radius = min(farthest, radius * growth)
             }

@@ -9,11 +9,15 @@ public struct Haversine: Sendable, Hashable {
     /// Sphere radius in meters.
     public let radiusMeters: Double
 
-    /// - Parameter radiusMeters: sphere radius in meters, finite and above 0; defaults to the IUGG
+    /// The radii accepted, meters: from 1 m up to 10,000 km (the Earth is 6,371 km). Beyond them
+    /// the index's error bounds, which are absolute, would no longer cover rounding.
+    public static let validRadii: ClosedRange<Double> = 1...10_000_000
+
+    /// - Parameter radiusMeters: sphere radius in meters, 1...10,000,000; defaults to the IUGG
     ///   mean radius 6,371,008.8 m. Use `SphereRadius.redis` to match Redis to the bit.
-    /// - Throws: `GeoError.invalidSphereRadius` for 0, negative or non-finite radii.
+    /// - Throws: `GeoError.invalidSphereRadius` outside that range or for NaN.
     public init(radiusMeters: Double = SphereRadius.iuggMean) throws(GeoError) {
-        guard radiusMeters.isFinite, radiusMeters > 0 else { throw .invalidSphereRadius(radiusMeters) }
+        guard Haversine.validRadii.contains(radiusMeters) else { throw .invalidSphereRadius(radiusMeters) }
         self.radiusMeters = radiusMeters
     }
 
@@ -45,6 +49,7 @@ public struct Haversine: Sendable, Hashable {
         let deltaLon = (b.longitude - a.longitude) * degrees
         let y = sin(deltaLon) * cos(lat2)
         let x = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(deltaLon)
+        if distance(a, b) == 0 { return 0 }
         return Bearing.normalized(atan2(y, x) / degrees)
     }
 }

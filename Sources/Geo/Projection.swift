@@ -83,6 +83,10 @@ final class ProjTransformer: @unchecked Sendable {
             throw .unknownCRS(crs, reason: reason)
         }
         defer { proj_destroy(target) }
+        guard proj_is_crs(target) != 0 else {
+            proj_context_destroy(context)
+            throw .unknownCRS(crs, reason: "not a coordinate reference system (a PROJ string needs +type=crs)")
+        }
         guard proj_get_type(target) == PJ_TYPE_PROJECTED_CRS else {
             proj_context_destroy(context)
             throw .notProjectedCRS(crs)
@@ -153,8 +157,9 @@ public final class ProjectionPool: Sendable {
     public static let shared = ProjectionPool()
 
     private let idle = Mutex<[String: [ProjTransformer]]>([:])
-    /// Most idle transformations kept (about 1 MB each with their contexts); beyond it, returned
-    /// ones are dropped, so that a stream of one-off CRSs (a map per query point) cannot grow it.
+    /// Most idle transformations kept (about 1 MB each with their contexts); beyond it, each one
+    /// returned displaces an idle one, so that a stream of one-off CRSs (a map per query point)
+    /// cannot grow the pool.
     let capacity: Int
 
     public init(capacity: Int = 64) { self.capacity = capacity }
@@ -174,7 +179,13 @@ public final class ProjectionPool: Sendable {
         }
         defer {
             idle.withLock { pool in
-                if pool.values.reduce(0, { $0 + $1.count }) >= capacity { pool.removeAll() }
+                // Full: drop one idle transformation of another CRS (or this one), not all of them,
+                // so that queries over many UTM zones keep most of theirs.
+                if pool.values.reduce(0, { $0 + $1.count }) >= capacity {
+                    guard let victim = pool.keys.first(where: { $0 != crs }) else { return }
+                    pool[victim]?.removeLast()
+                    if pool[victim]?.isEmpty == true { pool[victim] = nil }
+                }
                 pool[crs, default: []].append(transformer)
             }
         }

@@ -21,6 +21,9 @@ struct RadiusSearch {
         case projected(ProjTransformer, x: Double, y: Double)
     }
 
+    /// Above this plane radius (meters) a projected query visits every cell.
+    static let projectedCoverLimit = 200_000.0
+
     /// Geodesic distances never exceed half a meridian, 20,003,931.5 m on WGS84; 20,004 km covers it.
     static let wholeEarthMeters = 20_004_000.0
 
@@ -74,6 +77,18 @@ struct RadiusSearch {
         case .chord(_, _, _, let sphereRadius):
             return sphereRadius.map { .pi * $0 * 1.000_001 } ?? RadiusSearch.wholeEarthMeters
         case .projected: return .infinity
+        }
+    }
+
+    /// Whether a query of this radius already visits every cell, so that a wider one can only find
+    /// points farther away in the same cells (a projection's plane distances grow without bound).
+    func visitsEveryCell(radiusMeters radius: Double) -> Bool {
+        switch mode {
+        case .chord(_, let bounds, _, let sphereRadius):
+            let reach = radius + bounds.halfWidth(atDistance: radius)
+            return reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature) >= .pi / 2
+        case .projected:
+            return radius > RadiusSearch.projectedCoverLimit
         }
     }
 
@@ -165,7 +180,7 @@ struct RadiusSearch {
     /// and taken 10 % smaller, bounds how far on the ellipsoid a plane distance can reach. Beyond
     /// 200 km, or where the scale is not sane, every cell is visited.
     private func projectedCapAngle(radius: Double, projector: ProjTransformer, x0: Double, y0: Double) -> Double {
-        if radius > 200_000 { return .pi }
+        if radius > RadiusSearch.projectedCoverLimit { return .pi }
         let probe = max(radius, 100)
         var smallestScale = Double.infinity
         for step in 0..<16 {

@@ -126,7 +126,13 @@ public struct GeoJSONReader: Sendable {
         let id: String
         if let text = value as? String {
             id = text
-        } else if JSONText.number(value) != nil, let number = value as? NSNumber {
+        } else if let double = JSONText.number(value), let number = value as? NSNumber {
+            // A number JSONSerialization could only read as a Double has lost digits beyond 2^53:
+            // two long ids could collapse into one (regression: 123456789012345678901234567890).
+            let type = String(cString: number.objCType)
+            if (type == "d" || type == "f") && abs(double) >= 9_007_199_254_740_992 {
+                throw .numericIDTooLong(location, value: JSONText.literal(value))
+            }
             id = JSONText.format(number)
         } else {
             throw .invalidID(location, value: JSONText.literal(value))

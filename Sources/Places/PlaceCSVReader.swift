@@ -95,10 +95,10 @@ public struct PlaceCSVReader: Sendable {
         func shown(_ field: CSVScanner.Field) -> String {
             scanner.string(field) ?? String(decoding: scanner.bytes[field.start..<field.end], as: UTF8.self)
         }
-        guard let latitudeValue = scanner.rawBytes(latitude).flatMap(DecimalDegrees.parse) else {
+        guard let latitudeValue = scanner.rawBytes(latitude).flatMap(DecimalNumber.parse) else {
             throw .invalidLatitude(location, value: shown(latitude))
         }
-        guard let longitudeValue = scanner.rawBytes(longitude).flatMap(DecimalDegrees.parse) else {
+        guard let longitudeValue = scanner.rawBytes(longitude).flatMap(DecimalNumber.parse) else {
             throw .invalidLongitude(location, value: shown(longitude))
         }
         do {

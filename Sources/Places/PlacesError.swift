@@ -40,6 +40,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case emptyID(SourceLocation)
     /// A GeoJSON feature with neither a feature `id` nor an `id` property.
     case missingID(SourceLocation)
+    /// A GeoJSON numeric id too long to keep exactly (beyond 2^53); it must be written as a string.
+    case numericIDTooLong(SourceLocation, value: String)
     /// A GeoJSON id that is neither a string nor a number.
     case invalidID(SourceLocation, value: String)
     /// A second place with the same kind and id, in the same file or across files of a catalog.
@@ -95,6 +97,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(location): empty id"
         case .missingID(let location):
             return "\(location): no id (expected \"id\" on the feature or in its properties)"
+        case .numericIDTooLong(let location, let value):
+            return "\(location): id \(value) has more digits than a JSON number keeps exactly: write it as a string"
         case .invalidID(let location, let value):
             return "\(location): invalid id \(PlacesError.show(value, at: location)): expected a string or a number"
         case .duplicateID(let id, let location, let first):

@@ -4,30 +4,10 @@ import Geo
 /// typed and the valid range. Surrounding spaces are ignored (`CLI` shields negative numbers from
 /// the option parser with a leading space).
 enum ArgumentValues {
-    /// A plain decimal number: optional sign, digits with an optional fraction, optional exponent.
-    /// Rejects what `Double(_:)` would also take but a person did not mean as a coordinate:
-    /// `nan`, `inf`, hexadecimal floats, and empty text.
+    /// A plain, finite decimal number (`DecimalNumber`'s grammar): not `nan`, `inf`, a hexadecimal
+    /// float, empty text, or a number too large for a Double (`1e400`).
     static func decimal(_ text: String) -> Double? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func digits() -> Int {
-            let start = index
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-            return index - start
-        }
-        if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D { index += 1 }
-        var mantissa = digits()
-        if index < bytes.count, bytes[index] == 0x2E {
-            index += 1
-            mantissa += digits()
-        }
-        guard mantissa > 0 else { return nil }
-        if index < bytes.count, bytes[index] == 0x65 || bytes[index] == 0x45 {
-            index += 1
-            if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D { index += 1 }
-            guard digits() > 0 else { return nil }
-        }
-        guard index == bytes.count, let value = Double(text), value.isFinite else { return nil }
+        guard let value = DecimalNumber.parse(text), value.isFinite else { return nil }
         return value
     }
 

@@ -27,10 +27,19 @@ struct BenchCommand: OutputCommand {
     @Flag(help: "Print one JSON document.") var json = false
 
     func validate() throws {
-        guard points >= 1 else { throw CLIError.usage("invalid points \"\(points)\": expected 1 or more") }
-        guard queries >= 1 else { throw CLIError.usage("invalid queries \"\(queries)\": expected 1 or more") }
+        guard (1...100_000_000).contains(points) else {
+            throw ValidationError("invalid points \"\(points)\": expected 1 to 100000000")
+        }
+        guard queries >= 1 else { throw ValidationError("invalid queries \"\(queries)\": expected 1 or more") }
         guard radius.isFinite, radius >= 0 else {
-            throw CLIError.usage("invalid radius \"\(radius)\": expected a number of meters, 0 or more")
+            throw ValidationError("invalid radius \"\(radius)\": expected a number of meters, 0 or more")
+        }
+        guard nearest >= 1 else { throw ValidationError("invalid nearest \"\(nearest)\": expected 1 or more") }
+        guard (10...100_000).contains(cellSize) else {
+            throw ValidationError("invalid cell size \"\(cellSize)\": expected 10 to 100000 meters")
+        }
+        guard bruteForceQueries >= 0, projectedQueries >= 0 else {
+            throw ValidationError("invalid query count: --brute-force-queries and --projected-queries take 0 or more")
         }
     }
 

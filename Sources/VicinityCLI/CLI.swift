@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Geo
+import Places
 
 /// Entry point of the `vicinity` command line, separated from `@main` so tests can run any
 /// command line in-process and read what it printed and its exit code.
@@ -37,6 +39,10 @@ public enum CLI {
             }
             output.flush()
             return Outcome(status: 0, standardOutput: output.collected, standardError: output.diagnostics)
+        } catch let error as GeoError {
+            return failed(CLIError.usage(error.description), output: &output)
+        } catch let error as PlacesError {
+            return failed(CLIError(error), output: &output)
         } catch let error as CLIError {
             output.flush()
             return Outcome(
@@ -56,6 +62,13 @@ public enum CLI {
                 status: code == 1 ? 70 : code, standardOutput: output.collected,
                 standardError: output.diagnostics + "vicinity: \(hint.prefix(1).lowercased() + hint.dropFirst())\n")
         }
+    }
+
+    private static func failed(_ error: CLIError, output: inout CommandOutput) -> Outcome {
+        output.flush()
+        return Outcome(
+            status: error.exitCode, standardOutput: output.collected,
+            standardError: output.diagnostics + "vicinity: \(error.description)\n")
     }
 
     /// Negative numbers ("-33.9", "-.5", "-1e3", "-inf") are values, not options: a leading space

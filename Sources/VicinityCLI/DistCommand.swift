@@ -19,13 +19,32 @@ struct DistCommand: OutputCommand {
     var sphereRadius: String?
     @Flag(help: "Print one JSON document.") var json = false
 
-    struct Report: Codable {
+    /// The `--json` document. Every key is always present: `projected_m` and `projected_error`
+    /// are null unless the projection failed for these points (then the distance is null and the
+    /// error says why).
+    struct Report: Encodable {
         var haversine_m: Double
         var geodesic_m: Double
         var projected_m: Double?
         var crs: String
         var bearing_deg: Double
+        var sphere_radius_m: Double
         var projected_error: String?
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(haversine_m, forKey: .haversine_m)
+            try container.encode(geodesic_m, forKey: .geodesic_m)
+            try container.encode(projected_m, forKey: .projected_m)
+            try container.encode(crs, forKey: .crs)
+            try container.encode(bearing_deg, forKey: .bearing_deg)
+            try container.encode(sphere_radius_m, forKey: .sphere_radius_m)
+            try container.encode(projected_error, forKey: .projected_error)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case haversine_m, geodesic_m, projected_m, crs, bearing_deg, sphere_radius_m, projected_error
+        }
     }
 
     func execute(_ output: inout CommandOutput) throws {
@@ -53,7 +72,8 @@ struct DistCommand: OutputCommand {
         if json {
             let report = Report(
                 haversine_m: haversine, geodesic_m: geodesic.distanceMeters, projected_m: projected, crs: crsName,
-                bearing_deg: geodesic.initialBearing, projected_error: projectedError)
+                bearing_deg: geodesic.initialBearing, sphere_radius_m: sphere.radiusMeters,
+                projected_error: projectedError)
             output.line(try JSONOutput.encode(report))
             return
         }

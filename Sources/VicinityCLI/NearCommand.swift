@@ -22,33 +22,31 @@ struct NearCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         let center = try ArgumentValues.coordinate(latitude: latitude, longitude: longitude)
-        let radiusMeters = try ArgumentValues.meters(radius.trimmingCharacters(in: .whitespaces), name: "radius")
-        let limitCount = try limit.map { text throws(CLIError) in
-            try ArgumentValues.count(text.trimmingCharacters(in: .whitespaces), name: "limit")
-        }
+        let radiusMeters = try ArgumentValues.meters(radius, name: "radius")
+        let limitCount = try limit.map { text throws(CLIError) in try ArgumentValues.count(text, name: "limit") }
         let model = try query.distanceModel()
-        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: query.kind)
-        let hits: [PlaceHit]
+        let kind = try query.kindName()
+        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: kind)
+        var hits: [PlaceHit]
         do throws(PlacesError) {
-            hits = try catalog.nearby(
-                center, radiusMeters: radiusMeters, kind: query.kind, model: model, limit: limitCount)
+            hits = try catalog.nearby(center, radiusMeters: radiusMeters, kind: kind, model: model)
         } catch {
             throw CLIError(error)
         }
+        let total = hits.count
+        if let limitCount, hits.count > limitCount { hits.removeSubrange(limitCount...) }
         let listing = try ResultListing(center: center, model: model, hits: hits)
+        ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output)
         if query.json {
-            output.line(try listing.json(radiusMeters: radiusMeters, count: nil))
+            output.line(try listing.json(radiusMeters: radiusMeters, count: nil, limit: limitCount, total: total))
             return
         }
-        let what = ResultListing.plural(query.kind, hits.count)
+        let what = ResultListing.plural(kind, total)
+        let shown = total > hits.count ? ", the nearest \(hits.count)" : ""
         output.line(
-            "\(hits.isEmpty ? "No" : String(hits.count)) \(what) within \(DistanceText.plain(radiusMeters)) m of "
-                + "\(center) (\(listing.modelDescription))\(hits.isEmpty ? "." : ":")")
+            "\(total == 0 ? "No" : String(total)) \(what) within \(DistanceText.plain(radiusMeters)) m of "
+                + "\(center) (\(listing.modelDescription))\(shown)\(total == 0 ? "." : ":")")
         listing.lines().forEach { output.line($0) }
-        if catalog.count(kind: query.kind) == 0 {
-            output.warning(
-                "no place of kind \"\(query.kind)\" in the data (kinds: \(catalog.kinds.joined(separator: ", ")))")
-        }
     }
 }
 
@@ -68,29 +66,31 @@ struct NearestCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         let center = try ArgumentValues.coordinate(latitude: latitude, longitude: longitude)
-        let wanted = try ArgumentValues.count(count.trimmingCharacters(in: .whitespaces), name: "count")
+        let wanted = try ArgumentValues.count(count, name: "count")
         let maxMeters = try maxDistance.map { text throws(CLIError) in
-            try ArgumentValues.meters(text.trimmingCharacters(in: .whitespaces), name: "max distance")
+            try ArgumentValues.meters(text, name: "max distance")
         }
         let model = try query.distanceModel()
-        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: query.kind)
+        let kind = try query.kindName()
+        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: kind)
         let hits: [PlaceHit]
         do throws(PlacesError) {
-            hits = try catalog.nearest(wanted, to: center, kind: query.kind, model: model, maxDistanceMeters: maxMeters)
+            hits = try catalog.nearest(wanted, to: center, kind: kind, model: model, maxDistanceMeters: maxMeters)
         } catch {
             throw CLIError(error)
         }
         let listing = try ResultListing(center: center, model: model, hits: hits)
+        ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output)
         if query.json {
             output.line(try listing.json(radiusMeters: maxMeters, count: wanted))
             return
         }
-        let within = maxMeters.map { " within \(DistanceText.plain($0)) m" } ?? ""
-        let what = ResultListing.plural(query.kind, hits.count)
+        let within = maxMeters.map { " within \(DistanceText.plain($0)) m of \(center)" } ?? " in the data"
         output.line(
             hits.isEmpty
-                ? "No \(what)\(within) of \(center) (\(listing.modelDescription))."
-                : "The \(hits.count) \(what) nearest to \(center)\(within) (\(listing.modelDescription)):")
+                ? "No \(ResultListing.plural(kind, 0))\(within) (\(listing.modelDescription))."
+                : "The \(hits.count) \(ResultListing.plural(kind, hits.count)) nearest to \(center)"
+                    + "\(maxMeters.map { " within \(DistanceText.plain($0)) m" } ?? "") (\(listing.modelDescription)):")
         listing.lines().forEach { output.line($0) }
     }
 }

@@ -8,8 +8,8 @@ struct QueryOptions: ParsableArguments {
     var kind = "pharmacy"
     @Option(help: "Distance model: geodesic (WGS84, exact), haversine (sphere) or projected (planar CRS).")
     var model = "geodesic"
-    @Option(help: "CRS for --model projected: auto (UTM zone of the query point) or e.g. EPSG:32635.")
-    var crs = "auto"
+    @Option(help: "CRS for --model projected: auto (UTM zone of the query point, the default) or e.g. EPSG:32635.")
+    var crs: String?
     @Option(
         help: ArgumentHelp(
             "Sphere radius for --model haversine, meters (default 6371008.8, the IUGG mean radius).",
@@ -24,30 +24,44 @@ struct QueryOptions: ParsableArguments {
     var dataFiles: [String] = []
     @Flag(help: "Print one JSON document.") var json = false
 
-    /// The distance model named by --model, --crs and --sphere-radius.
+    /// The distance model named by --model, --crs and --sphere-radius. An option that does not
+    /// apply to the chosen model is an error, not silently ignored.
     func distanceModel() throws(CLIError) -> DistanceModel {
-        switch model.trimmingCharacters(in: .whitespaces).lowercased() {
+        let name = model.trimmingCharacters(in: .whitespaces).lowercased()
+        if crs != nil && name != "projected" { throw .usage("--crs applies only to --model projected") }
+        if sphereRadius != nil && name != "haversine" {
+            throw .usage("--sphere-radius applies only to --model haversine")
+        }
+        switch name {
         case "geodesic":
             return .geodesic
         case "haversine":
             return .haversine(try QueryOptions.sphere(sphereRadius))
         case "projected":
-            let choice = try QueryOptions.projection(crs)
+            let choice = try QueryOptions.projection(crs ?? "auto")
             if case .crs(let name) = choice {
                 do { try ProjectionPool.shared.validate(crs: name) } catch { throw .usage(error.description) }
             }
             return .projected(choice)
         default:
-            throw .usage("invalid model \"\(model)\": expected geodesic, haversine or projected")
+            throw .usage(
+                "invalid model \"\(model.trimmingCharacters(in: .whitespaces))\": expected geodesic, haversine or projected"
+            )
         }
+    }
+
+    /// The kind to search, checked to be a name.
+    func kindName() throws(CLIError) -> String {
+        let trimmed = kind.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .usage("invalid kind \"\": expected a name such as pharmacy") }
+        return trimmed
     }
 
     static func sphere(_ text: String?) throws(CLIError) -> Haversine {
         guard let text else { return .iuggMean }
-        guard let radius = ArgumentValues.decimal(text.trimmingCharacters(in: .whitespaces)), radius > 0 else {
-            throw .usage(
-                "invalid sphere radius \"\(text.trimmingCharacters(in: .whitespaces))\": expected a number of meters above 0"
-            )
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let radius = ArgumentValues.decimal(trimmed), Haversine.validRadii.contains(radius) else {
+            throw .usage("invalid sphere radius \"\(trimmed)\": expected 1 to 10000000 meters")
         }
         do { return try Haversine(radiusMeters: radius) } catch { throw .usage(error.description) }
     }
@@ -68,9 +82,7 @@ enum DistanceText {
     static func precise(_ meters: Double) -> String { String(format: "%.3f m", meters) }
 
     /// A number without needless zeros ("500", "6371008.8").
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-    }
+    static func plain(_ value: Double) -> String { NumberText.plain(value) }
 }
 
 /// JSON documents for `--json`: keys sorted, no escaped slashes.

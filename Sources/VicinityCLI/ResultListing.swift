@@ -53,12 +53,24 @@ struct ResultListing {
             let direction = compass + String(repeating: " ", count: 4 - compass.count) + pad(degrees, 3) + "°"
             let name = displayName(row.hit.place)
             let padded = name.count < nameWidth ? name + String(repeating: " ", count: nameWidth - name.count) : name
-            return
-                "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  [\(row.hit.place.id)]"
+            return "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  "
+                + "[\(ResultListing.printable(row.hit.place.id))]"
         }
     }
 
-    private func displayName(_ place: Place) -> String { place.name.isEmpty ? "(unnamed)" : place.name }
+    private func displayName(_ place: Place) -> String {
+        place.name.isEmpty ? "(unnamed)" : ResultListing.printable(place.name)
+    }
+
+    /// Text safe to print on a terminal: control characters (line breaks, escape sequences from a
+    /// hostile data file) become U+FFFD, so one result stays one line and cannot drive the terminal.
+    static func printable(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    scalar.properties.generalCategory == .control ? "\u{FFFD}" : scalar
+                }))
+    }
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
@@ -79,25 +91,27 @@ struct ResultListing {
             var lon: Double
             var radius_m: Double?
             var count: Int?
+            var limit: Int?
             var model: String
             var crs: String?
             var sphere_radius_m: Double?
 
-            // radius_m and count are always present (null when not set), so every near/nearest
-            // document has the same keys; crs and sphere_radius_m only with their model.
+            // radius_m, count and limit are always present (null when not set), so every
+            // near/nearest document has the same keys; crs and sphere_radius_m only with their model.
             func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(lat, forKey: .lat)
                 try container.encode(lon, forKey: .lon)
                 try container.encode(radius_m, forKey: .radius_m)
                 try container.encode(count, forKey: .count)
+                try container.encode(limit, forKey: .limit)
                 try container.encode(model, forKey: .model)
                 try container.encodeIfPresent(crs, forKey: .crs)
                 try container.encodeIfPresent(sphere_radius_m, forKey: .sphere_radius_m)
             }
 
             enum CodingKeys: String, CodingKey {
-                case lat, lon, radius_m, count, model, crs, sphere_radius_m
+                case lat, lon, radius_m, count, limit, model, crs, sphere_radius_m
             }
         }
 
@@ -113,22 +127,24 @@ struct ResultListing {
 
         var query: Query
         var results: [Result]
+        /// For `near`: how many places are within the radius, when `limit` cut the list.
+        var total: Int?
     }
 
-    /// The `--json` document: `{"query":{…},"results":[…]}`.
-    func json(radiusMeters: Double?, count: Int?) throws -> String {
+    /// The `--json` document: `{"query":{…},"results":[…]}`, plus `"total"` for `near`.
+    func json(radiusMeters: Double?, count: Int?, limit: Int? = nil, total: Int? = nil) throws -> String {
         var sphereRadius: Double?
         if case .haversine(let sphere) = model { sphereRadius = sphere.radiusMeters }
         let document = Document(
             query: .init(
-                lat: center.latitude, lon: center.longitude, radius_m: radiusMeters, count: count, model: model.name,
-                crs: crs, sphere_radius_m: sphereRadius),
+                lat: center.latitude, lon: center.longitude, radius_m: radiusMeters, count: count, limit: limit,
+                model: model.name, crs: crs, sphere_radius_m: sphereRadius),
             results: rows.map { row in
                 .init(
                     id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
                     lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
                     distance_m: row.hit.distanceMeters, bearing_deg: row.bearing)
-            })
+            }, total: total)
         return try JSONOutput.encode(document)
     }
 }

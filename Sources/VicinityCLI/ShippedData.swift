@@ -44,6 +44,18 @@ enum ShippedData {
     }
 }
 
+extension ShippedData {
+    /// A warning on standard error when the data holds no place of the kind searched (a typo in
+    /// --kind, or a file whose kind column says otherwise); the result is still printed.
+    static func warnIfMissing(kind: String, in catalog: PlaceCatalog, output: inout CommandOutput) {
+        guard catalog.count(kind: kind) == 0 else { return }
+        let kinds = catalog.kinds.map { "\"\(ResultListing.printable($0))\"" }.joined(separator: ", ")
+        output.warning(
+            "no place of kind \"\(ResultListing.printable(kind))\" in the data (kinds: \(kinds.isEmpty ? "none" : kinds))"
+        )
+    }
+}
+
 extension CLIError {
     /// Maps a `Places` error to its exit code: unreadable files 66, query values 64, file content 65.
     init(_ error: PlacesError) {

@@ -29,6 +29,26 @@ import Testing
         #expect(checker.distanceMismatches == 0, "largest distance difference \(checker.largestDifference) m")
     }
 
+    /// The haversine model at the ends of the sphere radii it accepts (1 m and 10,000 km; review
+    /// 2026-11-22 found misses from ~70,000 km up and a crash at 1e-155 m, now rejected).
+    @Test(arguments: [1.0, 1_000.0, 10_000_000.0])
+    func extremeSphereRadiiMatchBruteForce(radius: Double) throws {
+        let model = DistanceModel.haversine(try Haversine(radiusMeters: radius))
+        var mixture = PointMixture(seed: UInt64(radius))
+        let points = Self.draw(800, from: &mixture)
+        var index = try GridIndex(cellSizeMeters: 250)
+        try index.insert(contentsOf: points)
+        var checker = QueryChecker(index: index, oracle: BruteForce(points: points), model: model)
+        var random = SplitMix64(seed: UInt64(radius) ^ 0xBEEF)
+        let scale = radius / SphereRadius.iuggMean
+        for query in 0..<20 {
+            let center = query % 2 == 0 ? random.pick(points).coordinate : mixture.next()
+            try checker.checkAll(center: center, radii: Self.radii.map { $0 * scale }, random: &random)
+        }
+        #expect(checker.handleMismatches == 0)
+        #expect(checker.distanceMismatches == 0, "largest distance difference \(checker.largestDifference) m")
+    }
+
     /// Exact ties between different points (mirror images about the query's meridian) come out
     /// ordered by handle, as the brute force orders them.
     @Test(arguments: chordModels)

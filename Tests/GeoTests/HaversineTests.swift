@@ -50,13 +50,13 @@ import Testing
         #expect(sphere.distance(Coordinate(unchecked: 10, 20), Coordinate(unchecked: 10, 20)) == 0)
     }
 
-    @Test(arguments: [0.0, -1.0, Double.nan, Double.infinity])
+    @Test(arguments: [0.0, -1.0, Double.nan, Double.infinity, 0.999, 1e-155, 10_000_000.5, 1e300])
     func rejectsInvalidRadius(radius: Double) {
         #expect {
             _ = try Haversine(radiusMeters: radius)
         } throws: { error in
             guard let error = error as? GeoError, case .invalidSphereRadius = error else { return false }
-            return error.description.hasSuffix("expected a finite number of meters above 0")
+            return error.description.hasSuffix("expected 1 to 10000000 meters")
         }
     }
 

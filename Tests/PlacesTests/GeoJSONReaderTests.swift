@@ -69,6 +69,23 @@ import Testing
         #expect(place.attributes == ["n": "1", "z": "0"])
     }
 
+    /// Found 2026-11-22 in review: a numeric id beyond 2^53 came back rounded
+    /// ("1.2345678901234568e+29"), so two long ids could collapse into one.
+    @Test func numericIDsBeyondTwoToThe53AreRejected() throws {
+        let text = """
+            {"type":"FeatureCollection","features":[{"type":"Feature","id":123456789012345678901234567890,
+            "geometry":{"type":"Point","coordinates":[29,41]},"properties":{}}]}
+            """
+        #expect(
+            throws: PlacesError.numericIDTooLong(
+                SourceLocation(file: "test.geojson", position: .feature(0)), value: "1.2345678901234568e+29")
+        ) { try parse(text) }
+        let exact =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":9007199254740991,"#
+            + #""geometry":{"type":"Point","coordinates":[29,41]},"properties":{}}]}"#
+        #expect(try parse(exact).places.first?.id == "9007199254740991")
+    }
+
     @Test func acceptsByteOrderMarkAndEmptyCollection() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"type": "FeatureCollection", "features": []}"#.utf8)
         #expect(try reader.parse(bytes, file: "empty.geojson").places.isEmpty)

@@ -66,7 +66,23 @@ import Testing
             message: "invalid model \"flat\": expected geodesic, haversine or projected"),
         Case(
             arguments: ["near", "41", "29", "--model", "haversine", "--sphere-radius", "0"], status: 64,
-            message: "invalid sphere radius \"0\": expected a number of meters above 0"),
+            message: "invalid sphere radius \"0\": expected 1 to 10000000 meters"),
+        Case(
+            arguments: ["near", "41", "29", "--model", "haversine", "--sphere-radius", "1e-155"], status: 64,
+            message: "invalid sphere radius \"1e-155\": expected 1 to 10000000 meters"),
+        Case(
+            arguments: ["near", "41", "29", "--crs", "EPSG:3857"], status: 64,
+            message: "--crs applies only to --model projected"),
+        Case(
+            arguments: ["near", "41", "29", "--sphere-radius", "6372797.560856"], status: 64,
+            message: "--sphere-radius applies only to --model haversine"),
+        Case(
+            arguments: ["near", "41", "29", "--kind", ""], status: 64,
+            message: "invalid kind \"\": expected a name such as pharmacy"),
+        Case(
+            arguments: ["bench", "--cell-size", "5"], status: 64,
+            message: "invalid cell size \"5.0\": expected 10 to 100000 meters"),
+        Case(arguments: ["bench", "--nearest", "0"], status: 64, message: "invalid nearest \"0\": expected 1 or more"),
         Case(
             arguments: ["near", "41", "29", "--model", "projected", "--crs", "EPSG:4326"], status: 64,
             message:

@@ -73,6 +73,41 @@ import Testing
         #expect(outcome.standardOutput.hasPrefix("No pharmacies within 100 m of 41.088154, 29.015615"))
     }
 
+    @Test func limitSaysHowManyAreWithin() throws {
+        let outcome = CLI.run([
+            "near", "41.088154", "29.015615", "--radius", "700", "--limit", "1", "--data", Self.istanbul,
+        ])
+        #expect(
+            outcome.standardOutput.hasPrefix(
+                "3 pharmacies within 700 m of 41.088154, 29.015615 (geodesic, WGS84), the nearest 1:"))
+        let json = CLI.run([
+            "near", "41.088154", "29.015615", "--radius", "700", "--limit", "1", "--data", Self.istanbul, "--json",
+        ])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(document["total"] as? Int == 3)
+        #expect((document["query"] as? [String: Any])?["limit"] as? Int == 1)
+        #expect((document["results"] as? [Any])?.count == 1)
+    }
+
+    /// Found 2026-11-22 in review: a name with a line break or an escape sequence broke the
+    /// one-line-per-result layout and reached the terminal.
+    @Test func controlCharactersInNamesAreNotPrinted() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-names.csv").path
+        try "id,name,lat,lon\nx,\"Evil\u{1B}[2J\nName\",41.0881,29.0156\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = CLI.run(["near", "41.088154", "29.015615", "--data", path])
+        #expect(outcome.status == 0)
+        #expect(!outcome.standardOutput.contains("\u{1B}"))
+        #expect(outcome.standardOutput.split(separator: "\n").count == 2)
+    }
+
+    @Test func aPlaceAtTheQueryPointHasBearingZero() throws {
+        let outcome = CLI.run(["near", "41.087853", "29.014096", "--radius", "1", "--data", Self.istanbul, "--json"])
+        #expect(outcome.standardOutput.contains(#""bearing_deg":0,"distance_m":0"#))
+    }
+
     @Test func helpIsPrintedToStandardOutput() {
         let outcome = CLI.run(["near", "--help"])
         #expect(outcome.status == 0)

@@ -1,13 +1,17 @@
-/// Parses the text of a latitude or longitude strictly.
+/// Parses a number as a person writes it in a data file or on a command line, strictly: the one
+/// grammar every front end shares for coordinates, radii and counts.
 ///
 /// Accepted: optional spaces or tabs, an optional sign, digits with an optional decimal point
 /// (`12`, `12.5`, `.5`, `12.`), an optional exponent (`1e-3`), optional spaces or tabs. Rejected,
 /// although Swift's `Double(_:)` accepts them: `nan`, `inf`, `infinity`, hex floats (`0x1p3`).
 /// Rejected as anything else: empty text, `12abc`, `1,5`. Text that parses to infinity (`1e999`)
 /// passes here and is rejected by the range check in `Coordinate`.
-enum DecimalDegrees {
+public enum DecimalNumber {
+    /// The number written in `text`, or nil if the text is not a plain decimal number.
+    public static func parse(_ text: String) -> Double? { parse(Array(text.utf8)[...]) }
+
     /// The number written in `bytes`, or nil if the text is not a plain decimal number.
-    static func parse(_ bytes: ArraySlice<UInt8>) -> Double? {
+    public static func parse(_ bytes: ArraySlice<UInt8>) -> Double? {
         var start = bytes.startIndex
         var end = bytes.endIndex
         while start < end, isBlank(bytes[start]) { start += 1 }
