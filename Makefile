@@ -35,6 +35,9 @@ demo: build
 	$(BIN_RELEASE) near 41.088154 29.015615 --radius 500 --data Data/pharmacies-istanbul-example.csv
 	$(BIN_RELEASE) near 41.088154 29.015615 --radius 700 --data Data/pharmacies-istanbul-example.csv
 	@echo
+	@echo "== The neighbourhood as a text map: Oxford Circus, London, 500 m =="
+	$(BIN_RELEASE) map 51.5152 -0.1420 --radius 500 --width 80 --height 24
+	@echo
 	@echo "== The 5 pharmacies nearest to King's Cross station =="
 	$(BIN_RELEASE) nearest 51.530882 -0.123796 --count 5
 	@echo

@@ -1,0 +1,145 @@
+/// Draws the framed map: the ring, the centre, the numbered places and clusters on a grid of
+/// square cells.
+///
+/// A cell is `cellWidth` characters by `cellHeight` lines (2 × 1, or 4 × 2 when large): terminal
+/// cells are about twice as tall as wide, so that is about square on screen and the ring comes
+/// out round. A symbol sits in the top line of its cell, from its first column (one column in for
+/// a single character in a large cell); one blank column (and, when large, one blank line)
+/// inside the frame on the west (north) side balances the space the last cell leaves on the east
+/// (south), so the centre symbol is exactly in the middle of the frame.
+///
+/// A two-digit number fills its 2-column cell, so it would run into a symbol in the next cell
+/// ("13" and "8" reading "138") or the frame: it then starts one column to the west, into the
+/// empty cell there. With symbols on both sides it has no room and shows the cluster symbol; the
+/// list still gives it. Large cells have room for `[12]`, whose brackets keep neighbours apart.
+struct MapCanvas: Sendable {
+    let grid: MapGrid
+    let style: MapStyle
+    let glyphs: MapGlyphs
+
+    /// Characters per cell, east–west.
+    var cellWidth: Int { style.large ? 4 : 2 }
+    /// Lines per cell, north–south.
+    var cellHeight: Int { style.large ? 2 : 1 }
+    /// Width of the framed map in characters.
+    var width: Int { innerWidth + 2 }
+    /// Lines of the framed map.
+    var height: Int { innerHeight + 2 }
+    /// Meters east–west per character column, for the scale bar.
+    var metersPerColumn: Double { grid.metersPerCell / Double(cellWidth) }
+
+    private var innerWidth: Int { 1 + cellWidth * grid.side }
+    private var innerHeight: Int { (cellHeight - 1) + cellHeight * grid.side }
+    /// Column and line of the centre symbol inside the frame.
+    private var centerColumn: Int { cellWidth * grid.half + cellWidth / 2 }
+    private var centerLine: Int { (cellHeight - 1) + cellHeight * grid.half }
+
+    /// Where everything goes, before any line is drawn: enough to know the map's size and legend,
+    /// cheap enough to work out for every size the renderer tries.
+    struct Plan: Sendable {
+        /// The symbol shown in each occupied cell, and where it starts.
+        fileprivate var symbols: [MapCell: Symbol]
+        fileprivate var ring: Set<MapRing.Dot>
+        /// What the legend needs to explain.
+        var contents: MapPanel.Contents
+        /// The text shown in each occupied cell: a number or the cluster symbol.
+        var texts: [MapCell: String] { symbols.mapValues(\.text) }
+    }
+
+    fileprivate struct Symbol: Sendable {
+        var text: String
+        var role: MapRole
+        /// Column inside the frame where the text starts.
+        var start = 0
+    }
+
+    /// Chooses each cell's symbol and where it starts, and the ring's dots.
+    func plan(_ entries: [RenderedMap.Entry], radiusMeters: Double) -> Plan {
+        var contents = MapPanel.Contents(hasMarkers: false, hasClusters: false, hasUnlabelled: false, hasRing: false)
+        var symbols: [MapCell: Symbol] = [:]
+        symbols[MapCell(column: grid.half, row: grid.half)] = Symbol(text: glyphs.center, role: .center)
+        for entry in entries {
+            guard let cell = entry.cell else { continue }
+            contents.hasMarkers = true
+            if !entry.isClustered, let label = label(entry.number) {
+                symbols[cell] = Symbol(text: label, role: .marker)
+            } else {
+                symbols[cell] = Symbol(text: glyphs.cluster, role: .cluster)
+                contents.hasUnlabelled = contents.hasUnlabelled || !entry.isClustered
+            }
+        }
+        for (cell, symbol) in symbols {
+            var placed = symbol
+            placed.start = 1 + cellWidth * cell.column + (symbol.text.count == 1 ? cellWidth / 2 - 1 : 0)
+            if symbol.text.count == cellWidth && !style.large {
+                let east = MapCell(column: cell.column + 1, row: cell.row)
+                let west = MapCell(column: cell.column - 1, row: cell.row)
+                // The frame counts as a neighbour to keep clear of, but not to give up a number for.
+                let eastTaken = symbols[east] != nil || east.column == grid.side
+                let westTaken = symbols[west] != nil || west.column < 0
+                if eastTaken && !westTaken {
+                    placed.start -= 1
+                } else if symbols[east] != nil {
+                    placed = Symbol(text: glyphs.cluster, role: .cluster, start: placed.start)
+                    contents.hasUnlabelled = true
+                }
+            }
+            symbols[cell] = placed
+        }
+        contents.hasClusters = symbols.values.contains { $0.role == .cluster }
+        let ring = MapRing(
+            radiusCells: radiusMeters / grid.metersPerCell, columnsPerCell: cellWidth, linesPerCell: cellHeight
+        ).dots(maxColumn: centerColumn, maxLine: centerLine)
+        contents.hasRing = !ring.isEmpty
+        return Plan(symbols: symbols, ring: ring, contents: contents)
+    }
+
+    /// The framed map, `height` lines of `width` characters.
+    func draw(_ plan: Plan) -> [StyledLine] {
+        let blank = (text: " ", role: MapRole.plain)
+        var matrix = Array(repeating: Array(repeating: blank, count: innerWidth), count: innerHeight)
+        // No ring dot touches a symbol: none in the column either side of it, nor (large cells)
+        // in the line above or below.
+        var reserved = Array(repeating: Array(repeating: false, count: innerWidth), count: innerHeight)
+        for (cell, symbol) in plan.symbols {
+            let line = (cellHeight - 1) + cellHeight * cell.row
+            for near in max(0, line - cellHeight + 1)...min(innerHeight - 1, line + cellHeight - 1) {
+                for column in max(0, symbol.start - 1)...min(innerWidth - 1, symbol.start + symbol.text.count) {
+                    reserved[near][column] = true
+                }
+            }
+        }
+        for dot in plan.ring {
+            let (column, line) = (centerColumn + dot.column, centerLine + dot.line)
+            if !reserved[line][column] { matrix[line][column] = (glyphs.ring, .ring) }
+        }
+        for (cell, symbol) in plan.symbols {
+            let line = (cellHeight - 1) + cellHeight * cell.row
+            for (offset, character) in symbol.text.enumerated() {
+                matrix[line][symbol.start + offset] = (String(character), symbol.role)
+            }
+        }
+        return framed(matrix)
+    }
+
+    /// "7" (or "[7]" when large), or nil if the number is too long for a cell.
+    func label(_ number: Int) -> String? {
+        let text = style.large ? "[\(number)]" : String(number)
+        if text.count <= cellWidth { return text }
+        return style.large && number < 1000 ? String(number) : nil
+    }
+
+    private func framed(_ matrix: [[(text: String, role: MapRole)]]) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        let across = String(repeating: glyphs.horizontal, count: innerWidth)
+        lines.append(StyledLine(glyphs.topLeft + across + glyphs.topRight, .frame))
+        for row in matrix {
+            var line = StyledLine(glyphs.vertical, .frame)
+            for character in row { line.append(character.text, character.role) }
+            line.append(glyphs.vertical, .frame)
+            lines.append(line)
+        }
+        lines.append(StyledLine(glyphs.bottomLeft + across + glyphs.bottomRight, .frame))
+        return lines
+    }
+}

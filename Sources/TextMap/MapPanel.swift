@@ -1,0 +1,71 @@
+/// The side panel beside the map (or under it on a narrow screen): north arrow, scale bar and a
+/// legend of only the symbols the map uses.
+struct MapPanel: Sendable {
+    let model: MapModel
+    let style: MapStyle
+    let glyphs: MapGlyphs
+
+    /// The longest scale bar, character columns.
+    var maxScaleColumns: Int { style.large ? 16 : 12 }
+
+    /// Width of the symbol column: a marker is `1` or `[1]` (large).
+    private var symbolWidth: Int { style.large ? 3 : 1 }
+
+    /// What the map drew, which decides the legend's lines.
+    struct Contents: Sendable {
+        var hasMarkers: Bool
+        var hasClusters: Bool
+        /// Some place's number had no room (too long, or crowded by its neighbours) and shows the
+        /// cluster symbol.
+        var hasUnlabelled: Bool
+        var hasRing: Bool
+    }
+
+    /// The panel's lines for a map drawn at `metersPerColumn` character columns.
+    func lines(metersPerColumn: Double, contents: Contents) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        let indent = String(repeating: " ", count: symbolWidth / 2)
+        lines.append(StyledLine(indent + "N", .north))
+        lines.append(StyledLine(indent + glyphs.northArrow, .north))
+        lines.append(StyledLine(indent + glyphs.northShaft, .north))
+        lines.append(StyledLine())
+        lines.append(ScaleBar(metersPerColumn: metersPerColumn, maxColumns: maxScaleColumns).line(glyphs))
+        lines.append(StyledLine())
+        for (index, entry) in legend(contents).enumerated() {
+            if style.large && index > 0 { lines.append(StyledLine()) }
+            lines.append(entry)
+        }
+        return lines
+    }
+
+    /// The narrowest the panel can be for this model: its legend without the optional entries.
+    func minimumWidth() -> Int {
+        let least = Contents(hasMarkers: false, hasClusters: false, hasUnlabelled: false, hasRing: false)
+        return legend(least).map(\.width).max() ?? 0
+    }
+
+    private func legend(_ contents: Contents) -> [StyledLine] {
+        let kind = MapWording.printable(model.kind)
+        var entries: [StyledLine] = []
+        func entry(_ symbol: String, _ role: MapRole, _ text: String) {
+            let before = (symbolWidth - symbol.count) / 2
+            var line = StyledLine(String(repeating: " ", count: before))
+            line.append(symbol, role)
+            line.pad(to: symbolWidth + 2)
+            line.append(text)
+            entries.append(line)
+        }
+        entry(glyphs.center, .center, "you are here")
+        if contents.hasMarkers {
+            entry(style.large ? "[1]" : "1", .marker, "\(kind), see list below")
+        }
+        if contents.hasClusters {
+            let several = "2 or more \(MapWording.plural(kind, 2))"
+            entry(glyphs.cluster, .cluster, contents.hasUnlabelled ? "\(several), or no room for a number" : several)
+        }
+        if contents.hasRing {
+            entry(glyphs.ring, .ring, "\(MapWording.plain(model.radiusMeters)) m from you")
+        }
+        return entries
+    }
+}

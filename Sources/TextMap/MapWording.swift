@@ -1,0 +1,60 @@
+import Foundation
+import Geo
+
+/// How distances, directions and kinds read on a map and in its list.
+enum MapWording {
+    /// A distance as a person reads it: whole meters below 1 km ("132 m"), one decimal below
+    /// 10 km ("1.2 km"), whole kilometers above ("12 km").
+    static func distance(_ meters: Double) -> String {
+        guard meters.isFinite else { return "? m" }
+        let wholeMeters = meters.rounded()
+        if wholeMeters < 1000 { return "\(Int(wholeMeters)) m" }
+        let kilometers = meters / 1000
+        if (kilometers * 10).rounded() < 100 { return String(format: "%.1f km", kilometers) }
+        return String(format: "%.0f km", kilometers)
+    }
+
+    /// A round length in meters as a label: "200 m", "1 km", "5000 km".
+    static func roundLength(_ meters: Double) -> String {
+        meters < 1000 ? "\(Int(meters)) m" : "\(Int(meters / 1000)) km"
+    }
+
+    /// The 16 compass points in words, clockwise from north, matching `Bearing.compassPoints`.
+    static let compassWords = [
+        "north", "north-northeast", "northeast", "east-northeast", "east", "east-southeast", "southeast",
+        "south-southeast", "south", "south-southwest", "southwest", "west-southwest", "west", "west-northwest",
+        "northwest", "north-northwest",
+    ]
+
+    /// "WSW", or "west-southwest" in words.
+    static func direction(_ degrees: Double, inWords: Bool) -> String {
+        let point = Bearing.compassPoint(degrees)
+        guard inWords, let index = Bearing.compassPoints.firstIndex(of: point) else { return point }
+        return compassWords[index]
+    }
+
+    /// "pharmacy" → "pharmacies", "user" → "users", "bus" → "bus" (left alone).
+    static func plural(_ kind: String, _ count: Int) -> String {
+        if count == 1 { return kind }
+        if kind.hasSuffix("y"), let last = kind.dropLast().last, !"aeiou".contains(last) {
+            return kind.dropLast() + "ies"
+        }
+        return kind.hasSuffix("s") ? kind : kind + "s"
+    }
+
+    /// Text safe to print on a terminal: control characters (line breaks, escape sequences from a
+    /// hostile data file) become U+FFFD, so a name stays on its line and cannot drive the terminal.
+    static func printable(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+    }
+
+    /// "Pharmacies" from "pharmacies".
+    static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    /// A number without needless zeros: "500", "62.5".
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+}

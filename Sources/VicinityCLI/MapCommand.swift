@@ -1,0 +1,257 @@
+import ArgumentParser
+import Foundation
+import Geo
+import Places
+import TextMap
+
+/// `vicinity map`: the neighbourhood as a text map, with the list of places under it.
+struct MapCommand: OutputCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Draw the places within a radius of a point as a text map, with the list under it.",
+        discussion: """
+            Latitude first, in decimal degrees: vicinity map 51.5152 -0.1420 --radius 500
+            The map is an azimuthal-equidistant projection centred on the point, so distance and \
+            direction from the centre are true; north is up. Places are numbered nearest first; \
+            --kind all shows every kind. The size defaults to the terminal's (COLUMNS and LINES, \
+            else the terminal itself), or 80 × 24 when output is not a terminal. Colour follows \
+            --color; NO_COLOR turns off auto.
+            """
+    )
+
+    @Argument(help: "Latitude of the point, degrees (-90 to 90).") var latitude: String
+    @Argument(help: "Longitude of the point, degrees (-180 to 180).") var longitude: String
+    @Option(help: ArgumentHelp("Radius in meters, inclusive.", valueName: "meters")) var radius = "500"
+    @Option(
+        help: ArgumentHelp("Half the side of the drawn square, meters (default 1.2 × the radius).", valueName: "meters")
+    )
+    var extent: String?
+    @Option(help: ArgumentHelp("Width in columns (default: the terminal's, else 80).", valueName: "columns"))
+    var width: String?
+    @Option(help: ArgumentHelp("Height in lines (default: the terminal's, else 24).", valueName: "lines"))
+    var height: String?
+    @Flag(help: "Draw with plain ASCII instead of box-drawing characters.") var ascii = false
+    @Option(
+        help: ArgumentHelp(
+            "Colour: auto (only on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color = "auto"
+    @Flag(help: "A roomier, high-contrast layout: larger map squares, directions in words.") var large = false
+    @OptionGroup var query: QueryOptions
+
+    func execute(_ output: inout CommandOutput) throws {
+        let center = try ArgumentValues.coordinate(latitude: latitude, longitude: longitude)
+        let radiusMeters = try ArgumentValues.meters(radius, name: "radius")
+        let halfExtent = try extent.map { text throws(CLIError) in try Self.halfExtent(text) }
+        let size = try screenSize()
+        let colored = try useColor()
+        let style = MapStyle(characters: ascii ? .ascii : .unicode, color: colored && !query.json, large: large)
+        let model = try query.distanceModel()
+        let kind = try query.kindName()
+        // "all": every kind in the data, unless the data has a kind of that name.
+        let everyKind = kind == "all"
+        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: everyKind ? "place" : kind)
+        let kinds = everyKind && !catalog.kinds.contains("all") ? catalog.kinds : [kind]
+        let listing = try ResultListing(
+            center: center, model: model,
+            hits: try Self.hits(in: catalog, kinds: kinds, center: center, radius: radiusMeters, model: model))
+        let markers = try Self.markers(listing)
+        var nearest: MapMarker?
+        if listing.rows.isEmpty {
+            let beyond = try Self.hits(in: catalog, kinds: kinds, center: center, radius: nil, model: model)
+            nearest = try Self.markers(ResultListing(center: center, model: model, hits: beyond)).first
+        }
+        let mapModel = MapModel(
+            center: center, radiusMeters: radiusMeters, halfExtentMeters: halfExtent,
+            kind: kinds == [kind] ? kind : "place", markers: markers, nearestBeyondRadius: nearest)
+        let rendered: RenderedMap
+        do throws(TextMapError) {
+            rendered = try MapRenderer(width: size.width, height: size.height, style: style).render(mapModel)
+        } catch {
+            throw CLIError.usage(error.description)
+        }
+        if kinds == [kind] { ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output) }
+        if query.json {
+            output.line(try Self.json(listing, rendered, radiusMeters: radiusMeters))
+            return
+        }
+        rendered.lines.forEach { output.line($0) }
+    }
+
+    /// The places within `radius` (or the nearest one, for nil) over every kind in `kinds`, nearest
+    /// first, ties by id as `near` orders them.
+    static func hits(
+        in catalog: PlaceCatalog, kinds: [String], center: Coordinate, radius: Double?, model: DistanceModel
+    ) throws(CLIError) -> [PlaceHit] {
+        var hits: [PlaceHit] = []
+        do throws(PlacesError) {
+            for kind in kinds {
+                if let radius {
+                    hits += try catalog.nearby(center, radiusMeters: radius, kind: kind, model: model)
+                } else {
+                    hits += try catalog.nearest(1, to: center, kind: kind, model: model)
+                }
+            }
+        } catch {
+            throw CLIError(error)
+        }
+        if kinds.count > 1 {
+            hits.sort {
+                ($0.distanceMeters, $0.place.kind, $0.place.id) < ($1.distanceMeters, $1.place.kind, $1.place.id)
+            }
+        }
+        return radius == nil ? Array(hits.prefix(1)) : hits
+    }
+
+    /// The listing's places as map markers, placed by the azimuthal-equidistant projection.
+    static func markers(_ listing: ResultListing) throws(CLIError) -> [MapMarker] {
+        guard !listing.rows.isEmpty else { return [] }
+        let offsets: [(x: Double, y: Double)?]
+        do throws(GeoError) {
+            offsets = try LocalProjection(center: listing.center).project(listing.rows.map(\.hit.place.coordinate))
+        } catch {
+            throw .internalError(error.description)
+        }
+        return zip(listing.rows, offsets).map { row, offset in
+            MapMarker(
+                name: row.hit.place.name, kind: row.hit.place.kind, distanceMeters: row.hit.distanceMeters,
+                bearingDegrees: row.bearing, eastMeters: offset?.x ?? .nan, northMeters: offset?.y ?? .nan)
+        }
+    }
+
+    static func halfExtent(_ typed: String) throws(CLIError) -> Double {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        guard let value = ArgumentValues.decimal(text), value > 0 else {
+            throw .usage("invalid extent \"\(text)\": expected a number of meters above 0")
+        }
+        return value
+    }
+}
+
+extension MapCommand {
+    /// The size to draw at: `--width`/`--height`, else `COLUMNS`/`LINES`, else the terminal's, else
+    /// 80 × 24. A size taken from the terminal keeps one line for the shell prompt and is brought
+    /// into `MapRenderer`'s ranges; a size typed by hand outside them is an error.
+    func screenSize() throws(CLIError) -> (width: Int, height: Int) {
+        try Self.screenSize(
+            width: width, height: height, environment: ProcessInfo.processInfo.environment,
+            terminal: Self.terminalSize())
+    }
+
+    static func screenSize(
+        width: String?, height: String?, environment: [String: String], terminal: (columns: Int, lines: Int)?
+    ) throws(CLIError) -> (width: Int, height: Int) {
+        func typed(_ text: String, _ name: String, _ range: ClosedRange<Int>, _ unit: String) throws(CLIError) -> Int {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let value = Int(trimmed), range.contains(value) else {
+                throw .usage(
+                    "invalid \(name) \"\(trimmed)\": expected a whole number of \(unit) from \(range.lowerBound) to "
+                        + "\(range.upperBound)")
+            }
+            return value
+        }
+        func detected(_ variable: String, _ fromTerminal: Int?, keep: Int, _ range: ClosedRange<Int>) -> Int? {
+            let value = environment[variable].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? fromTerminal
+            return value.map { min(max($0 - keep, range.lowerBound), range.upperBound) }
+        }
+        let widths = MapRenderer.widthRange
+        let heights = MapRenderer.heightRange
+        return (
+            try width.map { text throws(CLIError) in try typed(text, "width", widths, "columns") }
+                ?? detected("COLUMNS", terminal?.columns, keep: 0, widths) ?? 80,
+            try height.map { text throws(CLIError) in try typed(text, "height", heights, "lines") }
+                ?? detected("LINES", terminal?.lines, keep: 1, heights) ?? 24
+        )
+    }
+
+    /// Columns and lines of the terminal on standard output, or nil if it is not a terminal.
+    static func terminalSize() -> (columns: Int, lines: Int)? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// `--color`: always, never, or auto — colour only on a terminal, unless `NO_COLOR` is set to
+    /// anything but the empty string (no-color.org) or `TERM` is `dumb`.
+    func useColor() throws(CLIError) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return try Self.useColor(
+            color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+    }
+
+    static func useColor(_ choice: String, environment: [String: String], isTerminal: Bool) throws(CLIError) -> Bool {
+        switch choice.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "always": return true
+        case "never": return false
+        case "auto":
+            return isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        default:
+            throw .usage(
+                "invalid color \"\(choice.trimmingCharacters(in: .whitespaces))\": expected auto, always or never")
+        }
+    }
+
+    /// The `--json` document: `near --json`'s, each result with its map `cell` (null outside the
+    /// drawn square), and a `map` object giving the grid the cells are counted in: `side` × `side`
+    /// cells of `cell_m` meters, column 0 the westernmost and row 0 the northernmost.
+    struct Document: Encodable {
+        struct Result: Encodable {
+            var id: String
+            var name: String
+            var kind: String
+            var lat: Double
+            var lon: Double
+            var distance_m: Double
+            var bearing_deg: Double
+            var cell: MapCell?
+
+            // cell is always present, null outside the map, like radius_m in the query.
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(name, forKey: .name)
+                try container.encode(kind, forKey: .kind)
+                try container.encode(lat, forKey: .lat)
+                try container.encode(lon, forKey: .lon)
+                try container.encode(distance_m, forKey: .distance_m)
+                try container.encode(bearing_deg, forKey: .bearing_deg)
+                try container.encode(cell, forKey: .cell)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case id, name, kind, lat, lon, distance_m, bearing_deg, cell
+            }
+        }
+
+        /// The grid: `side` × `side` cells of `cell_m` meters, column 0 west, row 0 north.
+        struct Grid: Encodable {
+            var side: Int
+            var cell_m: Double
+        }
+
+        var query: ResultListing.Document.Query
+        var results: [Result]
+        /// As for `near`: how many places are within the radius (all of them are listed).
+        var total: Int
+        var map: Grid
+    }
+
+    static func json(_ listing: ResultListing, _ rendered: RenderedMap, radiusMeters: Double) throws -> String {
+        var cells: [Int: MapCell] = [:]
+        for entry in rendered.entries { cells[entry.markerIndex] = entry.cell }
+        var sphereRadius: Double?
+        if case .haversine(let sphere) = listing.model { sphereRadius = sphere.radiusMeters }
+        let document = Document(
+            query: .init(
+                lat: listing.center.latitude, lon: listing.center.longitude, radius_m: radiusMeters, count: nil,
+                model: listing.model.name, crs: listing.crs, sphere_radius_m: sphereRadius),
+            results: listing.rows.enumerated().map { index, row in
+                .init(
+                    id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
+                    lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
+                    distance_m: row.hit.distanceMeters, bearing_deg: row.bearing, cell: cells[index])
+            },
+            total: listing.rows.count, map: .init(side: rendered.side, cell_m: rendered.metersPerCell))
+        return try JSONOutput.encode(document)
+    }
+}

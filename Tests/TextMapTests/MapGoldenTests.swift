@@ -1,0 +1,81 @@
+import Testing
+
+@testable import TextMap
+
+/// Whole maps against the committed golden files (`Golden/README.md` says how to regenerate them).
+@Suite struct MapGoldenTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var golden: String
+        var places: String
+        var latitude: Double
+        var longitude: Double
+        var radiusMeters: Double
+        var width = 80
+        var height = 24
+        var style = MapStyle(characters: .ascii)
+        var testDescription: String { golden }
+    }
+
+    static let istanbul = "places-istanbul-example.csv"
+    static let london = "places-london-oxford-circus.csv"
+
+    static let cases: [Case] = [
+        Case(
+            golden: "istanbul-500m-80x24-ascii.txt", places: istanbul, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500),
+        Case(
+            golden: "istanbul-100m-80x24-ascii.txt", places: istanbul, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 100),
+        Case(
+            golden: "istanbul-500m-80x24-unicode.txt", places: istanbul, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, style: MapStyle()),
+        Case(
+            golden: "istanbul-500m-80x24-large-ascii.txt", places: istanbul, latitude: 41.088154,
+            longitude: 29.015615, radiusMeters: 500, style: MapStyle(characters: .ascii, large: true)),
+        Case(
+            golden: "istanbul-500m-60x16-color.txt", places: istanbul, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, width: 60, height: 16, style: MapStyle(color: true)),
+        Case(
+            golden: "london-oxford-circus-500m-80x24-ascii.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 500),
+        Case(
+            golden: "london-oxford-circus-500m-100x40-unicode.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 500, width: 100, height: 40, style: MapStyle()),
+        Case(
+            golden: "london-oxford-circus-500m-80x24-large-ascii.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 500, style: MapStyle(characters: .ascii, large: true)),
+        Case(
+            golden: "london-oxford-circus-800m-80x24-ascii.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 800),
+    ]
+
+    @Test(arguments: cases)
+    func matchesGoldenFile(_ example: Case) throws {
+        let model = try MapFixture.model(
+            example.places, latitude: example.latitude, longitude: example.longitude,
+            radiusMeters: example.radiusMeters)
+        let map = try MapRenderer(width: example.width, height: example.height, style: example.style).render(model)
+        GoldenFile.check(map.text, against: example.golden)
+    }
+
+    /// The original app's example: of "100 / 400 / 450 meters away", only Omur is within 500 m.
+    @Test func istanbulDrawsAndListsOnlyOmur() throws {
+        let model = try MapFixture.model(Self.istanbul, latitude: 41.088154, longitude: 29.015615, radiusMeters: 500)
+        let map = try MapRenderer(width: 80, height: 24, style: MapStyle(characters: .ascii)).render(model)
+        #expect(map.entries.map(\.marker.name) == ["Omur"])
+        #expect(map.entries.first?.symbol == "1")
+        #expect(map.lines.contains("1  Omur  132 m  WSW"))
+        #expect(!map.text.contains("Emre") && !map.text.contains("Arzu"))
+        #expect(map.lines.count <= 24 && map.lines.allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func londonListsEveryPharmacyWithin500MetersNearestFirst() throws {
+        let model = try MapFixture.model(Self.london, latitude: 51.5152, longitude: -0.1420, radiusMeters: 500)
+        let map = try MapRenderer(width: 80, height: 24, style: MapStyle(characters: .ascii)).render(model)
+        #expect(map.entries.count == 6)
+        #expect(map.entries.allSatisfy { $0.cell != nil && $0.symbol == String($0.number) })
+        let listed = map.lines.filter { $0.first?.isNumber == true }
+        #expect(listed.map { $0.prefix(1) } == ["1", "2", "3", "4", "5", "6"])
+        #expect(map.lines.count <= 24 && map.lines.allSatisfy { $0.count <= 80 })
+    }
+}

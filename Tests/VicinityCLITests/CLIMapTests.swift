@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import VicinityCLI
+
+/// `vicinity map` end to end, in-process, on the shipped data: the same bytes as the TextMap golden
+/// files, the `near --json` document plus cells, and errors that name the value and the range.
+@Suite struct CLIMapTests {
+    static let istanbul = "Data/pharmacies-istanbul-example.csv"
+    static let plain = ["--ascii", "--color", "never", "--width", "80", "--height", "24"]
+
+    /// Runs `vicinity map ARGUMENTS` as `CLI.run` would: standard output, or the error line and its
+    /// exit code.
+    static func map(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        var output = CommandOutput(streaming: false)
+        do {
+            let command = try MapCommand.parse(CLI.shieldNegativeNumbers(arguments))
+            try command.execute(&output)
+            return (0, output.collected, output.diagnostics)
+        } catch let error as CLIError {
+            return (error.exitCode, output.collected, "vicinity: \(error.description)\n")
+        } catch {
+            return (MapCommand.exitCode(for: error).rawValue, "", "vicinity: \(MapCommand.message(for: error))\n")
+        }
+    }
+
+    /// A golden file of the TextMap tests: the command line must draw exactly what the renderer does.
+    static func golden(_ name: String) throws -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("TextMapTests/Golden/\(name)")
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    @Test(arguments: [
+        (["41.088154", "29.015615", "--radius", "500", "--data", istanbul], "istanbul-500m-80x24-ascii.txt"),
+        (["41.088154", "29.015615", "--radius", "100", "--data", istanbul], "istanbul-100m-80x24-ascii.txt"),
+        (["51.5152", "-0.1420", "--radius", "500"], "london-oxford-circus-500m-80x24-ascii.txt"),
+        (["51.5152", "-0.1420", "--radius", "800"], "london-oxford-circus-800m-80x24-ascii.txt"),
+        (["51.5152", "-0.1420", "--large"], "london-oxford-circus-500m-80x24-large-ascii.txt"),
+    ])
+    func drawsTheGoldenMaps(arguments: [String], golden: String) throws {
+        let run = Self.map(arguments + Self.plain)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output == (try Self.golden(golden)))
+    }
+
+    @Test func unicodeAndColourOnRequest() throws {
+        let run = Self.map([
+            "41.088154", "29.015615", "--data", Self.istanbul, "--width", "60", "--height", "16", "--color", "always",
+        ])
+        #expect(run.output == (try Self.golden("istanbul-500m-60x16-color.txt")))
+    }
+
+    /// `--json` is `near --json` with each result's cell, plus the grid the cells are counted in.
+    @Test func jsonIsTheNearDocumentWithCells() throws {
+        let query = ["41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul, "--json"]
+        let near = CLI.run(["near"] + query)
+        // A 600 m square: Omur is on the map, Emre and Arzu (over 600 m west) are not.
+        let run = Self.map(query + ["--extent", "300", "--width", "80", "--height", "24"])
+        #expect(run.status == 0)
+        var document = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let grid = try #require(document.removeValue(forKey: "map") as? [String: Any])
+        var results = try #require(document["results"] as? [[String: Any]])
+        let cells = results.indices.map { results[$0].removeValue(forKey: "cell") }
+        document["results"] = results
+        let expected = try #require(JSONSerialization.jsonObject(with: Data(near.standardOutput.utf8)) as? NSDictionary)
+        #expect(NSDictionary(dictionary: document) == expected)
+        // Omur, 127.6 m west and 33.4 m south, is 3 cells west and 1 south of the centre cell (7, 7)
+        // in 40 m cells.
+        #expect(grid["side"] as? Int == 15)
+        #expect(grid["cell_m"] as? Double == 40)
+        #expect(cells[0] as? [String: Int] == ["column": 4, "row": 8])
+        #expect(cells[1] is NSNull && cells[2] is NSNull)
+        #expect(run.output.contains(#""cell":null"#))
+    }
+
+    @Test func everyKindAtOnce() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("map-kinds-\(UUID()).csv")
+        try "id,name,lat,lon,kind\np1,Omur,41.087853,29.014096,pharmacy\nu1,Ayse,41.0885,29.0158,user\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = Self.map(["41.088154", "29.015615", "--kind", "all", "--data", file.path] + Self.plain)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.hasPrefix("Places within 500 m of 41.088154, 29.015615\n"))
+        #expect(run.output.hasSuffix("1  Ayse (user)       41 m  NNE\n2  Omur (pharmacy)  132 m  WSW\n"))
+    }
+
+    @Test(arguments: [
+        (["--width", "10"], "invalid width \"10\": expected a whole number of columns from 30 to 1000"),
+        (["--width", "80.5"], "invalid width \"80.5\": expected a whole number of columns from 30 to 1000"),
+        (["--height", "abc"], "invalid height \"abc\": expected a whole number of lines from 10 to 1000"),
+        (["--height", "2000"], "invalid height \"2000\": expected a whole number of lines from 10 to 1000"),
+        (["--color", "sometimes"], "invalid color \"sometimes\": expected auto, always or never"),
+        (["--extent", "0"], "invalid extent \"0\": expected a number of meters above 0"),
+        (["--radius", "-1"], "invalid radius \"-1\": expected a number of meters, 0 or more"),
+    ])
+    func badValuesAreNamedWithTheirRange(extra: [String], message: String) {
+        let run = Self.map(["41.088154", "29.015615", "--data", Self.istanbul] + extra)
+        #expect(run.status == 64)
+        #expect(run.error == "vicinity: \(message)\n")
+    }
+
+    @Test func sizeComesFromOptionsThenEnvironmentThenTerminal() throws {
+        let none: [String: String] = [:]
+        #expect(try MapCommand.screenSize(width: nil, height: nil, environment: none, terminal: nil) == (80, 24))
+        #expect(
+            try MapCommand.screenSize(width: "100", height: "30", environment: none, terminal: (50, 20)) == (100, 30))
+        // From a terminal, one line stays free for the prompt; sizes are brought into range.
+        #expect(try MapCommand.screenSize(width: nil, height: nil, environment: none, terminal: (132, 43)) == (132, 42))
+        let environment = ["COLUMNS": "90", "LINES": "5"]
+        #expect(
+            try MapCommand.screenSize(width: nil, height: nil, environment: environment, terminal: (132, 43)) == (
+                90, 10
+            ))
+        #expect(
+            try MapCommand.screenSize(width: nil, height: nil, environment: ["COLUMNS": "9000"], terminal: nil) == (
+                1000, 24
+            ))
+    }
+
+    @Test func colourAutoOnlyOnATerminalWithoutNoColor() throws {
+        #expect(try MapCommand.useColor("auto", environment: [:], isTerminal: true))
+        #expect(try !MapCommand.useColor("auto", environment: [:], isTerminal: false))
+        #expect(try !MapCommand.useColor("auto", environment: ["NO_COLOR": "1"], isTerminal: true))
+        #expect(try MapCommand.useColor("auto", environment: ["NO_COLOR": ""], isTerminal: true))
+        #expect(try !MapCommand.useColor("auto", environment: ["TERM": "dumb"], isTerminal: true))
+        #expect(try MapCommand.useColor("always", environment: ["NO_COLOR": "1"], isTerminal: false))
+        #expect(try !MapCommand.useColor("never", environment: [:], isTerminal: true))
+    }
+}
