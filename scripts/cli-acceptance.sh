@@ -45,7 +45,7 @@ check "bearing and compass point" "$("$bin" near 41.088154 29.015615 --radius 50
 # JSON shapes.
 out=$("$bin" near 41.088154 29.015615 --radius 700 --data "$istanbul" --json)
 check "near --json is one line" "$(wc -l <<<"$out")" "^1$"
-check "near --json query" "$out" '"query":\{"count":null,"lat":41\.088154,"lon":29\.015615,"model":"geodesic","radius_m":700\}'
+check "near --json query" "$out" '"query":\{"count":null,"lat":41\.088154,"limit":null,"lon":29\.015615,"model":"geodesic","radius_m":700\}'
 check "near --json result" "$out" '"distance_m":131\.93'
 out=$("$bin" dist 41.088154 29.015615 41.087853 29.014096 --json)
 check "dist --json" "$out" '"geodesic_m":131\.936'

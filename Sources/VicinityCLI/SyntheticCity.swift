@@ -61,24 +61,7 @@ struct SyntheticCity {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, fast, seedable generator; reproducible across
-/// platforms, which `SystemRandomNumberGenerator` is not.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1) with 53 random bits.
-    mutating func nextUnit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-
+extension SplitMix64 {
     /// Two independent standard normal numbers (Box–Muller).
     mutating func nextGaussianPair() -> (Double, Double) {
         let u1 = max(nextUnit(), 0x1.0p-60)

@@ -1,23 +1,11 @@
 import Foundation
 
-/// A tiny seeded pseudo-random generator (Steele, Lea and Flood, "Fast splittable pseudorandom
-/// number generators", OOPSLA 2014; constants from Vigna's `splitmix64.c`), so that every
-/// property test draws the same sequence on every machine and every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+import Geo
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Drawing helpers for the property tests on top of Geo's seeded generator.
+extension SplitMix64 {
     /// Uniform in [0, 1) with 53 random bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    mutating func unit() -> Double { nextUnit() }
 
     /// Uniform in `range`.
     mutating func uniform(_ range: ClosedRange<Double>) -> Double {
