@@ -32,8 +32,8 @@ stats=$(redis-cli -p "$port" info commandstats | tr -d '\r' | grep '^cmdstat_geo
 redis_us=$(sed -E 's/.*usec_per_call=([0-9.]+).*/\1/' <<<"$stats")
 report=$("$bin" bench --points "$points" --queries "$queries" --brute-force-queries 1 --projected-queries 1 --json 2>/dev/null)
 radius=$(tr -d ' \n' <<<"$report" | sed -E 's/.*"radius":\[([^]]*)\].*/\1/')
-geodesic_us=$(echo "$radius" | grep -oE '"meanMicroseconds":[0-9.]+,"meanResults":[0-9.]+,"model":"geodesic"' | head -1 | grep -oE '[0-9.]+' | head -1)
-haversine_us=$(echo "$radius" | grep -oE '"meanMicroseconds":[0-9.]+,"meanResults":[0-9.]+,"model":"haversine"' | head -1 | grep -oE '[0-9.]+' | head -1)
+geodesic_us=$(echo "$radius" | grep -oE '"mean_microseconds":[0-9.]+,"mean_results":[0-9.]+,"model":"geodesic"' | head -1 | grep -oE '[0-9.]+' | head -1)
+haversine_us=$(echo "$radius" | grep -oE '"mean_microseconds":[0-9.]+,"mean_results":[0-9.]+,"model":"haversine"' | head -1 | grep -oE '[0-9.]+' | head -1)
 echo "dataset: $points points, $queries queries, 500 m, sorted with distances"
 echo "redis $(redis-server --version | grep -oE 'v=[0-9.]+') GEOSEARCH: $redis_us µs/call (server time), $(( memory / points )) bytes/point (MEMORY USAGE)"
 echo "vicinity geodesic: $geodesic_us µs/query, haversine: $haversine_us µs/query (in-process)"

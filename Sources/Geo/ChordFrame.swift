@@ -52,8 +52,8 @@ struct ChordFrame {
         let inverseW = wSquared.power(-0.5)
         pSeries = (cosine * inverseW).scaled(by: equatorialRadius)
         zSeries = (sine * inverseW).scaled(by: equatorialRadius * (1 - eccentricitySquared))
-        p0 = pSeries.coefficients.0
-        z0 = zSeries.coefficients.0
+        p0 = pSeries.constant
+        z0 = zSeries.constant
     }
 
     /// Squared chord length in m² from the query point to (latitude, longitude) in degrees.
@@ -100,59 +100,53 @@ struct ChordFrame {
 }
 
 /// A power series truncated after u⁵: c₀ + c₁u + … + c₅u⁵, with the arithmetic `ChordFrame` needs.
+/// Kept in a `SIMD8` (two lanes unused) so that building a frame per query allocates nothing.
 struct PowerSeries {
-    var coefficients: (Double, Double, Double, Double, Double, Double)
+    static let terms = 6
+    var c: SIMD8<Double>
 
-    init(_ c: [Double]) {
-        coefficients = (c[0], c[1], c[2], c[3], c[4], c[5])
-    }
+    init(_ c: SIMD8<Double>) { self.c = c }
 
-    var array: [Double] {
-        [coefficients.0, coefficients.1, coefficients.2, coefficients.3, coefficients.4, coefficients.5]
-    }
+    /// The constant term.
+    var constant: Double { c[0] }
 
-    static func constant(_ value: Double) -> PowerSeries { PowerSeries([value, 0, 0, 0, 0, 0]) }
+    static func constant(_ value: Double) -> PowerSeries { PowerSeries(SIMD8(value, 0, 0, 0, 0, 0, 0, 0)) }
 
     /// sin(x + u): the k-th coefficient is sin(x + kπ/2) / k!.
     static func sine(at x: Double) -> PowerSeries {
         let s = sin(x)
         let c = cos(x)
-        return PowerSeries([s, c, -s / 2, -c / 6, s / 24, c / 120])
+        return PowerSeries(SIMD8(s, c, -s / 2, -c / 6, s / 24, c / 120, 0, 0))
     }
 
     /// cos(x + u).
     static func cosine(at x: Double) -> PowerSeries {
         let s = sin(x)
         let c = cos(x)
-        return PowerSeries([c, -s, -c / 2, s / 6, c / 24, -s / 120])
+        return PowerSeries(SIMD8(c, -s, -c / 2, s / 6, c / 24, -s / 120, 0, 0))
     }
 
     static func * (left: PowerSeries, right: PowerSeries) -> PowerSeries {
-        let l = left.array
-        let r = right.array
-        var product = [Double](repeating: 0, count: 6)
-        for i in 0..<6 {
-            for j in 0..<(6 - i) { product[i + j] += l[i] * r[j] }
+        var product = SIMD8<Double>()
+        for i in 0..<terms {
+            for j in 0..<(terms - i) { product[i + j] += left.c[i] * right.c[j] }
         }
         return PowerSeries(product)
     }
 
-    static func - (left: PowerSeries, right: PowerSeries) -> PowerSeries {
-        PowerSeries(zip(left.array, right.array).map { $0 - $1 })
-    }
+    static func - (left: PowerSeries, right: PowerSeries) -> PowerSeries { PowerSeries(left.c - right.c) }
 
-    func scaled(by factor: Double) -> PowerSeries { PowerSeries(array.map { $0 * factor }) }
+    func scaled(by factor: Double) -> PowerSeries { PowerSeries(c * factor) }
 
     /// self^α for a series with a non-zero constant term, by J. C. P. Miller's recurrence
     /// k a₀ b_k = Σ_{j=1…k} ((α + 1) j − k) a_j b_{k−j} (Knuth, TAOCP vol. 2, 4.7).
     func power(_ alpha: Double) -> PowerSeries {
-        let a = array
-        var b = [Double](repeating: 0, count: 6)
-        b[0] = pow(a[0], alpha)
-        for k in 1..<6 {
+        var b = SIMD8<Double>()
+        b[0] = pow(c[0], alpha)
+        for k in 1..<PowerSeries.terms {
             var sum = 0.0
-            for j in 1...k { sum += ((alpha + 1) * Double(j) - Double(k)) * a[j] * b[k - j] }
-            b[k] = sum / (Double(k) * a[0])
+            for j in 1...k { sum += ((alpha + 1) * Double(j) - Double(k)) * c[j] * b[k - j] }
+            b[k] = sum / (Double(k) * c[0])
         }
         return PowerSeries(b)
     }
@@ -160,14 +154,12 @@ struct PowerSeries {
     /// The first four terms at u (Horner): for |u| ≤ 2e-4 the rest is below 5e-10 m for p and z.
     @inline(__always)
     func evaluateCubic(_ u: Double) -> Double {
-        let c = coefficients
-        return c.0 + u * (c.1 + u * (c.2 + u * c.3))
+        c[0] + u * (c[1] + u * (c[2] + u * c[3]))
     }
 
     /// The polynomial at u (Horner).
     @inline(__always)
     func evaluate(_ u: Double) -> Double {
-        let c = coefficients
-        return c.0 + u * (c.1 + u * (c.2 + u * (c.3 + u * (c.4 + u * c.5))))
+        c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (c[4] + u * c[5]))))
     }
 }

@@ -45,17 +45,24 @@ extension GridIndex {
         var spans: [ColumnSpan] = []
         spans.reserveCapacity(16)
         var total = 0
-        for row in layout.row(latitude: southLimit)...layout.row(latitude: northLimit) {
+        let firstRow = layout.row(latitude: southLimit)
+        // A row's northern band edge is the next row's southern one: each edge value is computed once.
+        var southEdge = edge(max(southLimit, layout.south(row: firstRow)))
+        for row in firstRow...layout.row(latitude: northLimit) {
             let bandSouth = max(southLimit, layout.south(row: row))
             let bandNorth = min(northLimit, layout.south(row: row) + layout.rowHeight)
+            let northEdge = edge(bandNorth)
+            defer { southEdge = northEdge }
             var halfWidth = 180.0
             let touchesPole = (northPoleInside && bandNorth >= 90) || (southPoleInside && bandSouth <= -90)
             if !touchesPole && cosPhi0 > 1e-12 {
                 // The edge's longitude is largest at φ* or, if φ* is outside the band, at a band edge.
                 // Floored at 0: a band the cap only grazes (within the 1e-9° margin) gives
                 // negative values, whose square root would be NaN (regression: trapped).
-                let largest = max(
-                    0, edge(bandSouth), edge(bandNorth), edge(min(bandNorth, max(bandSouth, widestLatitude))))
+                var largest = max(0, southEdge, northEdge)
+                if widestLatitude > bandSouth && widestLatitude < bandNorth {
+                    largest = max(largest, edge(widestLatitude))
+                }
                 if largest < 1 { halfWidth = 2 * asin(largest.squareRoot()) * degrees * (1 + 1e-9) + 1e-9 }
             }
             total += appendColumnSpans(

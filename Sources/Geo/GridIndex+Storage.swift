@@ -1,15 +1,32 @@
 /// How `GridIndex` keeps its cells and arena: finding, creating, growing and compacting blocks.
 extension GridIndex {
-    /// The rows that have cells, each with its cells sorted by column. Sparse, so that an index
-    /// (one per kind of place) costs nothing for the ~80,000 empty rows of a 250 m grid
-    /// (regression: 630 KB per kind, 3 GB for a file with 5,000 kinds).
+    /// The rows that have cells, each with its cells sorted by column. Sparse, in chunks of 256
+    /// rows allocated on first use, so that an index (one per kind of place) costs a few KB, not
+    /// 8 bytes for each of the ~80,000 rows of a 250 m grid (regression: 630 KB per kind, 3 GB
+    /// for a file with 5,000 kinds), and a lookup is two array reads, no hashing.
     struct RowTable {
-        private var cellsByRow: [Int: [Cell]] = [:]
+        private static let chunkShift = 8
+        private static let chunkMask = (1 << chunkShift) - 1
+        private var chunks: [[[Cell]]] = []
 
         /// A row's cells, empty for a row without any.
         subscript(row: Int) -> [Cell] {
-            get { cellsByRow[row] ?? [] }
-            _modify { yield &cellsByRow[row, default: []] }
+            get {
+                let chunk = row >> RowTable.chunkShift
+                guard chunk < chunks.count, !chunks[chunk].isEmpty else { return [] }
+                return chunks[chunk][row & RowTable.chunkMask]
+            }
+            _modify {
+                let chunk = row >> RowTable.chunkShift
+                if chunk >= chunks.count { chunks.append(contentsOf: repeatElement([], count: chunk + 1 - chunks.count)) }
+                if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: [], count: 1 << RowTable.chunkShift) }
+                yield &chunks[chunk][row & RowTable.chunkMask]
+            }
+        }
+
+        /// Bytes held by the chunk tables (not the cells).
+        var tableBytes: Int {
+            chunks.capacity * 8 + chunks.reduce(0) { $0 + ($1.isEmpty ? 0 : 32 + $1.capacity * 8) }
         }
     }
 

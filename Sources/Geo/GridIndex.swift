@@ -186,8 +186,7 @@ public struct GridIndex: Sendable {
     /// Bytes held by the index's arrays (capacities, not counts), the row tables included.
     public var memoryFootprintBytes: Int {
         let arena = stored.capacity * MemoryLayout<Stored>.stride + handles.capacity * 4
-        // Dictionary buckets (key, array reference, one byte of metadata) at the 3/4 load factor.
-        var rowTables = occupiedRows.count * 4 / 3 * (8 + 8 + 1)
+        var rowTables = rows.tableBytes
         for row in occupiedRows {
             // Swift array header (32 bytes) plus elements.
             rowTables += 32 + rows[Int(row)].capacity * MemoryLayout<Cell>.stride

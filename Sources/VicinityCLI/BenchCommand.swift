@@ -63,6 +63,8 @@ struct BenchCommand: OutputCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            // snake_case like every other JSON document the command line prints.
+            encoder.keyEncodingStrategy = .convertToSnakeCase
             output.line(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
