@@ -18,7 +18,9 @@ extension GridIndex {
             }
             _modify {
                 let chunk = row >> RowTable.chunkShift
-                if chunk >= chunks.count { chunks.append(contentsOf: repeatElement([], count: chunk + 1 - chunks.count)) }
+                if chunk >= chunks.count {
+                    chunks.append(contentsOf: repeatElement([], count: chunk + 1 - chunks.count))
+                }
                 if chunks[chunk].isEmpty { chunks[chunk] = Array(repeating: [], count: 1 << RowTable.chunkShift) }
                 yield &chunks[chunk][row & RowTable.chunkMask]
             }
