@@ -22,6 +22,7 @@ struct BenchCommand: OutputCommand {
     @Option(help: "Radius queries for the projected model (it projects every candidate).")
     var projectedQueries = 500
     @Option(help: "Random seed.") var seed: UInt64 = 20_261_122
+    @Option(help: "Passes over the query set; the median pass is reported.") var passes = 3
     @Option(help: ArgumentHelp("Only write the dataset as Redis commands into this folder.", valueName: "folder"))
     var exportRedis: String?
     @Flag(help: "Print one JSON document.") var json = false
@@ -38,6 +39,7 @@ struct BenchCommand: OutputCommand {
         guard (10...100_000).contains(cellSize) else {
             throw ValidationError("invalid cell size \"\(cellSize)\": expected 10 to 100000 meters")
         }
+        guard (1...99).contains(passes) else { throw ValidationError("invalid passes \"\(passes)\": expected 1 to 99") }
         guard bruteForceQueries >= 0, projectedQueries >= 0 else {
             throw ValidationError("invalid query count: --brute-force-queries and --projected-queries take 0 or more")
         }
@@ -53,6 +55,7 @@ struct BenchCommand: OutputCommand {
         configuration.bruteForceQueries = max(0, bruteForceQueries)
         configuration.projectedQueries = max(0, projectedQueries)
         configuration.seed = seed
+        configuration.passes = passes
         if let folder = exportRedis {
             try Benchmark(configuration: configuration).exportRedis(to: folder)
             output.line("wrote \(folder)/points.redis and \(folder)/queries.redis")
@@ -68,7 +71,9 @@ struct BenchCommand: OutputCommand {
             output.line(String(decoding: try encoder.encode(report), as: UTF8.self))
             return
         }
-        output.line("vicinity bench — \(report.points) points, cell \(report.cellSizeMeters) m, \(report.machine)")
+        output.line(
+            "vicinity bench — \(report.points) points, cell \(report.cellSizeMeters) m, median of \(passes) passes, "
+                + report.machine)
         output.line(String(format: "index build          %8.3f s", report.buildSeconds))
         output.line(String(format: "index memory         %8.1f bytes/point (arrays)", report.indexBytesPerPoint))
         if let malloc = report.mallocBytesPerPoint {
