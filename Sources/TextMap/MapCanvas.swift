@@ -11,7 +11,8 @@
 /// A two-digit number fills its 2-column cell, so it would run into a symbol in the next cell
 /// ("13" and "8" reading "138") or the frame: it then starts one column to the west, into the
 /// empty cell there. With symbols on both sides it has no room and shows the cluster symbol; the
-/// list still gives it. Large cells have room for `[12]`, whose brackets keep neighbours apart.
+/// list still gives it. Large cells have room for `[12]`, whose brackets keep neighbours apart;
+/// in the easternmost cell it would touch the frame, so it shows as `12`.
 struct MapCanvas: Sendable {
     let grid: MapGrid
     let style: MapStyle
@@ -53,25 +54,29 @@ struct MapCanvas: Sendable {
         var start = 0
     }
 
-    /// Chooses each cell's symbol and where it starts, and the ring's dots.
+    /// Chooses each cell's symbol and where it starts, and the ring's dots that show.
     func plan(_ entries: [RenderedMap.Entry], radiusMeters: Double) -> Plan {
-        var contents = MapPanel.Contents(hasMarkers: false, hasClusters: false, hasUnlabelled: false, hasRing: false)
         var symbols: [MapCell: Symbol] = [:]
         symbols[MapCell(column: grid.half, row: grid.half)] = Symbol(text: glyphs.center, role: .center)
+        var unlabelled = false
         for entry in entries {
             guard let cell = entry.cell else { continue }
-            contents.hasMarkers = true
             if !entry.isClustered, let label = label(entry.number) {
                 symbols[cell] = Symbol(text: label, role: .marker)
             } else {
                 symbols[cell] = Symbol(text: glyphs.cluster, role: .cluster)
-                contents.hasUnlabelled = contents.hasUnlabelled || !entry.isClustered
+                unlabelled = unlabelled || !entry.isClustered
             }
         }
         for (cell, symbol) in symbols {
             var placed = symbol
-            placed.start = 1 + cellWidth * cell.column + (symbol.text.count == 1 ? cellWidth / 2 - 1 : 0)
-            if symbol.text.count == cellWidth && !style.large {
+            if style.large && symbol.text.count == cellWidth && cell.column == grid.side - 1 {
+                // "[15]" in the easternmost cell would touch the frame: the bare number keeps the
+                // blank column every other symbol leaves before it.
+                placed.text = String(symbol.text.dropFirst().dropLast())
+            }
+            placed.start = 1 + cellWidth * cell.column + (placed.text.count == 1 ? cellWidth / 2 - 1 : 0)
+            if placed.text.count == cellWidth && !style.large {
                 let east = MapCell(column: cell.column + 1, row: cell.row)
                 let west = MapCell(column: cell.column - 1, row: cell.row)
                 // The frame counts as a neighbour to keep clear of, but not to give up a number for.
@@ -81,37 +86,41 @@ struct MapCanvas: Sendable {
                     placed.start -= 1
                 } else if symbols[east] != nil {
                     placed = Symbol(text: glyphs.cluster, role: .cluster, start: placed.start)
-                    contents.hasUnlabelled = true
+                    unlabelled = true
                 }
             }
             symbols[cell] = placed
         }
-        contents.hasClusters = symbols.values.contains { $0.role == .cluster }
         let ring = MapRing(
             radiusCells: radiusMeters / grid.metersPerCell, columnsPerCell: cellWidth, linesPerCell: cellHeight
         ).dots(maxColumn: centerColumn, maxLine: centerLine)
-        contents.hasRing = !ring.isEmpty
-        return Plan(symbols: symbols, ring: ring, contents: contents)
+        // No ring dot touches a symbol: none in the column either side of it, nor (large cells) in
+        // the line above or below. The legend lists the ring only if a dot shows.
+        var reserved = Set<MapRing.Dot>()
+        for (cell, symbol) in symbols {
+            let line = (cellHeight - 1) + cellHeight * cell.row
+            for near in (line - cellHeight + 1)...(line + cellHeight - 1) {
+                for column in (symbol.start - 1)...(symbol.start + symbol.text.count) {
+                    reserved.insert(MapRing.Dot(column: column - centerColumn, line: near - centerLine))
+                }
+            }
+        }
+        let shown = ring.subtracting(reserved)
+        // The legend explains only what is drawn: a number only if one shows, not for places that
+        // all went into clusters.
+        let contents = MapPanel.Contents(
+            hasMarkers: symbols.values.contains { $0.role == .marker },
+            hasClusters: symbols.values.contains { $0.role == .cluster },
+            hasUnlabelled: unlabelled && symbols.values.contains { $0.role == .cluster }, hasRing: !shown.isEmpty)
+        return Plan(symbols: symbols, ring: shown, contents: contents)
     }
 
     /// The framed map, `height` lines of `width` characters.
     func draw(_ plan: Plan) -> [StyledLine] {
         let blank = (text: " ", role: MapRole.plain)
         var matrix = Array(repeating: Array(repeating: blank, count: innerWidth), count: innerHeight)
-        // No ring dot touches a symbol: none in the column either side of it, nor (large cells)
-        // in the line above or below.
-        var reserved = Array(repeating: Array(repeating: false, count: innerWidth), count: innerHeight)
-        for (cell, symbol) in plan.symbols {
-            let line = (cellHeight - 1) + cellHeight * cell.row
-            for near in max(0, line - cellHeight + 1)...min(innerHeight - 1, line + cellHeight - 1) {
-                for column in max(0, symbol.start - 1)...min(innerWidth - 1, symbol.start + symbol.text.count) {
-                    reserved[near][column] = true
-                }
-            }
-        }
         for dot in plan.ring {
-            let (column, line) = (centerColumn + dot.column, centerLine + dot.line)
-            if !reserved[line][column] { matrix[line][column] = (glyphs.ring, .ring) }
+            matrix[centerLine + dot.line][centerColumn + dot.column] = (glyphs.ring, .ring)
         }
         for (cell, symbol) in plan.symbols {
             let line = (cellHeight - 1) + cellHeight * cell.row

@@ -1,5 +1,9 @@
 /// The list under the map: the places drawn, nearest first, then those outside the drawn square,
 /// or — when there are none — a sentence naming the nearest place beyond the radius.
+///
+/// Every line fits `width` terminal columns (`TerminalColumns`: CJK and emoji count 2): names are
+/// cut with an ellipsis, the empty message wraps at spaces, and in the large style directions
+/// fall back from words to compass points when words leave a name too little room.
 struct MapList: Sendable {
     let model: MapModel
     let style: MapStyle
@@ -7,9 +11,13 @@ struct MapList: Sendable {
     /// Terminal columns available; long names are cut to fit.
     let width: Int
 
+    /// The fewest columns a name is cut to while directions are in words: below that, the large
+    /// style gives the name room by printing compass points (`WSW`) instead.
+    static let minimumNameColumns = 8
+
     /// The list's lines for the numbered places.
     func lines(_ entries: [RenderedMap.Entry]) -> [StyledLine] {
-        if entries.isEmpty { return [emptyMessage()] }
+        if entries.isEmpty { return emptyMessage() }
         let drawn = entries.filter { $0.cell != nil }
         let outside = entries.filter { $0.cell == nil }
         let layout = columns(entries)
@@ -31,7 +39,7 @@ struct MapList: Sendable {
 
     /// How many lines `lines(entries)` gives, without formatting them.
     func lineCount(_ entries: [RenderedMap.Entry]) -> Int {
-        if entries.isEmpty { return 1 }
+        if entries.isEmpty { return emptyMessage().count }
         let outside = entries.count { $0.cell == nil }
         let drawn = entries.count - outside
         var count = drawn + (style.large ? max(0, drawn - 1) : 0)
@@ -39,30 +47,37 @@ struct MapList: Sendable {
         return count
     }
 
-    /// "No pharmacy within 100 m. Nearest: Omur, 132 m WSW."
-    func emptyMessage() -> StyledLine {
-        var text = "No \(MapWording.printable(model.kind)) within \(MapWording.plain(model.radiusMeters)) m."
+    /// "No pharmacy within 100 m. Nearest: Omur, 132 m WSW.", wrapped to the width.
+    func emptyMessage() -> [StyledLine] {
+        var text = "No \(MapWording.printable(model.kind)) within \(MapWording.radius(model.radiusMeters))."
         if let nearest = model.nearestBeyondRadius {
             text += " Nearest: \(name(nearest)), \(MapWording.distance(nearest.distanceMeters)) "
-            text += MapWording.direction(nearest.bearingDegrees, inWords: style.large) + "."
+            text += MapWording.direction(of: nearest, inWords: style.large) + "."
         }
-        return StyledLine(text)
+        return TerminalColumns.wrap(text, to: width, ellipsis: glyphs.ellipsis).map { StyledLine($0) }
     }
 
     private struct Columns {
         var number: Int
         var name: Int
         var distance: Int
+        var directionInWords: Bool
     }
 
     private func columns(_ entries: [RenderedMap.Entry]) -> Columns {
         let number = entries.map { label($0.number).count }.max() ?? 1
         let distance = entries.map { MapWording.distance($0.marker.distanceMeters).count }.max() ?? 1
-        let direction = entries.map { self.direction($0.marker).count }.max() ?? 1
-        let longest = entries.map { name($0.marker).count }.max() ?? 0
-        let room = width - number - distance - direction - 6
-        // Names are cut only to fit the width, and never below 8 characters.
-        return Columns(number: number, name: min(longest, max(8, room)), distance: distance)
+        let longest = entries.map { TerminalColumns.width(name($0.marker)) }.max() ?? 0
+        func room(inWords: Bool) -> Int {
+            let direction = entries.map { MapWording.direction(of: $0.marker, inWords: inWords).count }.max() ?? 1
+            return width - number - distance - direction - 6
+        }
+        // Words when they leave a name its minimum (or the longest name fits anyway).
+        let inWords = style.large && room(inWords: true) >= min(longest, Self.minimumNameColumns)
+        // Names are cut only to fit the width, and to no less than one column.
+        return Columns(
+            number: number, name: max(1, min(longest, room(inWords: inWords))), distance: distance,
+            directionInWords: inWords)
     }
 
     private func row(_ entry: RenderedMap.Entry, _ columns: Columns) -> StyledLine {
@@ -72,16 +87,12 @@ struct MapList: Sendable {
         line.append("  " + fitted(name(entry.marker), columns.name))
         let distance = MapWording.distance(entry.marker.distanceMeters)
         line.append("  " + String(repeating: " ", count: columns.distance - distance.count) + distance)
-        line.append("  " + direction(entry.marker))
+        line.append("  " + MapWording.direction(of: entry.marker, inWords: columns.directionInWords))
         return line
     }
 
     /// "7", or "[7]" in the large style, as on the map.
     private func label(_ number: Int) -> String { style.large ? "[\(number)]" : String(number) }
-
-    private func direction(_ marker: MapMarker) -> String {
-        MapWording.direction(marker.bearingDegrees, inWords: style.large)
-    }
 
     /// The name, with the kind when it is not the map's kind ("Ayse (user)").
     private func name(_ marker: MapMarker) -> String {
@@ -89,9 +100,9 @@ struct MapList: Sendable {
             marker.kind == model.kind ? marker.displayName : "\(marker.displayName) (\(marker.kind))")
     }
 
-    /// `text` padded or cut to exactly `columns` characters.
+    /// `text` padded or cut to exactly `columns` terminal columns.
     private func fitted(_ text: String, _ columns: Int) -> String {
-        if text.count <= columns { return text + String(repeating: " ", count: columns - text.count) }
-        return String(text.prefix(max(0, columns - glyphs.ellipsis.count))) + glyphs.ellipsis
+        let cut = TerminalColumns.cut(text, to: columns, ellipsis: glyphs.ellipsis)
+        return cut + String(repeating: " ", count: max(0, columns - TerminalColumns.width(cut)))
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// The position is given already projected — meters east and north of the map's centre on a
 /// local azimuthal-equidistant projection (`Geo.LocalProjection`) — so the renderer does no
-/// geodesy and no I/O. `MapMarker.projected(…)` builds one from a coordinate.
+/// geodesy and no I/O. `init(name:kind:coordinate:distanceMeters:bearingDegrees:projection:)`
+/// builds one from a coordinate.
 public struct MapMarker: Sendable, Hashable {
     /// Display name, as listed under the map; an empty name is listed as "(unnamed)".
     public var name: String

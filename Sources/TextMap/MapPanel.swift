@@ -22,7 +22,12 @@ struct MapPanel: Sendable {
     }
 
     /// The panel's lines for a map drawn at `metersPerColumn` character columns.
-    func lines(metersPerColumn: Double, contents: Contents) -> [StyledLine] {
+    ///
+    /// - Parameters:
+    ///   - maxWidth: the columns the panel may take, for a panel under the map: legend text wraps
+    ///     to fit, under its symbol's text column. Nil beside the map, where the layout keeps the
+    ///     panel's own width.
+    func lines(metersPerColumn: Double, contents: Contents, maxWidth: Int? = nil) -> [StyledLine] {
         var lines: [StyledLine] = []
         let indent = String(repeating: " ", count: symbolWidth / 2)
         lines.append(StyledLine(indent + "N", .north))
@@ -31,9 +36,9 @@ struct MapPanel: Sendable {
         lines.append(StyledLine())
         lines.append(ScaleBar(metersPerColumn: metersPerColumn, maxColumns: maxScaleColumns).line(glyphs))
         lines.append(StyledLine())
-        for (index, entry) in legend(contents).enumerated() {
+        for (index, entry) in legend(contents, maxWidth: maxWidth).enumerated() {
             if style.large && index > 0 { lines.append(StyledLine()) }
-            lines.append(entry)
+            lines += entry
         }
         return lines
     }
@@ -41,19 +46,32 @@ struct MapPanel: Sendable {
     /// The narrowest the panel can be for this model: its legend without the optional entries.
     func minimumWidth() -> Int {
         let least = Contents(hasMarkers: false, hasClusters: false, hasUnlabelled: false, hasRing: false)
-        return legend(least).map(\.width).max() ?? 0
+        return legend(least).joined().map(\.width).max() ?? 0
     }
 
-    private func legend(_ contents: Contents) -> [StyledLine] {
+    /// The lines of each entry: one, or more where `maxWidth` wraps it.
+    private func legend(_ contents: Contents, maxWidth: Int? = nil) -> [[StyledLine]] {
         let kind = MapWording.printable(model.kind)
-        var entries: [StyledLine] = []
+        var entries: [[StyledLine]] = []
         func entry(_ symbol: String, _ role: MapRole, _ text: String) {
             let before = (symbolWidth - symbol.count) / 2
             var line = StyledLine(String(repeating: " ", count: before))
             line.append(symbol, role)
             line.pad(to: symbolWidth + 2)
-            line.append(text)
-            entries.append(line)
+            guard let maxWidth else {
+                line.append(text)
+                entries.append([line])
+                return
+            }
+            let wrapped = TerminalColumns.wrap(text, to: maxWidth - line.width, ellipsis: glyphs.ellipsis)
+            line.append(wrapped[0])
+            var lines = [line]
+            for more in wrapped.dropFirst() {
+                var continued = StyledLine(String(repeating: " ", count: symbolWidth + 2))
+                continued.append(more)
+                lines.append(continued)
+            }
+            entries.append(lines)
         }
         entry(glyphs.center, .center, "you are here")
         if contents.hasMarkers {
@@ -64,7 +82,7 @@ struct MapPanel: Sendable {
             entry(glyphs.cluster, .cluster, contents.hasUnlabelled ? "\(several), or no room for a number" : several)
         }
         if contents.hasRing {
-            entry(glyphs.ring, .ring, "\(MapWording.plain(model.radiusMeters)) m from you")
+            entry(glyphs.ring, .ring, "\(MapWording.radius(model.radiusMeters)) from you")
         }
         return entries
     }

@@ -130,12 +130,16 @@ public struct MapRenderer: Sendable {
             entries[index].symbol = entries[index].cell.flatMap { texts[$0] }
         }
         let list = MapList(model: model, style: style, glyphs: glyphs, width: width)
+        // Cut to the width like every other line: `--width 30` printed a 42-column title.
         let title = StyledLine(
             "\(MapWording.capitalized(MapWording.plural(MapWording.printable(model.kind), 2))) within "
-                + "\(MapWording.plain(model.radiusMeters)) m of \(model.center)", .title)
+                + "\(MapWording.radius(model.radiusMeters)) of \(model.center)", .title
+        ).truncated(to: width, ellipsis: glyphs.ellipsis)
         return Composition(
             canvas: canvas, plan: plan, entries: entries, title: title,
-            panel: panel(model).lines(metersPerColumn: canvas.metersPerColumn, contents: plan.contents),
+            panel: panel(model).lines(
+                metersPerColumn: canvas.metersPerColumn, contents: plan.contents,
+                maxWidth: candidate.panelBeside ? nil : width),
             panelBeside: candidate.panelBeside, gap: gap, list: list, listLines: list.lineCount(entries))
     }
 

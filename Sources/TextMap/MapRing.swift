@@ -21,9 +21,21 @@ struct MapRing: Sendable {
     let linesPerCell: Int
 
     /// The dots within `maxColumn` columns and `maxLine` lines of the centre; none for a ring
-    /// smaller than one cell, which the centre symbol covers.
+    /// smaller than one cell, which the centre symbol covers, nor for one wholly outside that
+    /// rectangle.
+    ///
+    /// The work is bounded by the rectangle, not the radius: a ring that passes beyond the corners
+    /// is skipped before any dot is computed, so every column and line walked is within about a
+    /// line of the rectangle. (`vicinity map --extent 1e-300` trapped converting a ring of 10^300
+    /// columns to `Int`, and `--radius 1000000 --extent 1` walked a million columns off screen.)
     func dots(maxColumn: Int, maxLine: Int) -> Set<Dot> {
-        guard radiusCells >= 1 else { return [] }
+        guard radiusCells.isFinite, radiusCells >= 1, maxColumn >= 0, maxLine >= 0 else { return [] }
+        // The farthest point of the rectangle from the centre, in cells; a line of slack for the
+        // dots' rounding to the nearest line or column.
+        let cornerCells =
+            (pow2(Double(maxColumn) / Double(columnsPerCell)) + pow2(Double(maxLine) / Double(linesPerCell)))
+            .squareRoot()
+        guard radiusCells <= cornerCells + 1 else { return [] }
         let columnsPerLine = Double(columnsPerCell) / Double(linesPerCell)
         let radiusColumns = radiusCells * Double(columnsPerCell)
         let radiusLines = radiusCells * Double(linesPerCell)

@@ -14,6 +14,19 @@ enum MapWording {
         return String(format: "%.0f km", kilometers)
     }
 
+    /// A radius as the title, legend and empty message print it: exact meters below 1 km ("500 m",
+    /// "62.5 m"), so a typed radius reads back as typed; above, kilometers as `distance` gives them
+    /// but without a needless ".0" ("1.2 km", "5 km", "5000 km" rather than "5000000 m").
+    static func radius(_ meters: Double) -> String {
+        guard meters.isFinite else { return "? m" }
+        if meters < 999.5 { return "\(plain(meters)) m" }
+        let tenths = (meters / 100).rounded()
+        if tenths < 100 && tenths.truncatingRemainder(dividingBy: 10) != 0 {
+            return String(format: "%.1f km", tenths / 10)
+        }
+        return String(format: "%.0f km", meters / 1000)
+    }
+
     /// A round length in meters as a label: "200 m", "1 km", "5000 km".
     static func roundLength(_ meters: Double) -> String {
         meters < 1000 ? "\(Int(meters)) m" : "\(Int(meters / 1000)) km"
@@ -42,12 +55,26 @@ enum MapWording {
         return kind.hasSuffix("s") ? kind : kind + "s"
     }
 
-    /// Text safe to print on a terminal: control characters (line breaks, escape sequences from a
-    /// hostile data file) become U+FFFD, so a name stays on its line and cannot drive the terminal.
+    /// Text safe to print on a terminal: control characters (Cc: line breaks, escape sequences from
+    /// a hostile data file), format characters (Cf: U+202E RIGHT-TO-LEFT OVERRIDE, U+200E/U+200F,
+    /// the U+2066–U+2069 isolates, which could flip the rest of a line) and line and paragraph
+    /// separators (Zl, Zp) become U+FFFD, so a name stays on its line, reads left to right and
+    /// cannot drive the terminal.
     static func printable(_ text: String) -> String {
         String(
             String.UnicodeScalarView(
-                text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
+                text.unicodeScalars.map { scalar in
+                    switch scalar.properties.generalCategory {
+                    case .control, .format, .lineSeparator, .paragraphSeparator: return "\u{FFFD}"
+                    default: return scalar
+                    }
+                }))
+    }
+
+    /// Where does the place lie: its compass point, or "here" for a place exactly at the centre,
+    /// whose bearing means nothing.
+    static func direction(of marker: MapMarker, inWords: Bool) -> String {
+        marker.distanceMeters == 0 ? "here" : direction(marker.bearingDegrees, inWords: inWords)
     }
 
     /// "Pharmacies" from "pharmacies".

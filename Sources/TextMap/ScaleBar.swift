@@ -29,7 +29,10 @@ struct ScaleBar: Sendable, Hashable {
             exponent -= 1
         }
         meters = chosen
-        columns = max(2, Int((chosen / metersPerColumn).rounded()))
+        // Compared as Double first: a degenerate scale (a cell of 0 m, from a half-extent so small
+        // it underflows) must not trap converting NaN or infinity to Int.
+        let span = chosen / metersPerColumn
+        columns = span.isFinite ? max(2, Int(min(span, Double(max(2, maxColumns))).rounded())) : 2
     }
 
     /// "200 m", "1 km", "0.5 m".

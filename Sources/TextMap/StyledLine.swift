@@ -1,5 +1,6 @@
 /// One output line as runs of text with a role each, so colour can be added or left out at the
-/// end. Every character the map uses is one terminal column wide, so `width` counts characters.
+/// end. `width` counts terminal columns (`TerminalColumns`): a name in CJK or with emoji takes
+/// 2 columns for each of those characters.
 struct StyledLine: Sendable, Hashable {
     private(set) var runs: [(text: String, role: MapRole)] = []
     /// Terminal columns taken.
@@ -22,7 +23,7 @@ struct StyledLine: Sendable, Hashable {
 
     mutating func append(_ text: String, _ role: MapRole = .plain) {
         guard !text.isEmpty else { return }
-        width += text.count
+        width += TerminalColumns.width(text)
         if let last = runs.last, last.role == role {
             runs[runs.count - 1].text += text
         } else {
@@ -32,6 +33,24 @@ struct StyledLine: Sendable, Hashable {
 
     mutating func append(_ line: StyledLine) {
         for run in line.runs { append(run.text, run.role) }
+    }
+
+    /// The line cut to at most `columns` columns, ending in `ellipsis` if anything was cut.
+    func truncated(to columns: Int, ellipsis: String) -> StyledLine {
+        guard width > columns else { return self }
+        let room = max(0, columns - TerminalColumns.width(ellipsis))
+        var cut = StyledLine()
+        for run in runs {
+            let left = room - cut.width
+            if TerminalColumns.width(run.text) <= left {
+                cut.append(run.text, run.role)
+                continue
+            }
+            cut.append(String(TerminalColumns.prefix(run.text, left)), run.role)
+            cut.append(ellipsis, run.role)
+            break
+        }
+        return cut
     }
 
     /// Pads with spaces to `columns`.

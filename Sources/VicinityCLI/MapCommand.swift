@@ -16,14 +16,22 @@ struct MapCommand: OutputCommand {
             --kind all shows every kind. The size defaults to the terminal's (COLUMNS and LINES, \
             else the terminal itself), or 80 × 24 when output is not a terminal. Colour follows \
             --color; NO_COLOR turns off auto.
+            --radius and --extent are at most 20000000 m (20,000 km, about half the Earth's \
+            circumference: no point on Earth is farther away); --extent is at least 1 m.
+            --json gives near --json's document, each result with its map cell, a "map" object \
+            (side, cell_m) and "nearest_outside": the nearest place beyond the radius (id, name, \
+            kind, lat, lon, distance_m, bearing_deg) when none is within it, else null.
             """
     )
 
     @Argument(help: "Latitude of the point, degrees (-90 to 90).") var latitude: String
     @Argument(help: "Longitude of the point, degrees (-180 to 180).") var longitude: String
-    @Option(help: ArgumentHelp("Radius in meters, inclusive.", valueName: "meters")) var radius = "500"
+    @Option(help: ArgumentHelp("Radius in meters, inclusive (0 to 20000000).", valueName: "meters"))
+    var radius = "500"
     @Option(
-        help: ArgumentHelp("Half the side of the drawn square, meters (default 1.2 × the radius).", valueName: "meters")
+        help: ArgumentHelp(
+            "Half the side of the drawn square, meters (1 to 20000000; default 1.2 × the radius).",
+            valueName: "meters")
     )
     var extent: String?
     @Option(help: ArgumentHelp("Width in columns (default: the terminal's, else 80).", valueName: "columns"))
@@ -40,7 +48,7 @@ struct MapCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         let center = try ArgumentValues.coordinate(latitude: latitude, longitude: longitude)
-        let radiusMeters = try ArgumentValues.meters(radius, name: "radius")
+        let radiusMeters = try Self.radius(radius)
         let halfExtent = try extent.map { text throws(CLIError) in try Self.halfExtent(text) }
         let size = try screenSize()
         let colored = try useColor()
@@ -51,18 +59,24 @@ struct MapCommand: OutputCommand {
         let everyKind = kind == "all"
         let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: everyKind ? "place" : kind)
         let kinds = everyKind && !catalog.kinds.contains("all") ? catalog.kinds : [kind]
+        // One kind in the data under "all": the map is of that kind (its plural in the title, no
+        // "(pharmacy)" after every name).
+        let mapKind = kinds.count == 1 ? kinds[0] : "place"
         let listing = try ResultListing(
             center: center, model: model,
             hits: try Self.hits(in: catalog, kinds: kinds, center: center, radius: radiusMeters, model: model))
         let markers = try Self.markers(listing)
         var nearest: MapMarker?
+        var nearestListing: ResultListing?
         if listing.rows.isEmpty {
             let beyond = try Self.hits(in: catalog, kinds: kinds, center: center, radius: nil, model: model)
-            nearest = try Self.markers(ResultListing(center: center, model: model, hits: beyond)).first
+            let beyondListing = try ResultListing(center: center, model: model, hits: beyond)
+            nearest = try Self.markers(beyondListing).first
+            nearestListing = beyondListing
         }
         let mapModel = MapModel(
             center: center, radiusMeters: radiusMeters, halfExtentMeters: halfExtent,
-            kind: kinds == [kind] ? kind : "place", markers: markers, nearestBeyondRadius: nearest)
+            kind: mapKind, markers: markers, nearestBeyondRadius: nearest)
         let rendered: RenderedMap
         do throws(TextMapError) {
             rendered = try MapRenderer(width: size.width, height: size.height, style: style).render(mapModel)
@@ -71,7 +85,9 @@ struct MapCommand: OutputCommand {
         }
         if kinds == [kind] { ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output) }
         if query.json {
-            output.line(try Self.json(listing, rendered, radiusMeters: radiusMeters))
+            output.line(
+                try Self.json(listing, rendered, radiusMeters: radiusMeters, nearestOutside: nearestListing?.rows.first)
+            )
             return
         }
         rendered.lines.forEach { output.line($0) }
@@ -118,10 +134,28 @@ struct MapCommand: OutputCommand {
         }
     }
 
+    /// The largest `--radius` and `--extent`, meters: 20,000 km, about half the Earth's
+    /// circumference (20,004 km along a meridian on WGS84), so no place on Earth is farther. A ring
+    /// larger than that would lie beyond the antipode.
+    static let maximumMeters = 20_000_000.0
+    /// The smallest `--extent`, meters: below a meter a cell is smaller than any coordinate in the
+    /// data can place (`--extent 1e-10` asked for a 34 GB ring before it was refused).
+    static let minimumExtentMeters = 1.0
+
+    static func radius(_ typed: String) throws(CLIError) -> Double {
+        let value = try ArgumentValues.meters(typed, name: "radius")
+        guard value <= maximumMeters else {
+            throw .usage(
+                "invalid radius \"\(typed.trimmingCharacters(in: .whitespaces))\": a map takes 0 to 20000000 meters "
+                    + "(20,000 km, half the way round the Earth)")
+        }
+        return value
+    }
+
     static func halfExtent(_ typed: String) throws(CLIError) -> Double {
         let text = typed.trimmingCharacters(in: .whitespaces)
-        guard let value = ArgumentValues.decimal(text), value > 0 else {
-            throw .usage("invalid extent \"\(text)\": expected a number of meters above 0")
+        guard let value = ArgumentValues.decimal(text), value >= minimumExtentMeters, value <= maximumMeters else {
+            throw .usage("invalid extent \"\(text)\": expected a number of meters from 1 to 20000000 (20,000 km)")
         }
         return value
     }
@@ -229,14 +263,45 @@ extension MapCommand {
             var cell_m: Double
         }
 
+        /// The nearest place beyond the radius, as the text names it under an empty map.
+        struct Nearest: Encodable {
+            var id: String
+            var name: String
+            var kind: String
+            var lat: Double
+            var lon: Double
+            var distance_m: Double
+            var bearing_deg: Double
+        }
+
         var query: ResultListing.Document.Query
         var results: [Result]
         /// As for `near`: how many places are within the radius (all of them are listed).
         var total: Int
         var map: Grid
+        /// When nothing is within the radius, the nearest place beyond it; else (or if the data
+        /// has none) null.
+        var nearest_outside: Nearest?
+
+        // nearest_outside is always present, null when there is none, like cell.
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(query, forKey: .query)
+            try container.encode(results, forKey: .results)
+            try container.encode(total, forKey: .total)
+            try container.encode(map, forKey: .map)
+            try container.encode(nearest_outside, forKey: .nearest_outside)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case query, results, total, map, nearest_outside
+        }
     }
 
-    static func json(_ listing: ResultListing, _ rendered: RenderedMap, radiusMeters: Double) throws -> String {
+    static func json(
+        _ listing: ResultListing, _ rendered: RenderedMap, radiusMeters: Double,
+        nearestOutside: ResultListing.Row? = nil
+    ) throws -> String {
         var cells: [Int: MapCell] = [:]
         for entry in rendered.entries { cells[entry.markerIndex] = entry.cell }
         var sphereRadius: Double?
@@ -251,7 +316,13 @@ extension MapCommand {
                     lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
                     distance_m: row.hit.distanceMeters, bearing_deg: row.bearing, cell: cells[index])
             },
-            total: listing.rows.count, map: .init(side: rendered.side, cell_m: rendered.metersPerCell))
+            total: listing.rows.count, map: .init(side: rendered.side, cell_m: rendered.metersPerCell),
+            nearest_outside: nearestOutside.map { row in
+                .init(
+                    id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
+                    lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
+                    distance_m: row.hit.distanceMeters, bearing_deg: row.bearing)
+            })
         return try JSONOutput.encode(document)
     }
 }

@@ -62,6 +62,8 @@ import Testing
         let grid = try #require(document.removeValue(forKey: "map") as? [String: Any])
         var results = try #require(document["results"] as? [[String: Any]])
         let cells = results.indices.map { results[$0].removeValue(forKey: "cell") }
+        // Places are within the radius, so there is no nearest one outside it to name.
+        #expect(document.removeValue(forKey: "nearest_outside") is NSNull)
         document["results"] = results
         let expected = try #require(JSONSerialization.jsonObject(with: Data(near.standardOutput.utf8)) as? NSDictionary)
         #expect(NSDictionary(dictionary: document) == expected)
@@ -91,7 +93,22 @@ import Testing
         (["--height", "abc"], "invalid height \"abc\": expected a whole number of lines from 10 to 1000"),
         (["--height", "2000"], "invalid height \"2000\": expected a whole number of lines from 10 to 1000"),
         (["--color", "sometimes"], "invalid color \"sometimes\": expected auto, always or never"),
-        (["--extent", "0"], "invalid extent \"0\": expected a number of meters above 0"),
+        (["--extent", "0"], "invalid extent \"0\": expected a number of meters from 1 to 20000000 (20,000 km)"),
+        // Regressions: 1e-300 trapped converting the ring's size to Int, 1e-10 allocated 34 GB.
+        (
+            ["--extent", "1e-300"],
+            "invalid extent \"1e-300\": expected a number of meters from 1 to 20000000 (20,000 km)"
+        ),
+        (
+            ["--extent", "1e-10"],
+            "invalid extent \"1e-10\": expected a number of meters from 1 to 20000000 (20,000 km)"
+        ),
+        (["--extent", "nan"], "invalid extent \"nan\": expected a number of meters from 1 to 20000000 (20,000 km)"),
+        (["--extent", "3e7"], "invalid extent \"3e7\": expected a number of meters from 1 to 20000000 (20,000 km)"),
+        (
+            ["--radius", "20000001"],
+            "invalid radius \"20000001\": a map takes 0 to 20000000 meters (20,000 km, half the way round the Earth)"
+        ),
         (["--radius", "-1"], "invalid radius \"-1\": expected a number of meters, 0 or more"),
     ])
     func badValuesAreNamedWithTheirRange(extra: [String], message: String) {
@@ -126,5 +143,57 @@ import Testing
         #expect(try !MapCommand.useColor("auto", environment: ["TERM": "dumb"], isTerminal: true))
         #expect(try MapCommand.useColor("always", environment: ["NO_COLOR": "1"], isTerminal: false))
         #expect(try !MapCommand.useColor("never", environment: [:], isTerminal: true))
+    }
+
+    /// When nothing is within the radius the text names the nearest place; `--json` gives it too.
+    @Test func jsonNamesTheNearestPlaceOutsideAnEmptyRadius() throws {
+        let run = Self.map(["41.088154", "29.015615", "--radius", "100", "--data", Self.istanbul, "--json"])
+        #expect(run.status == 0, "\(run.error)")
+        let document = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect((document["results"] as? [Any])?.isEmpty == true)
+        let nearest = try #require(document["nearest_outside"] as? [String: Any])
+        #expect(nearest["name"] as? String == "Omur")
+        #expect(nearest["kind"] as? String == "pharmacy")
+        #expect(nearest["id"] is String && nearest["lat"] is Double && nearest["lon"] is Double)
+        let distance = try #require(nearest["distance_m"] as? Double)
+        let bearing = try #require(nearest["bearing_deg"] as? Double)
+        #expect(abs(distance - 131.9) < 0.1 && bearing > 247.5 && bearing < 258.75)
+    }
+
+    /// `--radius 1000000 --extent 1` took 20 s walking ring columns off screen.
+    @Test func aHugeRingOnATinyMapIsQuick() throws {
+        let clock = ContinuousClock()
+        var run: (status: Int32, output: String, error: String)?
+        let elapsed = clock.measure {
+            run = Self.map(["41.088154", "29.015615", "--radius", "1000000", "--extent", "1", "--data", Self.istanbul])
+        }
+        #expect(run?.status == 0)
+        #expect(elapsed < .seconds(5))
+    }
+
+    /// With one kind in the data, `--kind all` is a map of that kind: no "(pharmacy)" on every row.
+    @Test func everyKindWithOnlyOneKindInTheData() throws {
+        let run = Self.map(["41.088154", "29.015615", "--kind", "all", "--data", Self.istanbul] + Self.plain)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.hasPrefix("Pharmacies within 500 m of 41.088154, 29.015615\n"))
+        #expect(run.output.hasSuffix("1  Omur  132 m  WSW\n"))
+        #expect(!run.output.contains("(pharmacy)"))
+    }
+
+    /// At `--width 30` the title ran to 42 columns, the empty message to 51, large rows to 37.
+    @Test(arguments: [
+        ["41.088154", "29.015615", "--data", istanbul],
+        ["41.088154", "29.015615", "--radius", "100", "--data", istanbul],
+        ["41.088154", "29.015615", "--radius", "100", "--data", istanbul, "--large"],
+        ["51.5152", "-0.1420", "--large"],
+        ["51.5152", "-0.1420", "--radius", "5000000", "--height", "60"],
+    ])
+    func narrowTerminalsGetLinesThatFit(arguments: [String]) throws {
+        let run = Self.map(arguments + ["--width", "30", "--color", "never"])
+        #expect(run.status == 0, "\(run.error)")
+        // The shipped names are one column a character (TextMapTests cover wide ones).
+        for line in run.output.split(separator: "\n") {
+            #expect(line.count <= 30, "\(line)")
+        }
     }
 }
