@@ -131,6 +131,14 @@ struct ResultListing {
         var total: Int?
     }
 
+    /// One result of a `--json` document (`map` adds a cell to each).
+    static func result(_ row: Row) -> Document.Result {
+        Document.Result(
+            id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
+            lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
+            distance_m: row.hit.distanceMeters, bearing_deg: row.bearing)
+    }
+
     /// The `--json` document: `{"query":{…},"results":[…]}`, plus `"total"` for `near`.
     func json(radiusMeters: Double?, count: Int?, limit: Int? = nil, total: Int? = nil) throws -> String {
         var sphereRadius: Double?
@@ -139,12 +147,7 @@ struct ResultListing {
             query: .init(
                 lat: center.latitude, lon: center.longitude, radius_m: radiusMeters, count: count, limit: limit,
                 model: model.name, crs: crs, sphere_radius_m: sphereRadius),
-            results: rows.map { row in
-                .init(
-                    id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
-                    lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
-                    distance_m: row.hit.distanceMeters, bearing_deg: row.bearing)
-            }, total: total)
+            results: rows.map(ResultListing.result), total: total)
         return try JSONOutput.encode(document)
     }
 }
