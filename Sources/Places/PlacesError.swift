@@ -61,6 +61,15 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case unexpectedGeometry(SourceLocation, type: String)
     /// An error from `Geo`: an invalid query coordinate, radius, count or cell size.
     case geo(GeoError)
+    /// A user id that is empty, longer than 128 characters or holds control characters.
+    case invalidUserID(String)
+    /// Adding a user whose id is taken.
+    case userExists(String)
+    /// A user that does not exist, or that the principal may not see (a private user looks exactly
+    /// like a missing one to everybody else, so that its existence does not leak).
+    case noSuchUser(String)
+    /// An action the principal's token does not allow; `action` says what needs which token.
+    case forbidden(action: String)
 
     public var description: String {
         switch self {
@@ -116,6 +125,14 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(location): geometry is \(PlacesError.oneLine(type)), expected Point"
         case .geo(let error):
             return error.description
+        case .invalidUserID(let id):
+            return "invalid user id \(PlacesError.quoted(id)): expected 1 to 128 characters, no control characters"
+        case .userExists(let id):
+            return "user \(PlacesError.quoted(id)) already exists"
+        case .noSuchUser(let id):
+            return "no user \(PlacesError.quoted(id)) that you can see"
+        case .forbidden(let action):
+            return "not allowed: \(action)"
         }
     }
 
