@@ -11,7 +11,8 @@ let package = Package(
         .library(name: "TextMap", targets: ["TextMap"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -21,7 +22,7 @@ let package = Package(
         ),
         .target(name: "Geo", dependencies: ["CProj"]),
         .target(name: "CHeapStats"),
-        .target(name: "Places", dependencies: ["Geo"]),
+        .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
         .target(
             name: "VicinityCLI",

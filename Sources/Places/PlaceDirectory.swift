@@ -18,6 +18,10 @@ public struct PlaceDirectory: Sendable {
     /// Places by kind.
     public private(set) var places: PlaceCatalog
     private var registry: UserRegistry
+    /// Token digests: the admin's, and each user's (never the tokens themselves).
+    private var adminDigest: TokenDigest?
+    private var userByDigest: [TokenDigest: String] = [:]
+    private var digestOfUser: [String: TokenDigest] = [:]
 
     /// - Parameter places: the places to serve; users start empty.
     public init(places: PlaceCatalog) {
@@ -25,16 +29,44 @@ public struct PlaceDirectory: Sendable {
         registry = UserRegistry(index: places.emptyIndex)
     }
 
+    // MARK: - Tokens
+
+    /// Makes a new admin token, replacing any previous one, and returns its clear text: the only
+    /// time it exists outside the caller's hands.
+    public mutating func rotateAdminToken() -> String {
+        let (clearText, digest) = Token.issue()
+        adminDigest = digest
+        return clearText
+    }
+
+    /// Who presents this token: no token is `.anonymous`; the admin's is `.admin`; a user's is
+    /// `.user(id)`.
+    ///
+    /// - Throws: `PlacesError.invalidToken` for a token that is neither (it names no one).
+    public func principal(presenting token: String?) throws(PlacesError) -> Principal {
+        guard let token, !token.isEmpty else { return .anonymous }
+        if let adminDigest, adminDigest.matches(token) { return .admin }
+        // The lookup is by the digest of what was presented, so its timing says nothing about
+        // any stored token.
+        if let id = userByDigest[TokenDigest(of: token)] { return .user(id) }
+        throw .invalidToken
+    }
+
     // MARK: - Writing users
 
     /// Adds a user. Only the admin may.
+    ///
+    /// - Returns: the user's token in clear text, to hand over once; only its digest is kept.
     @discardableResult
-    public mutating func addUser(_ user: User, by principal: Principal) throws(PlacesError) -> User {
+    public mutating func addUser(_ user: User, by principal: Principal) throws(PlacesError) -> String {
         guard principal == .admin else { throw .forbidden(action: "adding a user needs the admin token") }
         try PlaceDirectory.check(id: user.id)
         guard registry.users[user.id] == nil else { throw .userExists(user.id) }
         try registry.put(user)
-        return user
+        let (clearText, digest) = Token.issue()
+        userByDigest[digest] = user.id
+        digestOfUser[user.id] = digest
+        return clearText
     }
 
     /// Moves a user, or forgets where they are (`nil`: off every map).
@@ -59,6 +91,7 @@ public struct PlaceDirectory: Sendable {
     public mutating func removeUser(_ id: String, by principal: Principal) throws(PlacesError) {
         _ = try ownRecord(id, for: principal, action: "removing a user")
         try registry.remove(id)
+        if let digest = digestOfUser.removeValue(forKey: id) { userByDigest[digest] = nil }
     }
 
     // MARK: - Reading users

@@ -70,6 +70,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case noSuchUser(String)
     /// An action the principal's token does not allow; `action` says what needs which token.
     case forbidden(action: String)
+    /// A token that is neither the admin's nor any user's.
+    case invalidToken
 
     public var description: String {
         switch self {
@@ -133,6 +135,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "no user \(PlacesError.quoted(id)) that you can see"
         case .forbidden(let action):
             return "not allowed: \(action)"
+        case .invalidToken:
+            return "the token matches no user and is not the admin token (tokens are shown once, when created)"
         }
     }
 
