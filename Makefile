@@ -9,15 +9,16 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: demo test deps build build-debug bench lint format clean
 
-## Install the system libraries Vicinity links against, if pkg-config cannot find them.
+## Install the system libraries Vicinity links against (PROJ, SQLite), if pkg-config cannot find them.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists proj; then \
-		echo "installing libproj-dev (PROJ) and pkg-config with apt-get"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists proj sqlite3; then \
+		echo "installing libproj-dev (PROJ), libsqlite3-dev and pkg-config with apt-get"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
-			libproj-dev proj-data pkg-config >/dev/null; \
+			libproj-dev proj-data libsqlite3-dev pkg-config >/dev/null; \
 	fi
 	@pkg-config --exists proj || { echo "PROJ is still missing: install libproj-dev" >&2; exit 1; }
+	@pkg-config --exists sqlite3 || { echo "SQLite is still missing: install libsqlite3-dev" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build -c release --product vicinity

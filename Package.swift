@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,6 +25,7 @@ let package = Package(
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
+        .target(name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "VicinityCLI",
             dependencies: [
@@ -34,6 +36,7 @@ let package = Package(
         .executableTarget(name: "vicinity", dependencies: ["VicinityCLI"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
+        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
     ]
