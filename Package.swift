@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "TextMap", "CHeapStats",
+                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

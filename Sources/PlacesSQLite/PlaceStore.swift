@@ -173,6 +173,11 @@ public final class PlaceStore: Sendable {
         }
     }
 
+    /// SQLite's own consistency check: "ok" for a sound database.
+    public func integrityCheck() throws(PlaceStoreError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+
     // MARK: - Internals
 
     /// Attributes as a JSON array of [name, value] pairs, which keeps their order.

@@ -10,6 +10,9 @@ struct VicinityCommand: ParsableCommand {
             numbers are values, not options (vicinity near -33.8688 151.2093).
             Exit codes: 0 success, 64 bad argument, 65 bad data, 66 unreadable file.
             """,
-        subcommands: [NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, BenchCommand.self]
+        subcommands: [
+            NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, BenchCommand.self,
+            CrashWriterCommand.self,
+        ]
     )
 }

@@ -1,0 +1,61 @@
+import Foundation
+import Geo
+import PlacesSQLite
+import Testing
+
+@testable import VicinityCLI
+
+/// Must show (issue 4): a child process makes acknowledged writes and is killed with SIGKILL at a
+/// random moment; after reopening, every acknowledged write is there and the database is sound.
+@Suite struct CrashTests {
+    /// The `vicinity` binary built next to this test bundle (`swift build --build-tests` builds it).
+    static func binary() -> URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+        ]
+        return candidates.map { $0.appendingPathComponent("vicinity") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test func everyAcknowledgedWriteSurvivesKillNine() throws {
+        let binary = try #require(Self.binary(), "build the vicinity product first (make test does)")
+        var random = SplitMix64(seed: 0xC0FFEE)
+        var totalAcknowledged = 0
+        for iteration in 0..<20 {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-crash-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("crash.sqlite").path
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["crash-writer", "--db", path, "--count", "100000"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Kill after a random number of acknowledgements (sometimes right away).
+            let target = Int(random.next() % 150)
+            var received = Data()
+            while received.filter({ $0 == 0x0A }).count < target {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                received.append(chunk)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            received.append(pipe.fileHandleForReading.readDataToEndOfFile())
+            let acknowledged = String(decoding: received, as: UTF8.self).split(separator: "\n")
+                .filter { $0.hasPrefix("ack ") }.map { "w" + $0.dropFirst(4) }
+
+            totalAcknowledged += acknowledged.count
+            let store = try PlaceStore(path: path)
+            #expect(try store.integrityCheck() == "ok", "iteration \(iteration)")
+            let stored = Set(try store.places().map(\.id))
+            let missing = acknowledged.filter { !stored.contains($0) }
+            #expect(missing.isEmpty, "iteration \(iteration): \(missing.count) acknowledged writes lost")
+            #expect(process.terminationReason == .uncaughtSignal, "iteration \(iteration): the writer was killed")
+        }
+        #expect(totalAcknowledged > 200, "the writers got far enough to make the test mean something")
+    }
+}
