@@ -103,13 +103,14 @@ public final class PlaceStore: Sendable {
                 db, sql: "SELECT kind, id, name, lat, lon, attributes FROM place ORDER BY kind, id")
             while let row = try rows.next() {
                 let coordinate = try Coordinate(latitude: row[3], longitude: row[4])
-                let names = try JSONDecoder().decode([[String]].self, from: Data((row[5] as String).utf8))
+                let pairs = try JSONDecoder().decode([[String]].self, from: Data((row[5] as String).utf8))
+                    .filter { $0.count == 2 }
                 var attributes: [String: String] = [:]
-                for pair in names where pair.count == 2 { attributes[pair[0]] = pair[1] }
+                for pair in pairs { attributes[pair[0]] = pair[1] }
                 places.append(
                     Place(
                         id: row[1], kind: row[0], name: row[2], coordinate: coordinate, attributes: attributes,
-                        attributeNames: names.map { $0[0] }))
+                        attributeNames: pairs.map { $0[0] }))
             }
             return places
         }
