@@ -46,30 +46,11 @@ enum MapWording {
         return compassWords[index]
     }
 
-    /// "pharmacy" → "pharmacies", "user" → "users", "bus" → "bus" (left alone).
-    static func plural(_ kind: String, _ count: Int) -> String {
-        if count == 1 { return kind }
-        if kind.hasSuffix("y"), let last = kind.dropLast().last, !"aeiou".contains(last) {
-            return kind.dropLast() + "ies"
-        }
-        return kind.hasSuffix("s") ? kind : kind + "s"
-    }
+    /// See `TerminalText.plural`.
+    static func plural(_ kind: String, _ count: Int) -> String { TerminalText.plural(kind, count) }
 
-    /// Text safe to print on a terminal: control characters (Cc: line breaks, escape sequences from
-    /// a hostile data file), format characters (Cf: U+202E RIGHT-TO-LEFT OVERRIDE, U+200E/U+200F,
-    /// the U+2066–U+2069 isolates, which could flip the rest of a line) and line and paragraph
-    /// separators (Zl, Zp) become U+FFFD, so a name stays on its line, reads left to right and
-    /// cannot drive the terminal.
-    static func printable(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    switch scalar.properties.generalCategory {
-                    case .control, .format, .lineSeparator, .paragraphSeparator: return "\u{FFFD}"
-                    default: return scalar
-                    }
-                }))
-    }
+    /// See `TerminalText.printable`.
+    static func printable(_ text: String) -> String { TerminalText.printable(text) }
 
     /// Where does the place lie: its compass point, or "here" for a place exactly at the centre,
     /// whose bearing means nothing.
@@ -81,7 +62,5 @@ enum MapWording {
     static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 
     /// A number without needless zeros: "500", "62.5".
-    static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-    }
+    static func plain(_ value: Double) -> String { NumberText.plain(value) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Places
+import TextMap
 
 /// Query results with their bearings, printed as a table or as the `--json` document.
 struct ResultListing {
@@ -62,28 +63,15 @@ struct ResultListing {
         place.name.isEmpty ? "(unnamed)" : ResultListing.printable(place.name)
     }
 
-    /// Text safe to print on a terminal: control characters (line breaks, escape sequences from a
-    /// hostile data file) become U+FFFD, so one result stays one line and cannot drive the terminal.
-    static func printable(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { scalar in
-                    scalar.properties.generalCategory == .control ? "\u{FFFD}" : scalar
-                }))
-    }
+    /// See `TerminalText.printable` (shared with the map).
+    static func printable(_ text: String) -> String { TerminalText.printable(text) }
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 
-    /// "pharmacy"/"pharmacies", "user"/"users", "place"/"places".
-    static func plural(_ kind: String, _ count: Int) -> String {
-        if count == 1 { return kind }
-        if kind.hasSuffix("y"), let last = kind.dropLast().last, !"aeiou".contains(last) {
-            return kind.dropLast() + "ies"
-        }
-        return kind.hasSuffix("s") ? kind : kind + "s"
-    }
+    /// See `TerminalText.plural` (shared with the map).
+    static func plural(_ kind: String, _ count: Int) -> String { TerminalText.plural(kind, count) }
 
     struct Document: Encodable {
         struct Query: Encodable {

@@ -94,12 +94,13 @@ import Testing
     /// one-line-per-result layout and reached the terminal.
     @Test func controlCharactersInNamesAreNotPrinted() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-names.csv").path
-        try "id,name,lat,lon\nx,\"Evil\u{1B}[2J\nName\",41.0881,29.0156\n".write(
+        try "id,name,lat,lon\nx,\"Evil\u{1B}[2J\nName\u{202E}\",41.0881,29.0156\n".write(
             toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let outcome = CLI.run(["near", "41.088154", "29.015615", "--data", path])
         #expect(outcome.status == 0)
         #expect(!outcome.standardOutput.contains("\u{1B}"))
+        #expect(!outcome.standardOutput.contains("\u{202E}"), "a right-to-left override cannot flip the line")
         #expect(outcome.standardOutput.split(separator: "\n").count == 2)
     }
 
