@@ -23,9 +23,13 @@ import Geo
 public struct GeoJSONReader: Sendable {
     /// The kind of features without a `kind` property.
     public var defaultKind: String
+    /// Whether a bad feature is left out and listed in `PlaceFile.skipped` instead of stopping the
+    /// read. Errors of the file as a whole (invalid JSON, not a FeatureCollection) still stop it.
+    public var skipInvalid: Bool
 
-    public init(defaultKind: String) {
+    public init(defaultKind: String, skipInvalid: Bool = false) {
         self.defaultKind = defaultKind
+        self.skipInvalid = skipInvalid
     }
 
     /// Reads and parses the file at `path`; messages name `path` as given.
@@ -53,17 +57,25 @@ public struct GeoJSONReader: Sendable {
         var firstFeature: [PlaceKey: Int] = [:]
         places.reserveCapacity(features.count)
         origins.reserveCapacity(features.count)
+        var skipped: [PlacesError] = []
         for (index, element) in features.enumerated() {
             let location = SourceLocation(file: file, position: .feature(index))
-            let place = try self.place(element, at: location)
-            if let first = firstFeature.updateValue(index, forKey: PlaceKey(kind: place.kind, id: place.id)) {
-                throw .duplicateID(
-                    place.id, at: location, firstAt: SourceLocation(file: file, position: .feature(first)))
+            do throws(PlacesError) {
+                let place = try self.place(element, at: location)
+                let key = PlaceKey(kind: place.kind, id: place.id)
+                if let first = firstFeature[key] {
+                    throw .duplicateID(
+                        place.id, at: location, firstAt: SourceLocation(file: file, position: .feature(first)))
+                }
+                firstFeature[key] = index
+                places.append(place)
+                origins.append(location)
+            } catch {
+                guard skipInvalid else { throw error }
+                skipped.append(error)
             }
-            places.append(place)
-            origins.append(location)
         }
-        return PlaceFile(path: file, places: places, origins: origins)
+        return PlaceFile(path: file, places: places, origins: origins, skipped: skipped)
     }
 
     private func place(_ element: Any, at location: SourceLocation) throws(PlacesError) -> Place {

@@ -21,9 +21,14 @@ public struct PlaceCSVReader: Sendable {
 
     /// The kind of rows without a `kind` column or with an empty `kind` field.
     public var defaultKind: String
+    /// Whether a bad record (wrong field count, bad coordinate, empty or repeated id, invalid
+    /// UTF-8) is left out and listed in `PlaceFile.skipped` instead of stopping the read. Errors of
+    /// the file as a whole (header, an unterminated quote) still stop it.
+    public var skipInvalid: Bool
 
-    public init(defaultKind: String) {
+    public init(defaultKind: String, skipInvalid: Bool = false) {
         self.defaultKind = defaultKind
+        self.skipInvalid = skipInvalid
     }
 
     /// Reads and parses the file at `path`; messages name `path` as given.
@@ -48,44 +53,59 @@ public struct PlaceCSVReader: Sendable {
         origins.reserveCapacity(expectedRows)
         firstLine.reserveCapacity(expectedRows)
 
+        var skipped: [PlacesError] = []
         while let line = try scanner.next(into: &fields) {
             let location = SourceLocation(file: file, position: .line(line))
-            guard fields.count == header.names.count else {
-                throw .wrongFieldCount(location, expected: header.names.count, found: fields.count)
-            }
-            func text(_ column: Int) throws(PlacesError) -> String {
-                guard let value = scanner.string(fields[column]) else {
-                    throw .invalidUTF8(location, field: column + 1)
+            do throws(PlacesError) {
+                let place = try self.place(fields, header: header, scanner: scanner, location: location)
+                let key = PlaceKey(kind: place.kind, id: place.id)
+                if let first = firstLine[key] {
+                    throw .duplicateID(
+                        place.id, at: location, firstAt: SourceLocation(file: file, position: .line(first)))
                 }
-                return value
+                firstLine[key] = line
+                places.append(place)
+                origins.append(location)
+            } catch {
+                guard skipInvalid else { throw error }
+                skipped.append(error)
             }
-            let id = try text(header.id)
-            guard !id.isEmpty else { throw .emptyID(location) }
-            let name = try text(header.name)
-            let coordinate = try self.coordinate(
-                latitude: fields[header.latitude], longitude: fields[header.longitude], scanner: scanner,
-                location: location)
-            var kind = defaultKind
-            if let column = header.kind {
-                let value = try text(column)
-                if !value.isEmpty { kind = value }
-            }
-            var attributes: [String: String] = [:]
-            attributes.reserveCapacity(header.attributeColumns.count)
-            for (column, attributeName) in zip(header.attributeColumns, header.attributeNames) {
-                attributes[attributeName] = try text(column)
-            }
-            let key = PlaceKey(kind: kind, id: id)
-            if let first = firstLine.updateValue(line, forKey: key) {
-                throw .duplicateID(id, at: location, firstAt: SourceLocation(file: file, position: .line(first)))
-            }
-            places.append(
-                Place(
-                    id: id, kind: kind, name: name, coordinate: coordinate, attributes: attributes,
-                    checkedNames: header.attributeNames))
-            origins.append(location)
         }
-        return PlaceFile(path: file, places: places, origins: origins)
+        return PlaceFile(path: file, places: places, origins: origins, skipped: skipped)
+    }
+
+    /// The place one record describes.
+    private func place(
+        _ fields: [CSVScanner.Field], header: Header, scanner: CSVScanner, location: SourceLocation
+    ) throws(PlacesError) -> Place {
+        guard fields.count == header.names.count else {
+            throw .wrongFieldCount(location, expected: header.names.count, found: fields.count)
+        }
+        func text(_ column: Int) throws(PlacesError) -> String {
+            guard let value = scanner.string(fields[column]) else {
+                throw .invalidUTF8(location, field: column + 1)
+            }
+            return value
+        }
+        let id = try text(header.id)
+        guard !id.isEmpty else { throw .emptyID(location) }
+        let name = try text(header.name)
+        let coordinate = try self.coordinate(
+            latitude: fields[header.latitude], longitude: fields[header.longitude], scanner: scanner,
+            location: location)
+        var kind = defaultKind
+        if let column = header.kind {
+            let value = try text(column)
+            if !value.isEmpty { kind = value }
+        }
+        var attributes: [String: String] = [:]
+        attributes.reserveCapacity(header.attributeColumns.count)
+        for (column, attributeName) in zip(header.attributeColumns, header.attributeNames) {
+            attributes[attributeName] = try text(column)
+        }
+        return Place(
+            id: id, kind: kind, name: name, coordinate: coordinate, attributes: attributes,
+            checkedNames: header.attributeNames)
     }
 
     /// Validates the `lat` and `lon` fields, naming the text as written if either is wrong.

@@ -82,3 +82,36 @@ extension PlaceCatalog {
         }
     }
 }
+
+extension PlaceCatalog {
+    /// How many places of `kind` lie within `radiusMeters` of `center` (distance ≤ radius) under
+    /// `model`: the length of `nearby`'s answer, without building it.
+    public func count(
+        _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic
+    ) throws(PlacesError) -> Int {
+        let index = collections[kind]?.index ?? emptyIndex
+        do { return try index.count(withinRadiusMeters: radiusMeters, of: center, model: model) } catch {
+            throw .geo(error)
+        }
+    }
+
+    /// The places of `kind` inside a latitude/longitude box in degrees, edges inclusive, in id
+    /// order; `west > east` selects a box across ±180°.
+    ///
+    /// - Throws: `PlacesError.geo` for a latitude or longitude out of range or `south > north`.
+    public func inBox(south: Double, west: Double, north: Double, east: Double, kind: String) throws(PlacesError)
+        -> [Place]
+    {
+        let collection = collections[kind]
+        let index = collection?.index ?? emptyIndex
+        let places = collection?.places ?? []
+        do {
+            return try index.inBox(
+                south: south, west: west, north: north, east: east,
+                tieOrder: { places[Int($0)].id < places[Int($1)].id }
+            ).map { places[Int($0)] }
+        } catch {
+            throw .geo(error)
+        }
+    }
+}

@@ -99,6 +99,11 @@ public struct PlaceCatalog: Sendable {
         try add(contentsOf: file.places, origins: file.origins.map { Optional($0) })
     }
 
+    /// Adds places that come from no file (a database, code), all or none if any is a duplicate.
+    public mutating func add(contentsOf places: [Place]) throws(PlacesError) {
+        try add(contentsOf: places, origins: [SourceLocation?](repeating: nil, count: places.count))
+    }
+
     /// Adds one place and returns its handle within its kind.
     ///
     /// - Parameter origin: where the place comes from, for messages about duplicates.

@@ -29,10 +29,35 @@ public struct PlaceDirectory: Sendable {
         registry = UserRegistry(index: places.emptyIndex)
     }
 
+    /// A directory as a store left it: places, users with their token digests, the admin token's.
+    ///
+    /// - Throws: `PlacesError.userExists` for a user given twice, `.invalidUserID` for a bad id.
+    public init(places: PlaceCatalog, users: [(user: User, tokenDigest: TokenDigest)], adminTokenDigest: TokenDigest?)
+        throws(PlacesError)
+    {
+        self.init(places: places)
+        adminDigest = adminTokenDigest
+        for (user, digest) in users {
+            try PlaceDirectory.check(id: user.id)
+            guard registry.users[user.id] == nil else { throw .userExists(user.id) }
+            try apply(.putUser(user, tokenDigest: digest))
+        }
+    }
+
+    /// Whether an admin token has been set.
+    public var hasAdminToken: Bool { adminDigest != nil }
+
+    /// The number of users, public and private.
+    public var userCount: Int { registry.users.count }
+
+    /// The number of users on maps (public, with a location): the size of the user index.
+    public var publicUserCount: Int { registry.index.count }
+
     // MARK: - Tokens
 
     /// Makes a new admin token, replacing any previous one, and returns its clear text: the only
-    /// time it exists outside the caller's hands.
+    /// time it exists outside the caller's hands. For the operator's own use (it asks no token);
+    /// a front end goes through `perform(.rotateAdminToken, by:)`, which needs the admin.
     public mutating func rotateAdminToken() -> String {
         let (clearText, digest) = Token.issue()
         adminDigest = digest
@@ -52,46 +77,106 @@ public struct PlaceDirectory: Sendable {
         throw .invalidToken
     }
 
-    // MARK: - Writing users
+    // MARK: - Writing
+
+    /// Checks and makes a write in memory (no store): `plan` then `apply`.
+    ///
+    /// - Returns: the clear text of a token the write created (`addUser`, `rotateAdminToken`).
+    @discardableResult
+    public mutating func perform(_ request: DirectoryRequest, by principal: Principal) throws(PlacesError) -> String? {
+        let planned = try plan(request, by: principal)
+        try apply(planned.change)
+        return planned.token
+    }
+
+    /// Checks a write against who asks and what is there, without making it.
+    ///
+    /// - Throws: `.forbidden` for a principal who may not; `.noSuchUser` for a missing user, or a
+    ///   private one the principal may not see; `.noSuchPlace`; `.userExists`; the validation
+    ///   errors of ids, kinds and names.
+    public func plan(_ request: DirectoryRequest, by principal: Principal) throws(PlacesError) -> PlannedChange {
+        switch request {
+        case .setPlace(let place):
+            try PlaceDirectory.validatePlace(kind: place.kind, id: place.id)
+            guard principal == .admin else { throw .forbidden(action: "changing a place needs the admin token") }
+            return PlannedChange(change: .putPlace(place))
+        case .removePlace(let kind, let id):
+            try PlaceDirectory.validatePlace(kind: kind, id: id)
+            guard principal == .admin else { throw .forbidden(action: "removing a place needs the admin token") }
+            guard places.handle(kind: kind, id: id) != nil else { throw .noSuchPlace(kind: kind, id: id) }
+            return PlannedChange(change: .removePlace(kind: kind, id: id))
+        case .addUser(let user):
+            guard principal == .admin else { throw .forbidden(action: "adding a user needs the admin token") }
+            try PlaceDirectory.check(id: user.id)
+            try PlaceDirectory.check(name: user.name)
+            guard registry.users[user.id] == nil else { throw .userExists(user.id) }
+            let (clearText, digest) = Token.issue()
+            return PlannedChange(change: .putUser(user, tokenDigest: digest), token: clearText)
+        case .moveUser(let id, let location):
+            var user = try ownRecord(id, for: principal, action: "moving a user")
+            user.location = location
+            return try planned(user)
+        case .setVisibility(let id, let visibility):
+            var user = try ownRecord(id, for: principal, action: "changing a user's visibility")
+            user.visibility = visibility
+            return try planned(user)
+        case .removeUser(let id):
+            _ = try ownRecord(id, for: principal, action: "removing a user")
+            return PlannedChange(change: .removeUser(id))
+        case .rotateAdminToken:
+            guard principal == .admin else {
+                throw .forbidden(action: "replacing the admin token needs the admin token")
+            }
+            let (clearText, digest) = Token.issue()
+            return PlannedChange(change: .setAdminToken(digest), token: clearText)
+        }
+    }
+
+    /// Makes a checked change in memory. Changes come from `plan` or from a store, so they are
+    /// trusted: a user or place that is not there is simply added or stays absent.
+    public mutating func apply(_ change: DirectoryChange) throws(PlacesError) {
+        switch change {
+        case .putPlace(let place):
+            try places.upsert(place)
+        case .removePlace(let kind, let id):
+            places.remove(kind: kind, id: id)
+        case .putUser(let user, let digest):
+            try registry.put(user)
+            if let old = digestOfUser.updateValue(digest, forKey: user.id), old != digest { userByDigest[old] = nil }
+            userByDigest[digest] = user.id
+        case .removeUser(let id):
+            try registry.remove(id)
+            if let digest = digestOfUser.removeValue(forKey: id) { userByDigest[digest] = nil }
+        case .setAdminToken(let digest):
+            adminDigest = digest
+        }
+    }
 
     /// Adds a user. Only the admin may.
     ///
     /// - Returns: the user's token in clear text, to hand over once; only its digest is kept.
     @discardableResult
     public mutating func addUser(_ user: User, by principal: Principal) throws(PlacesError) -> String {
-        guard principal == .admin else { throw .forbidden(action: "adding a user needs the admin token") }
-        try PlaceDirectory.check(id: user.id)
-        guard registry.users[user.id] == nil else { throw .userExists(user.id) }
-        try registry.put(user)
-        let (clearText, digest) = Token.issue()
-        userByDigest[digest] = user.id
-        digestOfUser[user.id] = digest
-        return clearText
+        try perform(.addUser(user), by: principal) ?? ""
     }
 
     /// Moves a user, or forgets where they are (`nil`: off every map).
     public mutating func moveUser(_ id: String, to location: Coordinate?, by principal: Principal)
         throws(PlacesError)
     {
-        var user = try ownRecord(id, for: principal, action: "moving a user")
-        user.location = location
-        try registry.put(user)
+        try perform(.moveUser(id, to: location), by: principal)
     }
 
     /// Makes a user public or private.
     public mutating func setVisibility(_ id: String, to visibility: Visibility, by principal: Principal)
         throws(PlacesError)
     {
-        var user = try ownRecord(id, for: principal, action: "changing a user's visibility")
-        user.visibility = visibility
-        try registry.put(user)
+        try perform(.setVisibility(id, visibility), by: principal)
     }
 
     /// Removes a user.
     public mutating func removeUser(_ id: String, by principal: Principal) throws(PlacesError) {
-        _ = try ownRecord(id, for: principal, action: "removing a user")
-        try registry.remove(id)
-        if let digest = digestOfUser.removeValue(forKey: id) { userByDigest[digest] = nil }
+        try perform(.removeUser(id), by: principal)
     }
 
     // MARK: - Reading users
@@ -150,8 +235,34 @@ public struct PlaceDirectory: Sendable {
     // MARK: - Internals
 
     private static func check(id: String) throws(PlacesError) {
-        let controls = id.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        guard !id.isEmpty, id.count <= 128, !controls else { throw .invalidUserID(id) }
+        guard !id.isEmpty, id.count <= 128, !hasControls(id) else { throw .invalidUserID(id) }
+    }
+
+    private static func check(name: String) throws(PlacesError) {
+        guard name.count <= 256, !hasControls(name) else { throw .invalidUserName(name) }
+    }
+
+    /// Checks a place's kind and id: kinds have 1 to 64 characters without spaces or control
+    /// characters and are not `user`; ids have 1 to 128 characters without control characters.
+    ///
+    /// - Throws: `PlacesError.invalidKind`, `.reservedKind` or `.invalidPlaceID`.
+    public static func validatePlace(kind: String, id: String) throws(PlacesError) {
+        let spaces = kind.unicodeScalars.contains { $0.properties.isWhitespace }
+        guard !kind.isEmpty, kind.count <= 64, !spaces, !hasControls(kind) else { throw .invalidKind(kind) }
+        guard kind != PlaceDirectory.userKind else { throw .reservedKind(kind) }
+        guard !id.isEmpty, id.count <= 128, !hasControls(id) else { throw .invalidPlaceID(id) }
+    }
+
+    /// The kind name front ends use for users (`--kind user`); no place may have it.
+    public static let userKind = "user"
+
+    private static func hasControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    private func planned(_ user: User) throws(PlacesError) -> PlannedChange {
+        guard let digest = digestOfUser[user.id] else { throw .noSuchUser(user.id) }
+        return PlannedChange(change: .putUser(user, tokenDigest: digest))
     }
 
     /// The record `principal` may change, or the error to give: a private user that is not theirs

@@ -22,13 +22,17 @@ public enum PlaceLoader {
     ///   - path: the file; messages and origins name it as given.
     ///   - defaultKind: the kind of places whose row or feature does not set one.
     ///   - format: the format, or nil to choose by name and content.
-    public static func load(path: String, defaultKind: String, format: Format? = nil) throws(PlacesError)
-        -> PlaceFile
+    ///   - skipInvalid: leave bad rows or features out (listed in `PlaceFile.skipped`) instead of
+    ///     stopping at the first.
+    public static func load(path: String, defaultKind: String, format: Format? = nil, skipInvalid: Bool = false)
+        throws(PlacesError) -> PlaceFile
     {
         let bytes = try SourceFile.bytes(atPath: path)
         switch format ?? detectFormat(path: path, bytes: bytes) {
-        case .csv: return try PlaceCSVReader(defaultKind: defaultKind).parse(bytes, file: path)
-        case .geoJSON: return try GeoJSONReader(defaultKind: defaultKind).parse(bytes, file: path)
+        case .csv:
+            return try PlaceCSVReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: path)
+        case .geoJSON:
+            return try GeoJSONReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: path)
         }
     }
 

@@ -72,6 +72,20 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case forbidden(action: String)
     /// A token that is neither the admin's nor any user's.
     case invalidToken
+    /// A user's display name longer than 256 characters or holding control characters.
+    case invalidUserName(String)
+    /// A place kind that is empty, longer than 64 characters or holds spaces or control characters.
+    case invalidKind(String)
+    /// A kind that names something other than places (`user` is the people's collection).
+    case reservedKind(String)
+    /// A place id that is empty, longer than 128 characters or holds control characters.
+    case invalidPlaceID(String)
+    /// A place that does not exist.
+    case noSuchPlace(kind: String, id: String)
+    /// The store refused the write (a full disk, a read-only file); nothing of it was kept.
+    case storeFailed(String)
+    /// A write that arrived while the directory was closing; it was not made.
+    case closed
 
     public var description: String {
         switch self {
@@ -137,6 +151,23 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "not allowed: \(action)"
         case .invalidToken:
             return "the token matches no user and is not the admin token (tokens are shown once, when created)"
+        case .invalidUserName(let name):
+            return
+                "invalid user name \(PlacesError.quoted(name)): expected at most 256 characters, no control characters"
+        case .invalidKind(let kind):
+            return
+                "invalid kind \(PlacesError.quoted(kind)): expected 1 to 64 characters, no spaces or control characters"
+        case .reservedKind(let kind):
+            return "kind \(PlacesError.quoted(kind)) is reserved for people: users are added with their own token "
+                + "(`vicinity user add`), not as places"
+        case .invalidPlaceID(let id):
+            return "invalid place id \(PlacesError.quoted(id)): expected 1 to 128 characters, no control characters"
+        case .noSuchPlace(let kind, let id):
+            return "no place \(PlacesError.quoted(id)) of kind \(PlacesError.quoted(kind))"
+        case .storeFailed(let reason):
+            return "the write was not stored, and nothing of it was made: \(PlacesError.oneLine(reason))"
+        case .closed:
+            return "the directory is closing; the write was not made"
         }
     }
 

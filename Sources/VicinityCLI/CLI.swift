@@ -28,7 +28,15 @@ public enum CLI {
     ///   - arguments: the arguments after the program name.
     ///   - streaming: write standard output as it is produced (for the real process) rather than
     ///     collecting it in the outcome (for tests).
-    public static func run(_ arguments: [String], streaming: Bool = false) -> Outcome {
+    ///   - environment: the environment variables the run sees (the process's by default).
+    public static func run(_ arguments: [String], streaming: Bool = false, environment: [String: String]? = nil)
+        -> Outcome
+    {
+        guard let environment else { return runCommand(arguments, streaming: streaming) }
+        return CLIEnvironment.$current.withValue(environment) { runCommand(arguments, streaming: streaming) }
+    }
+
+    private static func runCommand(_ arguments: [String], streaming: Bool) -> Outcome {
         var output = CommandOutput(streaming: streaming)
         do {
             var command = try VicinityCommand.parseAsRoot(shieldNegativeNumbers(arguments))
@@ -115,12 +123,25 @@ public struct CommandOutput {
         }
     }
 
+    /// Appends text as it is (no newline added).
+    mutating func write(_ text: String) {
+        if streaming {
+            pending += text
+            if pending.utf8.count > 1 << 16 { flush() }
+        } else {
+            collected += text
+        }
+    }
+
     /// A progress note for a person at a terminal: streamed to standard error, never collected.
     func progress(_ text: String) {
         if streaming { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }
 
     mutating func warning(_ text: String) { diagnostics += "vicinity: warning: \(text)\n" }
+
+    /// Something a person should know that is not a problem (a database created), for standard error.
+    mutating func note(_ text: String) { diagnostics += "vicinity: \(text)\n" }
 
     mutating func flush() {
         guard streaming, !pending.isEmpty else { return }

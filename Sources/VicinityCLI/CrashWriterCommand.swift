@@ -16,8 +16,8 @@ struct CrashWriterCommand: OutputCommand {
     @Option(help: "How many writes.") var count = 1_000
 
     func execute(_ output: inout CommandOutput) throws {
-        let store: PlaceStore
-        do { store = try PlaceStore(path: db) } catch { throw CLIError.noInput(error.description) }
+        let store: SQLitePlaceStore
+        do { store = try SQLitePlaceStore(path: db) } catch { throw CLIError.noInput(error.description) }
         for number in 0..<count {
             let place = Place(
                 id: "w\(number)", kind: "pharmacy", name: "Write \(number)",

@@ -7,7 +7,7 @@ extension MapCommand {
     /// into `MapRenderer`'s ranges; a size typed by hand outside them is an error.
     func screenSize() throws(CLIError) -> (width: Int, height: Int) {
         try Self.screenSize(
-            width: width, height: height, environment: ProcessInfo.processInfo.environment,
+            width: width, height: height, environment: CLIEnvironment.current,
             terminal: Self.terminalSize())
     }
 
@@ -48,7 +48,7 @@ extension MapCommand {
     /// `--color`: always, never, or auto — colour only on a terminal, unless `NO_COLOR` is set to
     /// anything but the empty string (no-color.org) or `TERM` is `dumb`.
     func useColor() throws(CLIError) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = CLIEnvironment.current
         return try Self.useColor(
             color, environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
     }

@@ -57,19 +57,19 @@ struct MapCommand: OutputCommand {
         let kind = try query.kindName()
         // "all": every kind in the data, unless the data has a kind of that name.
         let everyKind = kind == "all"
-        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: everyKind ? "place" : kind)
-        let kinds = everyKind && !catalog.kinds.contains("all") ? catalog.kinds : [kind]
+        let data = try QueryData.load(query, kind: everyKind ? "place" : kind, output: &output)
+        let kinds = everyKind && !data.kinds.contains("all") ? data.kinds : [kind]
         // One kind in the data under "all": the map is of that kind (its plural in the title, no
         // "(pharmacy)" after every name).
         let mapKind = kinds.count == 1 ? kinds[0] : "place"
         let listing = try ResultListing(
             center: center, model: model,
-            hits: try Self.hits(in: catalog, kinds: kinds, center: center, radius: radiusMeters, model: model))
+            hits: try Self.hits(in: data, kinds: kinds, center: center, radius: radiusMeters, model: model))
         let markers = try Self.markers(listing)
         var nearest: MapMarker?
         var nearestListing: ResultListing?
         if listing.rows.isEmpty {
-            let beyond = try Self.hits(in: catalog, kinds: kinds, center: center, radius: nil, model: model)
+            let beyond = try Self.hits(in: data, kinds: kinds, center: center, radius: nil, model: model)
             let beyondListing = try ResultListing(center: center, model: model, hits: beyond)
             nearest = try Self.markers(beyondListing).first
             nearestListing = beyondListing
@@ -83,7 +83,7 @@ struct MapCommand: OutputCommand {
         } catch {
             throw CLIError.usage(error.description)
         }
-        if kinds == [kind] { ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output) }
+        if kinds == [kind] { data.warnIfMissing(kind: kind, output: &output) }
         if query.json {
             output.line(
                 try Self.json(listing, rendered, radiusMeters: radiusMeters, nearestOutside: nearestListing?.rows.first)
@@ -96,19 +96,15 @@ struct MapCommand: OutputCommand {
     /// The places within `radius` (or the nearest one, for nil) over every kind in `kinds`, nearest
     /// first, ties by id as `near` orders them.
     static func hits(
-        in catalog: PlaceCatalog, kinds: [String], center: Coordinate, radius: Double?, model: DistanceModel
+        in data: QueryData, kinds: [String], center: Coordinate, radius: Double?, model: DistanceModel
     ) throws(CLIError) -> [PlaceHit] {
         var hits: [PlaceHit] = []
-        do throws(PlacesError) {
-            for kind in kinds {
-                if let radius {
-                    hits += try catalog.nearby(center, radiusMeters: radius, kind: kind, model: model)
-                } else {
-                    hits += try catalog.nearest(1, to: center, kind: kind, model: model)
-                }
+        for kind in kinds {
+            if let radius {
+                hits += try data.nearby(center, radiusMeters: radius, kind: kind, model: model)
+            } else {
+                hits += try data.nearest(1, to: center, kind: kind, model: model)
             }
-        } catch {
-            throw CLIError(error)
         }
         if kinds.count > 1 {
             hits.sort {

@@ -26,17 +26,12 @@ struct NearCommand: OutputCommand {
         let limitCount = try limit.map { text throws(CLIError) in try ArgumentValues.count(text, name: "limit") }
         let model = try query.distanceModel()
         let kind = try query.kindName()
-        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: kind)
-        var hits: [PlaceHit]
-        do throws(PlacesError) {
-            hits = try catalog.nearby(center, radiusMeters: radiusMeters, kind: kind, model: model)
-        } catch {
-            throw CLIError(error)
-        }
+        let data = try QueryData.load(query, kind: kind, output: &output)
+        var hits = try data.nearby(center, radiusMeters: radiusMeters, kind: kind, model: model)
         let total = hits.count
         if let limitCount, hits.count > limitCount { hits.removeSubrange(limitCount...) }
         let listing = try ResultListing(center: center, model: model, hits: hits)
-        ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output)
+        data.warnIfMissing(kind: kind, output: &output)
         if query.json {
             output.line(try listing.json(radiusMeters: radiusMeters, count: nil, limit: limitCount, total: total))
             return
@@ -72,15 +67,10 @@ struct NearestCommand: OutputCommand {
         }
         let model = try query.distanceModel()
         let kind = try query.kindName()
-        let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: kind)
-        let hits: [PlaceHit]
-        do throws(PlacesError) {
-            hits = try catalog.nearest(wanted, to: center, kind: kind, model: model, maxDistanceMeters: maxMeters)
-        } catch {
-            throw CLIError(error)
-        }
+        let data = try QueryData.load(query, kind: kind, output: &output)
+        let hits = try data.nearest(wanted, to: center, kind: kind, model: model, maxDistanceMeters: maxMeters)
         let listing = try ResultListing(center: center, model: model, hits: hits)
-        ShippedData.warnIfMissing(kind: kind, in: catalog, output: &output)
+        data.warnIfMissing(kind: kind, output: &output)
         if query.json {
             output.line(try listing.json(radiusMeters: maxMeters, count: wanted))
             return

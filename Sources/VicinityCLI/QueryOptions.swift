@@ -4,7 +4,11 @@ import Geo
 
 /// Options shared by `near` and `nearest`.
 struct QueryOptions: ParsableArguments {
-    @Option(help: "Kind of place to search (a data file's kind column overrides it per row).")
+    @Option(
+        help: """
+            Kind of place to search (a data file's kind column overrides it per row); user: the \
+            public users in the database (and yourself, with your --token).
+            """)
     var kind = "pharmacy"
     @Option(help: "Distance model: geodesic (WGS84, exact), haversine (sphere) or projected (planar CRS).")
     var model = "geodesic"
@@ -18,10 +22,16 @@ struct QueryOptions: ParsableArguments {
     @Option(
         name: .customLong("data"),
         help: ArgumentHelp(
-            "CSV (id,name,lat,lon,…) or GeoJSON file of places; repeat for several. Default: the shipped pharmacies.",
+            "CSV (id,name,lat,lon,…) or GeoJSON file of places to search instead of the database; repeat for several.",
             valueName: "file")
     )
     var dataFiles: [String] = []
+    @OptionGroup var database: DatabaseOptions
+    @Option(
+        help: ArgumentHelp(
+            "Your user token, to see yourself with --kind user even when private (default: $VICINITY_TOKEN).",
+            valueName: "token"))
+    var token: String?
     @Flag(help: "Print one JSON document.") var json = false
 
     /// The distance model named by --model, --crs and --sphere-radius. An option that does not

@@ -11,7 +11,7 @@ enum ShippedData {
     static func folder() -> String? {
         let manager = FileManager.default
         func holdsData(_ path: String) -> Bool { manager.fileExists(atPath: path + "/" + files[0]) }
-        if let configured = ProcessInfo.processInfo.environment["VICINITY_DATA"], !configured.isEmpty {
+        if let configured = CLIEnvironment.current["VICINITY_DATA"], !configured.isEmpty {
             return configured
         }
         if holdsData("Data") { return "Data" }
@@ -57,11 +57,16 @@ extension ShippedData {
 }
 
 extension CLIError {
-    /// Maps a `Places` error to its exit code: unreadable files 66, query values 64, file content 65.
+    /// Maps a `Places` error to its exit code: unreadable files 66, query and command-line values
+    /// 64, file content 65, missing users and places 67, tokens 77, store failures 74.
     init(_ error: PlacesError) {
         switch error {
         case .cannotRead: self = .noInput(error.description)
-        case .geo: self = .usage(error.description)
+        case .geo, .invalidUserID, .invalidUserName, .invalidKind, .reservedKind, .invalidPlaceID:
+            self = .usage(error.description)
+        case .noSuchUser, .noSuchPlace: self = .notFound(error.description)
+        case .forbidden, .invalidToken: self = .noPermission(error.description)
+        case .storeFailed, .closed: self = .ioError(error.description)
         default: self = .data(error.description)
         }
     }

@@ -8,11 +8,16 @@ struct VicinityCommand: ParsableCommand {
         discussion: """
             Coordinates are latitude first (as a person says them), in decimal degrees; negative \
             numbers are values, not options (vicinity near -33.8688 151.2093).
-            Exit codes: 0 success, 64 bad argument, 65 bad data, 66 unreadable file.
+            Queries search the database (--db, else $VICINITY_DB, else \
+            $XDG_DATA_HOME/vicinity/vicinity.sqlite, created with the shipped pharmacies on first \
+            use), or --data files.
+            Exit codes: 0 success, 64 bad argument, 65 bad data, 66 unreadable file, 67 no such \
+            user or place, 73 cannot create the database, 74 the database refused a write, 77 a \
+            missing or wrong token.
             """,
         subcommands: [
-            NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, BenchCommand.self,
-            CrashWriterCommand.self,
+            NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, ImportCommand.self,
+            ExportCommand.self, UserCommand.self, AdminTokenCommand.self, BenchCommand.self, CrashWriterCommand.self,
         ]
     )
 }

@@ -1,5 +1,4 @@
 import Foundation
-
 import Geo
 
 /// Drawing helpers for the property tests on top of Geo's seeded generator.

@@ -107,7 +107,7 @@ import Testing
 
     @Test(arguments: usageCases)
     func usageErrors(_ test: Case) {
-        let outcome = CLI.run(test.arguments)
+        let outcome = CLI.test(test.arguments)
         #expect(outcome.status == test.status)
         #expect(outcome.standardError == "vicinity: \(test.message)\n")
         #expect(outcome.standardOutput.isEmpty)
@@ -147,7 +147,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-bad-\(position).csv").path
         try test.content.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = CLI.run(["near", "41", "29", "--data", path])
+        let outcome = CLI.test(["near", "41", "29", "--data", path])
         #expect(outcome.status == 65, "\(test.name)")
         #expect(outcome.standardError == "vicinity: \(path)\(test.message)\n", "\(test.name)")
         #expect(outcome.standardOutput.isEmpty)

@@ -15,7 +15,7 @@ import Testing
         var output = CommandOutput(streaming: false)
         do {
             let command = try MapCommand.parse(CLI.shieldNegativeNumbers(arguments))
-            try command.execute(&output)
+            try CLIEnvironment.$current.withValue(TestEnvironment.values) { try command.execute(&output) }
             return (0, output.collected, output.diagnostics)
         } catch let error as CLIError {
             return (error.exitCode, output.collected, "vicinity: \(error.description)\n")
@@ -54,7 +54,7 @@ import Testing
     /// `--json` is `near --json` with each result's cell, plus the grid the cells are counted in.
     @Test func jsonIsTheNearDocumentWithCells() throws {
         let query = ["41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul, "--json"]
-        let near = CLI.run(["near"] + query)
+        let near = CLI.test(["near"] + query)
         // A 600 m square: Omur is on the map, Emre and Arzu (over 600 m west) are not.
         let run = Self.map(query + ["--extent", "300", "--width", "80", "--height", "24"])
         #expect(run.status == 0)

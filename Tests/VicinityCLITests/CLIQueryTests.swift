@@ -8,7 +8,7 @@ import Testing
     static let istanbul = "Data/pharmacies-istanbul-example.csv"
 
     @Test func istanbulWithin500MetersListsOnlyOmur() {
-        let outcome = CLI.run(["near", "41.088154", "29.015615", "--radius", "500", "--data", Self.istanbul])
+        let outcome = CLI.test(["near", "41.088154", "29.015615", "--radius", "500", "--data", Self.istanbul])
         #expect(outcome.status == 0)
         #expect(
             outcome.standardOutput == """
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func istanbulWithin700MetersListsAllThreeNearestFirst() {
-        let outcome = CLI.run(["near", "41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul])
+        let outcome = CLI.test(["near", "41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul])
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func nearJSONHasTheDocumentedShape() throws {
-        let outcome = CLI.run(["near", "41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul, "--json"])
+        let outcome = CLI.test(["near", "41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul, "--json"])
         #expect(outcome.status == 0)
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func distJSONHasAllThreeModels() throws {
-        let outcome = CLI.run(["dist", "41.088154", "29.015615", "41.087853", "29.014096", "--json"])
+        let outcome = CLI.test(["dist", "41.088154", "29.015615", "41.087853", "29.014096", "--json"])
         #expect(outcome.status == 0)
         let document = try #require(
             try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
@@ -60,27 +60,27 @@ import Testing
     }
 
     @Test func negativeCoordinatesAreValuesNotOptions() {
-        let outcome = CLI.run(["nearest", "51.530882", "-0.123796", "--count", "1"])
+        let outcome = CLI.test(["nearest", "51.530882", "-0.123796", "--count", "1"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("117.3 m"))
-        let southern = CLI.run(["dist", "-33.8688", "151.2093", "-37.8136", "144.9631", "--json"])
+        let southern = CLI.test(["dist", "-33.8688", "151.2093", "-37.8136", "144.9631", "--json"])
         #expect(southern.status == 0, "\(southern.standardError)")
     }
 
     @Test func nearestWithMaxDistanceCanBeEmpty() {
-        let outcome = CLI.run(["nearest", "41.088154", "29.015615", "--max-distance", "100", "--data", Self.istanbul])
+        let outcome = CLI.test(["nearest", "41.088154", "29.015615", "--max-distance", "100", "--data", Self.istanbul])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.hasPrefix("No pharmacies within 100 m of 41.088154, 29.015615"))
     }
 
     @Test func limitSaysHowManyAreWithin() throws {
-        let outcome = CLI.run([
+        let outcome = CLI.test([
             "near", "41.088154", "29.015615", "--radius", "700", "--limit", "1", "--data", Self.istanbul,
         ])
         #expect(
             outcome.standardOutput.hasPrefix(
                 "3 pharmacies within 700 m of 41.088154, 29.015615 (geodesic, WGS84), the nearest 1:"))
-        let json = CLI.run([
+        let json = CLI.test([
             "near", "41.088154", "29.015615", "--radius", "700", "--limit", "1", "--data", Self.istanbul, "--json",
         ])
         let document = try #require(
@@ -97,7 +97,7 @@ import Testing
         try "id,name,lat,lon\nx,\"Evil\u{1B}[2J\nName\u{202E}\",41.0881,29.0156\n".write(
             toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let outcome = CLI.run(["near", "41.088154", "29.015615", "--data", path])
+        let outcome = CLI.test(["near", "41.088154", "29.015615", "--data", path])
         #expect(outcome.status == 0)
         #expect(!outcome.standardOutput.contains("\u{1B}"))
         #expect(!outcome.standardOutput.contains("\u{202E}"), "a right-to-left override cannot flip the line")
@@ -105,12 +105,12 @@ import Testing
     }
 
     @Test func aPlaceAtTheQueryPointHasBearingZero() throws {
-        let outcome = CLI.run(["near", "41.087853", "29.014096", "--radius", "1", "--data", Self.istanbul, "--json"])
+        let outcome = CLI.test(["near", "41.087853", "29.014096", "--radius", "1", "--data", Self.istanbul, "--json"])
         #expect(outcome.standardOutput.contains(#""bearing_deg":0,"distance_m":0"#))
     }
 
     @Test func helpIsPrintedToStandardOutput() {
-        let outcome = CLI.run(["near", "--help"])
+        let outcome = CLI.test(["near", "--help"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput.contains("--radius"))
         #expect(outcome.standardError.isEmpty)

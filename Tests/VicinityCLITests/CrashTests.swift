@@ -49,7 +49,7 @@ import Testing
                 .filter { $0.hasPrefix("ack ") }.map { "w" + $0.dropFirst(4) }
 
             totalAcknowledged += acknowledged.count
-            let store = try PlaceStore(path: path)
+            let store = try SQLitePlaceStore(path: path)
             #expect(try store.integrityCheck() == "ok", "iteration \(iteration)")
             let stored = Set(try store.places().map(\.id))
             let missing = acknowledged.filter { !stored.contains($0) }

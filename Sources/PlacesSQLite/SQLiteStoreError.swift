@@ -1,5 +1,5 @@
 /// Every error the `PlacesSQLite` module throws.
-public enum PlaceStoreError: Error, CustomStringConvertible, Sendable, Equatable {
+public enum SQLiteStoreError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The database file cannot be opened or migrated (permissions, a directory, not SQLite).
     case cannotOpen(path: String, reason: String)
     /// A write was refused (a constraint, a full disk); nothing of its transaction was stored.

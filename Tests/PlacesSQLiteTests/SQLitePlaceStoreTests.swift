@@ -6,7 +6,7 @@ import Testing
 @testable import PlacesSQLite
 
 /// The SQLite store: durable settings, round trips, all-or-nothing writes, no token in clear.
-@Suite struct PlaceStoreTests {
+@Suite struct SQLitePlaceStoreTests {
     /// A fresh database path in its own temporary folder.
     static func temporaryDatabase() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-store-\(UUID())")
@@ -23,17 +23,17 @@ import Testing
     }
 
     @Test func writesAreDurableInWALWithFullSync() throws {
-        let store = try PlaceStore(path: try Self.temporaryDatabase())
+        let store = try SQLitePlaceStore(path: try Self.temporaryDatabase())
         #expect(store.journalMode == "wal")
         #expect(store.synchronous == 2)
     }
 
     @Test func placesRoundTripAndUpsert() throws {
         let path = try Self.temporaryDatabase()
-        let store = try PlaceStore(path: path)
+        let store = try SQLitePlaceStore(path: path)
         try store.upsert([try Self.place("b", 41.1, 29.0), try Self.place("a", -90, 180)])
         try store.upsert([try Self.place("b", 41.2, 29.1)])
-        let reopened = try PlaceStore(path: path).places()
+        let reopened = try SQLitePlaceStore(path: path).places()
         #expect(reopened.map(\.id) == ["a", "b"])
         #expect(reopened[1].coordinate == (try Coordinate(latitude: 41.2, longitude: 29.1)))
         #expect(reopened[1].orderedAttributes.map(\.name) == ["phone", "city"])
@@ -43,25 +43,28 @@ import Testing
     /// Must show (issue 4): a failed import with a bad row in the middle of 10k leaves every table
     /// exactly as before.
     @Test func aFailedWriteInTheMiddleOfTenThousandStoresNothing() throws {
-        let store = try PlaceStore(path: try Self.temporaryDatabase())
+        let store = try SQLitePlaceStore(path: try Self.temporaryDatabase())
         try store.upsert([try Self.place("kept", 1, 1)])
         let before = try store.places()
         var batch = try (0..<10_000).map { try Self.place("p\($0)", Double($0 % 90), Double($0 % 180)) }
         batch[5_000] = try Self.place("bad", kind: "", 10, 10)  // violates CHECK (kind <> '')
-        #expect(throws: PlaceStoreError.self) { try store.upsert(batch) }
+        #expect(throws: SQLiteStoreError.self) { try store.upsert(batch) }
         #expect(try store.places() == before)
     }
 
     /// Must show (issue 4): the database file holds no token in clear text.
     @Test func noTokenIsStoredInClearText() throws {
         let path = try Self.temporaryDatabase()
-        let store = try PlaceStore(path: path)
+        let store = try SQLitePlaceStore(path: path)
         let (userToken, userDigest) = Token.issue()
         let (adminToken, adminDigest) = Token.issue()
-        try store.save(
-            User(id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41, longitude: 29), visibility: .private),
-            tokenDigest: userDigest)
-        try store.setAdminTokenDigest(adminDigest)
+        try store.commit([
+            .putUser(
+                User(
+                    id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41, longitude: 29),
+                    visibility: .private), tokenDigest: userDigest),
+            .setAdminToken(adminDigest),
+        ])
         var bytes = Data()
         for suffix in ["", "-wal"] {
             if let data = FileManager.default.contents(atPath: path + suffix) { bytes.append(data) }
@@ -69,21 +72,23 @@ import Testing
         #expect(bytes.range(of: Data(userToken.utf8)) == nil)
         #expect(bytes.range(of: Data(adminToken.utf8)) == nil)
         #expect(bytes.range(of: Data(userDigest.bytes)) != nil, "the digest is what is stored")
-        let users = try PlaceStore(path: path).users()
+        let users = try SQLitePlaceStore(path: path).users()
         #expect(users.map(\.user.id) == ["ayse"])
         #expect(users.first?.tokenDigest.matches(userToken) == true)
         #expect(users.first?.user.visibility == .private)
-        #expect(try PlaceStore(path: path).adminTokenDigest()?.matches(adminToken) == true)
+        #expect(try SQLitePlaceStore(path: path).adminTokenDigest()?.matches(adminToken) == true)
     }
 
     @Test func aUserWithoutALocationStaysWithoutOne() throws {
         let path = try Self.temporaryDatabase()
-        try PlaceStore(path: path).save(User(id: "nowhere", name: "N"), tokenDigest: Token.issue().digest)
-        #expect(try PlaceStore(path: path).users().first?.user.location == nil)
+        try SQLitePlaceStore(path: path).commit([
+            .putUser(User(id: "nowhere", name: "N"), tokenDigest: Token.issue().digest)
+        ])
+        #expect(try SQLitePlaceStore(path: path).users().first?.user.location == nil)
     }
 
     @Test func aDirectoryIsNotADatabase() throws {
         let folder = FileManager.default.temporaryDirectory.path
-        #expect(throws: PlaceStoreError.self) { try PlaceStore(path: folder) }
+        #expect(throws: SQLiteStoreError.self) { try SQLitePlaceStore(path: folder) }
     }
 }

@@ -13,13 +13,16 @@ import Places
 /// so even a bug above cannot store a latitude of 91 or a user half-located.
 ///
 /// Tokens are stored only as their SHA-256 digests (`TokenDigest`).
-public final class PlaceStore: Sendable {
+public final class SQLitePlaceStore: PlaceStore {
     private let queue: DatabaseQueue
+    /// The database file, as given.
+    public let path: String
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
-    /// - Throws: `PlaceStoreError.cannotOpen` with SQLite's reason.
-    public init(path: String) throws(PlaceStoreError) {
+    /// - Throws: `SQLiteStoreError.cannotOpen` with SQLite's reason.
+    public init(path: String) throws(SQLiteStoreError) {
+        self.path = path
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
@@ -27,7 +30,7 @@ public final class PlaceStore: Sendable {
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try PlaceStore.migrator.migrate(queue)
+            try SQLitePlaceStore.migrator.migrate(queue)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
@@ -75,71 +78,88 @@ public final class PlaceStore: Sendable {
         return migrator
     }()
 
-    // MARK: - Places
+    // MARK: - Writing
 
-    /// Inserts or updates places, all in one transaction: every one is stored, or none.
-    public func upsert(_ places: [Place]) throws(PlaceStoreError) {
+    /// Stores changes, in order, in one transaction: all of them, or none when it throws. Returns
+    /// once the transaction is on disk.
+    ///
+    /// - Throws: `SQLiteStoreError.writeFailed` (a constraint, a full disk, a read-only file).
+    public func commit(_ changes: [DirectoryChange]) throws {
         try write { db in
-            let statement = try db.makeStatement(
-                sql: """
-                    INSERT INTO place (kind, id, name, lat, lon, attributes) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (kind, id) DO UPDATE SET
-                        name = excluded.name, lat = excluded.lat, lon = excluded.lon, attributes = excluded.attributes
-                    """)
-            for place in places {
-                try statement.execute(arguments: [
-                    place.kind, place.id, place.name, place.coordinate.latitude, place.coordinate.longitude,
-                    PlaceStore.encode(place),
-                ])
-            }
+            for change in changes { try SQLitePlaceStore.store(change, in: db) }
         }
     }
 
+    /// Inserts or updates places, all in one transaction: every one is stored, or none.
+    public func upsert(_ places: [Place]) throws(SQLiteStoreError) {
+        try write { db in
+            for place in places { try SQLitePlaceStore.store(.putPlace(place), in: db) }
+        }
+    }
+
+    private static func store(_ change: DirectoryChange, in db: Database) throws {
+        switch change {
+        case .putPlace(let place):
+            try db.cachedStatement(sql: upsertPlaceSQL).execute(arguments: [
+                place.kind, place.id, place.name, place.coordinate.latitude, place.coordinate.longitude,
+                AttributeCoding.encode(place.orderedAttributes),
+            ])
+        case .removePlace(let kind, let id):
+            try db.cachedStatement(sql: "DELETE FROM place WHERE kind = ? AND id = ?").execute(arguments: [kind, id])
+        case .putUser(let user, let digest):
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO user (id, name, lat, lon, visibility, token_sha256) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, lat = excluded.lat, lon = excluded.lon,
+                        visibility = excluded.visibility, token_sha256 = excluded.token_sha256
+                    """
+            ).execute(arguments: [
+                user.id, user.name, user.location?.latitude, user.location?.longitude, user.visibility.rawValue,
+                Data(digest.bytes),
+            ])
+        case .removeUser(let id):
+            try db.cachedStatement(sql: "DELETE FROM user WHERE id = ?").execute(arguments: [id])
+        case .setAdminToken(let digest):
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('admin_token_sha256', ?)"
+            ).execute(arguments: [Data(digest.bytes)])
+        }
+    }
+
+    static let upsertPlaceSQL = """
+        INSERT INTO place (kind, id, name, lat, lon, attributes) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (kind, id) DO UPDATE SET
+            name = excluded.name, lat = excluded.lat, lon = excluded.lon, attributes = excluded.attributes
+        """
+
+    // MARK: - Reading
+
     /// Every stored place, in (kind, id) order.
-    public func places() throws(PlaceStoreError) -> [Place] {
+    public func places() throws(SQLiteStoreError) -> [Place] {
+        try fetchPlaces(where: "", arguments: [])
+    }
+
+    func fetchPlaces(where condition: String, arguments: StatementArguments) throws(SQLiteStoreError) -> [Place] {
         try read { db in
             var places: [Place] = []
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT kind, id, name, lat, lon, attributes FROM place ORDER BY kind, id")
+                db, sql: "SELECT kind, id, name, lat, lon, attributes FROM place \(condition) ORDER BY kind, id",
+                arguments: arguments)
+            var names = AttributeCoding.NameCache()
             while let row = try rows.next() {
                 let coordinate = try Coordinate(latitude: row[3], longitude: row[4])
-                let pairs = try JSONDecoder().decode([[String]].self, from: Data((row[5] as String).utf8))
-                    .filter { $0.count == 2 }
-                var attributes: [String: String] = [:]
-                for pair in pairs { attributes[pair[0]] = pair[1] }
+                let (attributes, order) = AttributeCoding.decode(row[5] as String, names: &names)
                 places.append(
                     Place(
                         id: row[1], kind: row[0], name: row[2], coordinate: coordinate, attributes: attributes,
-                        attributeNames: pairs.map { $0[0] }))
+                        attributeNames: order))
             }
             return places
         }
     }
 
-    // MARK: - Users and tokens
-
-    /// Inserts or replaces a user with the digest of their token.
-    public func save(_ user: User, tokenDigest: TokenDigest) throws(PlaceStoreError) {
-        try write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO user (id, name, lat, lon, visibility, token_sha256)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    user.id, user.name, user.location?.latitude, user.location?.longitude, user.visibility.rawValue,
-                    Data(tokenDigest.bytes),
-                ])
-        }
-    }
-
-    /// Deletes a user.
-    public func deleteUser(_ id: String) throws(PlaceStoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id]) }
-    }
-
     /// Every stored user with their token digest.
-    public func users() throws(PlaceStoreError) -> [(user: User, tokenDigest: TokenDigest)] {
+    public func users() throws(SQLiteStoreError) -> [(user: User, tokenDigest: TokenDigest)] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT id, name, lat, lon, visibility, token_sha256 FROM user ORDER BY id").map {
                 row in
@@ -149,24 +169,15 @@ public final class PlaceStore: Sendable {
                 if let latitude, let longitude { location = try Coordinate(latitude: latitude, longitude: longitude) }
                 let visibility = Visibility(rawValue: row[4]) ?? .private
                 guard let digest = TokenDigest(bytes: [UInt8](row[5] as Data)) else {
-                    throw PlaceStoreError.corrupt("a token digest that is not 32 bytes")
+                    throw SQLiteStoreError.corrupt("a token digest that is not 32 bytes")
                 }
                 return (User(id: row[0], name: row[1], location: location, visibility: visibility), digest)
             }
         }
     }
 
-    /// Stores the admin token's digest.
-    public func setAdminTokenDigest(_ digest: TokenDigest) throws(PlaceStoreError) {
-        try write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('admin_token_sha256', ?)",
-                arguments: [Data(digest.bytes)])
-        }
-    }
-
     /// The admin token's digest, if one was set.
-    public func adminTokenDigest() throws(PlaceStoreError) -> TokenDigest? {
+    public func adminTokenDigest() throws(SQLiteStoreError) -> TokenDigest? {
         try read { db in
             guard let data = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'admin_token_sha256'")
             else { return nil }
@@ -174,34 +185,43 @@ public final class PlaceStore: Sendable {
         }
     }
 
+    /// Everything stored, as a directory ready to serve.
+    ///
+    /// - Parameter cellSizeMeters: the grid cell side of every index, or nil for the default.
+    public func loadDirectory(cellSizeMeters: Double? = nil) throws(SQLiteStoreError) -> PlaceDirectory {
+        let places = try self.places()
+        let users = try self.users()
+        let admin = try adminTokenDigest()
+        do {
+            var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
+            try catalog.add(contentsOf: places)
+            return try PlaceDirectory(places: catalog, users: users, adminTokenDigest: admin)
+        } catch {
+            throw .corrupt(error.description)
+        }
+    }
+
     /// SQLite's own consistency check: "ok" for a sound database.
-    public func integrityCheck() throws(PlaceStoreError) -> String {
+    public func integrityCheck() throws(SQLiteStoreError) -> String {
         try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
     }
 
     // MARK: - Internals
 
-    /// Attributes as a JSON array of [name, value] pairs, which keeps their order.
-    static func encode(_ place: Place) -> String {
-        let pairs = place.orderedAttributes.map { [$0.name, $0.value] }
-        guard let data = try? JSONEncoder().encode(pairs) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func write(_ body: (Database) throws -> Void) throws(PlaceStoreError) {
+    func write(_ body: (Database) throws -> Void) throws(SQLiteStoreError) {
         do {
             try queue.write(body)
-        } catch let error as PlaceStoreError {
+        } catch let error as SQLiteStoreError {
             throw error
         } catch {
             throw .writeFailed("\(error)")
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(PlaceStoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(SQLiteStoreError) -> T {
         do {
             return try queue.read(body)
-        } catch let error as PlaceStoreError {
+        } catch let error as SQLiteStoreError {
             throw error
         } catch {
             throw .corrupt("\(error)")

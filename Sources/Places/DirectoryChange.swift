@@ -1,0 +1,59 @@
+import Geo
+
+/// One change to the directory's data, as a store keeps it: what a `DirectoryRequest` comes to
+/// once it is checked. Stores write changes; `PlaceDirectory.apply(_:)` makes them in memory.
+public enum DirectoryChange: Sendable, Hashable {
+    /// A place added or replaced (by kind and id).
+    case putPlace(Place)
+    /// A place removed.
+    case removePlace(kind: String, id: String)
+    /// A user added or changed, with the digest of their token (unchanged by a move).
+    case putUser(User, tokenDigest: TokenDigest)
+    /// A user removed, and with them their token.
+    case removeUser(String)
+    /// A new admin token (its digest); the previous one stops working.
+    case setAdminToken(TokenDigest)
+}
+
+/// A write asked of the directory, before it is checked against who asks and what is there.
+public enum DirectoryRequest: Sendable, Hashable {
+    /// Add or replace a place (admin).
+    case setPlace(Place)
+    /// Remove a place (admin).
+    case removePlace(kind: String, id: String)
+    /// Add a user (admin); the reply carries the user's new token.
+    case addUser(User)
+    /// Move a user, or forget their location with nil (that user or admin).
+    case moveUser(String, to: Coordinate?)
+    /// Make a user public or private (that user or admin).
+    case setVisibility(String, Visibility)
+    /// Remove a user (that user or admin).
+    case removeUser(String)
+    /// Replace the admin token (admin, or anyone when no admin token exists yet); the reply
+    /// carries the new token.
+    case rotateAdminToken
+
+    /// What the request changes: two requests with the same subject are never planned against the
+    /// same state, so the second sees the first's effect.
+    var subject: String {
+        switch self {
+        case .setPlace(let place): return "place\u{0}\(place.kind)\u{0}\(place.id)"
+        case .removePlace(let kind, let id): return "place\u{0}\(kind)\u{0}\(id)"
+        case .addUser(let user): return "user\u{0}\(user.id)"
+        case .moveUser(let id, _), .setVisibility(let id, _), .removeUser(let id): return "user\u{0}\(id)"
+        case .rotateAdminToken: return "admin"
+        }
+    }
+}
+
+/// A checked request: the change to store and apply, and the token to hand over once it is stored.
+public struct PlannedChange: Sendable {
+    public var change: DirectoryChange
+    /// The clear text of a token the change creates (user added, admin token rotated), else nil.
+    public var token: String?
+
+    public init(change: DirectoryChange, token: String? = nil) {
+        self.change = change
+        self.token = token
+    }
+}

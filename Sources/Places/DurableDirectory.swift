@@ -1,0 +1,226 @@
+import Foundation
+
+/// A `PlaceDirectory` kept in a `PlaceStore`: reads from memory, in parallel, never waiting for a
+/// disk; writes acknowledged only once stored, many writers sharing one commit.
+///
+/// **Reads** (`read`) run under a shared lock: any number at once. A writer holds the lock
+/// exclusively only while it applies already-committed changes to memory (microseconds), never
+/// while the store writes to disk.
+///
+/// **Writes** (`perform`, `performAndWait`, `submit`) join a queue that one writer thread drains:
+/// it takes every waiting request (up to `maximumBatch`, and stopping at a second request for the
+/// same place or user so that the later one sees the earlier one's effect), checks each against
+/// the directory (`PlaceDirectory.plan`; a refused request is answered at once), stores all the
+/// accepted changes in one transaction, applies them to memory, and only then answers them. While
+/// one commit waits for the disk the next batch gathers, so throughput grows with the number of
+/// writers instead of being one `fsync` per write (group commit). When a batch's transaction
+/// fails, its changes are retried one transaction each, so one bad change fails only its own
+/// request.
+///
+/// Every request is answered exactly once; an answer of success means the change is durable and
+/// visible to every read that starts afterwards. Call `close()` to finish the queued writes and
+/// stop the writer thread.
+public final class DurableDirectory: @unchecked Sendable {
+    /// Commit counters, for benchmarks and metrics.
+    public struct Statistics: Sendable, Hashable {
+        /// Transactions committed.
+        public var commits = 0
+        /// Changes stored by them.
+        public var changes = 0
+        /// Time spent in the store's `commit`, in seconds.
+        public var commitSeconds = 0.0
+    }
+
+    private typealias Completion = @Sendable (Result<String?, PlacesError>) -> Void
+
+    private struct Pending {
+        var request: DirectoryRequest
+        var principal: Principal
+        var completion: Completion
+    }
+
+    /// The most requests one transaction carries.
+    public let maximumBatch: Int
+    private let store: any PlaceStore
+    private let lock = ReadWriteLock()
+    /// Guarded by `lock`; changed only by the writer thread.
+    private var directory: PlaceDirectory
+    private let queue = NSCondition()
+    /// Guarded by `queue`.
+    private var pending: [Pending] = []
+    private var closing = false
+    private var finished = false
+    private var counters = Statistics()
+
+    /// Starts the writer thread.
+    ///
+    /// - Parameters:
+    ///   - directory: the directory as the store holds it (typically loaded from it).
+    ///   - store: where every change goes before it is applied.
+    ///   - maximumBatch: the most requests per transaction, 1 or more.
+    public init(_ directory: PlaceDirectory, store: any PlaceStore, maximumBatch: Int = 4_096) {
+        self.directory = directory
+        self.store = store
+        self.maximumBatch = max(1, maximumBatch)
+        let thread = Thread { [self] in self.drain() }
+        thread.name = "vicinity-writer"
+        thread.start()
+    }
+
+    // MARK: - Reading
+
+    /// Runs `body` on the directory as it is now. Many reads run at once; none waits for a disk.
+    /// Keep `body` short and free of I/O: a write waits for it before applying a commit.
+    public func read<T, E: Error>(_ body: (PlaceDirectory) throws(E) -> T) throws(E) -> T {
+        try lock.withReadLock { () throws(E) -> T in try body(directory) }
+    }
+
+    /// The counters so far.
+    public var statistics: Statistics {
+        queue.lock()
+        defer { queue.unlock() }
+        return counters
+    }
+
+    // MARK: - Writing
+
+    /// Makes a write and returns once it is stored and visible.
+    ///
+    /// - Returns: the clear text of a token the write created (`addUser`, `rotateAdminToken`).
+    /// - Throws: what `PlaceDirectory.plan` throws, `.storeFailed` when the store refuses the
+    ///   write, `.closed` after `close()`.
+    @discardableResult
+    public func perform(_ request: DirectoryRequest, by principal: Principal) async throws(PlacesError) -> String? {
+        let result = await withCheckedContinuation { continuation in
+            submit(request, by: principal) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// `perform` for callers that are not `async`: blocks the calling thread until the answer.
+    @discardableResult
+    public func performAndWait(_ request: DirectoryRequest, by principal: Principal) throws(PlacesError) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let answer = Answer()
+        submit(request, by: principal) { result in
+            answer.result = result
+            done.signal()
+        }
+        done.wait()
+        return try answer.result!.get()
+    }
+
+    /// Queues a write; `completion` runs once, on the writer thread, when it is stored (or refused).
+    /// It must not block.
+    public func submit(
+        _ request: DirectoryRequest, by principal: Principal,
+        completion: @escaping @Sendable (Result<String?, PlacesError>) -> Void
+    ) {
+        queue.lock()
+        guard !closing else {
+            queue.unlock()
+            completion(.failure(.closed))
+            return
+        }
+        pending.append(Pending(request: request, principal: principal, completion: completion))
+        queue.signal()
+        queue.unlock()
+    }
+
+    /// Stores every write queued so far, refuses later ones with `.closed`, and stops the writer
+    /// thread. Returns when the last queued write is answered.
+    public func close() {
+        queue.lock()
+        closing = true
+        queue.broadcast()
+        while !finished { queue.wait() }
+        queue.unlock()
+    }
+
+    // MARK: - The writer thread
+
+    private func drain() {
+        while let batch = nextBatch() {
+            var planned: [(change: DirectoryChange, token: String?, completion: Completion)] = []
+            lock.withReadLock {
+                for item in batch {
+                    do throws(PlacesError) {
+                        let plan = try directory.plan(item.request, by: item.principal)
+                        planned.append((plan.change, plan.token, item.completion))
+                    } catch {
+                        item.completion(.failure(error))
+                    }
+                }
+            }
+            guard !planned.isEmpty else { continue }
+            var stored = [Bool](repeating: true, count: planned.count)
+            var failures: [Int: PlacesError] = [:]
+            if let error = commit(planned.map(\.change)) {
+                if planned.count == 1 {
+                    stored[0] = false
+                    failures[0] = error
+                } else {
+                    for offset in planned.indices {
+                        if let error = commit([planned[offset].change]) {
+                            stored[offset] = false
+                            failures[offset] = error
+                        }
+                    }
+                }
+            }
+            lock.withWriteLock {
+                for (offset, item) in planned.enumerated() where stored[offset] {
+                    // Planned against this very state, so it applies; an index beyond its
+                    // handle range is the only failure, and the store already holds the change.
+                    try? directory.apply(item.change)
+                }
+            }
+            for (offset, item) in planned.enumerated() {
+                item.completion(stored[offset] ? .success(item.token) : .failure(failures[offset] ?? .closed))
+            }
+        }
+    }
+
+    /// The next requests to plan together: waits for at least one; nil once closed and empty.
+    private func nextBatch() -> [Pending]? {
+        queue.lock()
+        defer { queue.unlock() }
+        while pending.isEmpty && !closing { queue.wait() }
+        guard !pending.isEmpty else {
+            finished = true
+            queue.broadcast()
+            return nil
+        }
+        var subjects = Set<String>()
+        var taken = 0
+        while taken < pending.count, taken < maximumBatch, subjects.insert(pending[taken].request.subject).inserted {
+            taken += 1
+        }
+        let batch = Array(pending[..<taken])
+        pending.removeFirst(taken)
+        return batch
+    }
+
+    /// Commits in one transaction; the error to answer with, or nil when stored.
+    private func commit(_ changes: [DirectoryChange]) -> PlacesError? {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var failure: PlacesError?
+        do { try store.commit(changes) } catch let error as PlacesError { failure = error } catch {
+            failure = .storeFailed("\(error)")
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        queue.lock()
+        if failure == nil {
+            counters.commits += 1
+            counters.changes += changes.count
+        }
+        counters.commitSeconds += seconds
+        queue.unlock()
+        return failure
+    }
+}
+
+/// Carries an answer from the writer thread to a waiting caller (the semaphore orders the access).
+private final class Answer: @unchecked Sendable {
+    var result: Result<String?, PlacesError>?
+}

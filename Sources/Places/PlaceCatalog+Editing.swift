@@ -1,0 +1,46 @@
+import Geo
+
+extension PlaceCatalog {
+    /// Adds a place, or replaces the one with the same kind and id (name, coordinate and
+    /// attributes all take the new values; the handle stays).
+    ///
+    /// - Returns: the place's handle within its kind.
+    @discardableResult
+    public mutating func upsert(_ place: Place, origin: SourceLocation? = nil) throws(PlacesError) -> UInt32 {
+        guard let handle = handle(kind: place.kind, id: place.id) else { return try add(place, origin: origin) }
+        var collection = collections.removeValue(forKey: place.kind) ?? Collection(index: emptyIndex)
+        defer { collections[place.kind] = collection }
+        collection.places[Int(handle)] = place
+        collection.origins[Int(handle)] = origin
+        do { try collection.index.insert(handle: handle, at: place.coordinate) } catch { throw .geo(error) }
+        return handle
+    }
+
+    /// Removes the place with this kind and id.
+    ///
+    /// Handles stay dense: the last place of the kind takes the removed one's handle, so a handle
+    /// held from before a removal may name another place afterwards.
+    ///
+    /// - Returns: the removed place, or nil if there was none.
+    @discardableResult
+    public mutating func remove(kind: String, id: String) -> Place? {
+        guard var collection = collections.removeValue(forKey: kind) else { return nil }
+        defer { if !collection.places.isEmpty { collections[kind] = collection } }
+        guard let handle = collection.handleByID.removeValue(forKey: id) else { return nil }
+        let removed = collection.places[Int(handle)]
+        let last = UInt32(collection.places.count - 1)
+        collection.index.remove(handle: handle)
+        if handle != last {
+            let moved = collection.places[Int(last)]
+            collection.index.remove(handle: last)
+            collection.places[Int(handle)] = moved
+            collection.origins[Int(handle)] = collection.origins[Int(last)]
+            collection.handleByID[moved.id] = handle
+            // Cannot fail: the handle was valid a moment ago.
+            try? collection.index.insert(handle: handle, at: moved.coordinate)
+        }
+        collection.places.removeLast()
+        collection.origins.removeLast()
+        return removed
+    }
+}

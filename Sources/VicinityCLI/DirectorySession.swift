@@ -1,0 +1,43 @@
+import Places
+import PlacesSQLite
+
+/// One command's use of the database: load it, say who is asking, make a write through the
+/// façade's group commit and wait for it to be stored.
+struct DirectorySession {
+    let store: SQLitePlaceStore
+    let durable: DurableDirectory
+    let principal: Principal
+
+    /// Opens the database and resolves the token (`--token`, else `$VICINITY_TOKEN`).
+    ///
+    /// - Parameter operator: act as the admin without a token: only for the local operator's own
+    ///   commands (`admin-token`), who can write the database file anyway.
+    init(database: DatabaseOptions, token: String?, operator: Bool = false, output: inout CommandOutput)
+        throws(CLIError)
+    {
+        let (store, directory) = try database.locate().loadDirectory(output: &output)
+        if `operator` {
+            principal = .admin
+        } else {
+            do { principal = try directory.principal(presenting: TokenOption.resolve(token)) } catch {
+                throw CLIError(error)
+            }
+        }
+        self.store = store
+        durable = DurableDirectory(directory, store: store, maximumBatch: 1)
+    }
+
+    /// Makes the write and returns once it is stored; the token it created, if any.
+    @discardableResult
+    func perform(_ request: DirectoryRequest) throws(CLIError) -> String? {
+        defer { durable.close() }
+        do { return try durable.performAndWait(request, by: principal) } catch { throw CLIError(error) }
+    }
+
+    /// Reads the directory.
+    func read<T>(_ body: (PlaceDirectory) throws(PlacesError) -> T) throws(CLIError) -> T {
+        do { return try durable.read(body) } catch { throw CLIError(error) }
+    }
+
+    func close() { durable.close() }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Geo
+import Synchronization
+import Testing
+
+@testable import Places
+
+/// A store in memory that records each transaction and can be told to fail or to hold a commit.
+final class MemoryStore: PlaceStore, @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "disk full" }
+    }
+
+    private let state = Mutex<(transactions: [[DirectoryChange]], failing: @Sendable (DirectoryChange) -> Bool)>(
+        ([], { _ in false }))
+    /// When set, `commit` signals `entered` and waits for `release` before storing.
+    let gate: (entered: DispatchSemaphore, release: DispatchSemaphore)?
+
+    init(gated: Bool = false) {
+        gate = gated ? (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)) : nil
+    }
+
+    var transactions: [[DirectoryChange]] { state.withLock { $0.transactions } }
+
+    /// Changes for which `predicate` holds make their whole transaction fail.
+    func fail(when predicate: @escaping @Sendable (DirectoryChange) -> Bool) {
+        state.withLock { $0.failing = predicate }
+    }
+
+    func commit(_ changes: [DirectoryChange]) throws {
+        if let gate {
+            gate.entered.signal()
+            gate.release.wait()
+        }
+        try state.withLock { state in
+            if changes.contains(where: state.failing) { throw Failure() }
+            state.transactions.append(changes)
+        }
+    }
+}
+
+private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
+    // swift-format-ignore: NeverUseForceTry
+    try! Coordinate(latitude: latitude, longitude: longitude)
+}
+
+private func pharmacy(_ id: String, _ latitude: Double, _ longitude: Double) -> Place {
+    Place(id: id, kind: "pharmacy", name: id, coordinate: at(latitude, longitude))
+}
+
+/// Group commit: acknowledged writes are stored and visible, refused ones change nothing, reads
+/// never wait for the disk.
+@Suite(.timeLimit(.minutes(1))) struct DurableDirectoryTests {
+    func empty() throws -> PlaceDirectory { PlaceDirectory(places: try PlaceCatalog()) }
+
+    @Test func sixteenWritersShareCommitsAndEveryAcknowledgedWriteIsStoredAndVisible() async throws {
+        let store = MemoryStore()
+        let durable = DurableDirectory(try empty(), store: store)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<16 {
+                group.addTask {
+                    for number in 0..<50 {
+                        let place = pharmacy(
+                            "w\(writer)-\(number)", 41 + Double(writer) / 100, 29 + Double(number) / 1000)
+                        // swift-format-ignore: NeverUseForceTry
+                        try! await durable.perform(.setPlace(place), by: .admin)
+                        // Acknowledged means visible to any read that starts now.
+                        #expect(durable.read { $0.places.place(kind: "pharmacy", id: place.id) } == place)
+                    }
+                }
+            }
+        }
+        durable.close()
+        let stored = store.transactions.flatMap { $0 }
+        #expect(stored.count == 800)
+        #expect(Set(stored).count == 800)
+        #expect(durable.read { $0.places.count(kind: "pharmacy") } == 800)
+        #expect(durable.statistics.changes == 800)
+        #expect(store.transactions.count == durable.statistics.commits)
+    }
+
+    @Test func aRefusedRequestIsAnsweredAndNeitherStoredNorApplied() async throws {
+        let store = MemoryStore()
+        let durable = DurableDirectory(try empty(), store: store)
+        defer { durable.close() }
+        await #expect(throws: PlacesError.forbidden(action: "changing a place needs the admin token")) {
+            try await durable.perform(.setPlace(pharmacy("a", 1, 1)), by: .anonymous)
+        }
+        await #expect(throws: PlacesError.noSuchUser("ghost")) {
+            try await durable.perform(.moveUser("ghost", to: nil), by: .admin)
+        }
+        #expect(store.transactions.isEmpty)
+        #expect(durable.read { $0.places.count } == 0)
+    }
+
+    @Test func aFailedCommitChangesNothingAndFailsOnlyItsOwnRequest() async throws {
+        let store = MemoryStore()
+        let durable = DurableDirectory(try empty(), store: store)
+        defer { durable.close() }
+        store.fail { change in
+            if case .putPlace(let place) = change { return place.id == "bad" }
+            return false
+        }
+        let results = await withTaskGroup(of: (String, Bool).self) { group in
+            for id in ["bad", "a", "b", "c"] {
+                group.addTask {
+                    do {
+                        try await durable.perform(.setPlace(pharmacy(id, 1, 1)), by: .admin)
+                        return (id, true)
+                    } catch {
+                        #expect(error as? PlacesError == .storeFailed("disk full"))
+                        return (id, false)
+                    }
+                }
+            }
+            var results: [String: Bool] = [:]
+            for await (id, stored) in group { results[id] = stored }
+            return results
+        }
+        #expect(results == ["bad": false, "a": true, "b": true, "c": true])
+        #expect(durable.read { $0.places.place(kind: "pharmacy", id: "bad") } == nil)
+        #expect(Set(store.transactions.flatMap { $0 }.map { "\($0)" }).count == 3)
+    }
+
+    @Test func readsDoNotWaitForACommitInProgress() throws {
+        let store = MemoryStore(gated: true)
+        let durable = DurableDirectory(try empty(), store: store)
+        let done = DispatchSemaphore(value: 0)
+        durable.submit(.setPlace(pharmacy("slow", 1, 1)), by: .admin) { _ in done.signal() }
+        store.gate?.entered.wait()
+        // The commit is in progress: a read answers at once, without the write.
+        #expect(durable.read { $0.places.count } == 0)
+        store.gate?.release.signal()
+        done.wait()
+        #expect(durable.read { $0.places.count } == 1)
+        store.gate?.release.signal()  // nothing else commits; keep the gate balanced
+        durable.close()
+    }
+
+    @Test func laterRequestsForTheSameUserSeeTheEarlierOnes() async throws {
+        let store = MemoryStore()
+        var directory = try empty()
+        let token = try directory.addUser(User(id: "ayse", name: "Ayşe", location: at(41, 29)), by: .admin)
+        let durable = DurableDirectory(directory, store: store)
+        defer { durable.close() }
+        let principal = try durable.read { directory throws(PlacesError) in try directory.principal(presenting: token) }
+        // Queued back to back: the removal must be planned after the move is applied, and the
+        // visibility change after the removal (so it fails).
+        let outcomes = Mutex<[String]>([])
+        let all = DispatchGroup()
+        for (name, request) in [
+            ("move", DirectoryRequest.moveUser("ayse", to: at(42, 30))), ("remove", .removeUser("ayse")),
+            ("hide", .setVisibility("ayse", .private)),
+        ] {
+            all.enter()
+            durable.submit(request, by: principal) { result in
+                let outcome: String
+                switch result {
+                case .success: outcome = "ok"
+                case .failure(let error): outcome = error.description
+                }
+                outcomes.withLock { $0.append("\(name): \(outcome)") }
+                all.leave()
+            }
+        }
+        all.wait()
+        #expect(
+            outcomes.withLock { $0 } == [
+                "move: ok", "remove: ok", "hide: no user \"ayse\" that you can see",
+            ])
+        #expect(durable.read { $0.userCount } == 0)
+        #expect(store.transactions.count == 2, "one transaction per request that touches ayse")
+    }
+
+    @Test func aClosedDirectoryRefusesWrites() async throws {
+        let durable = DurableDirectory(try empty(), store: MemoryStore())
+        durable.close()
+        await #expect(throws: PlacesError.closed) { try await durable.perform(.rotateAdminToken, by: .admin) }
+    }
+
+    @Test func tokensComeBackOnceAndWork() throws {
+        let durable = DurableDirectory(try empty(), store: MemoryStore())
+        defer { durable.close() }
+        let admin = try #require(try durable.performAndWait(.rotateAdminToken, by: .admin))
+        #expect(durable.read { try? $0.principal(presenting: admin) } == .admin)
+        let token = try #require(try durable.performAndWait(.addUser(User(id: "u", name: "U")), by: .admin))
+        #expect(durable.read { try? $0.principal(presenting: token) } == .user("u"))
+        let newAdmin = try #require(try durable.performAndWait(.rotateAdminToken, by: .admin))
+        #expect(throws: PlacesError.invalidToken) {
+            try durable.read { directory throws(PlacesError) in try directory.principal(presenting: admin) }
+        }
+        #expect(durable.read { try? $0.principal(presenting: newAdmin) } == .admin)
+    }
+}
