@@ -20,6 +20,8 @@ struct CSVScanner {
 
     let bytes: [UInt8]
     let file: String
+    /// Where scanning stops: the end of the bytes, or of the part this scanner reads.
+    private var end: Int
     private var position: Int
     /// The 1-based line `position` is on.
     private var line = 1
@@ -32,8 +34,24 @@ struct CSVScanner {
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
         self.file = file
+        end = bytes.count
         position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
+
+    /// A scanner for the records of `bytes[start..<end]`, where `start` begins physical line
+    /// `line`: one part of a file read in parts.
+    init(bytes: [UInt8], file: String, start: Int, end: Int, line: Int) {
+        self.init(bytes: bytes, file: file)
+        self.end = end
+        position = max(position, start)
+        self.line = line
+    }
+
+    /// Where the next record would start.
+    var offset: Int { position }
+
+    /// Stops scanning at `end` (a record boundary, or the scan reports an unterminated quote).
+    mutating func stop(at end: Int) { self.end = min(end, bytes.count) }
 
     /// Reads the next record's fields into `fields` (replacing its contents).
     ///
@@ -42,21 +60,21 @@ struct CSVScanner {
     mutating func next(into fields: inout [Field]) throws(PlacesError) -> Int? {
         fields.removeAll(keepingCapacity: true)
         skipBlankLines()
-        guard position < bytes.count else { return nil }
+        guard position < end else { return nil }
         let recordLine = line
         while true {
-            if position < bytes.count, bytes[position] == CSVScanner.quote {
+            if position < end, bytes[position] == CSVScanner.quote {
                 fields.append(try quotedField())
                 // A closing quote must be followed by a separator.
-                if position < bytes.count, bytes[position] != CSVScanner.comma, !atLineBreak() {
+                if position < end, bytes[position] != CSVScanner.comma, !atLineBreak() {
                     throw .textAfterQuote(SourceLocation(file: file, position: .line(line)), field: fields.count)
                 }
             } else {
                 let start = position
-                while position < bytes.count, bytes[position] != CSVScanner.comma, !atLineBreak() { position += 1 }
+                while position < end, bytes[position] != CSVScanner.comma, !atLineBreak() { position += 1 }
                 fields.append(Field(start: start, end: position, hasDoubledQuotes: false))
             }
-            if position < bytes.count, bytes[position] == CSVScanner.comma {
+            if position < end, bytes[position] == CSVScanner.comma {
                 position += 1
                 continue
             }
@@ -92,12 +110,12 @@ struct CSVScanner {
         let start = position
         var doubled = false
         while true {
-            guard position < bytes.count else {
+            guard position < end else {
                 throw .unterminatedQuote(SourceLocation(file: file, position: .line(openingLine)))
             }
             let byte = bytes[position]
             if byte == CSVScanner.quote {
-                guard position + 1 < bytes.count, bytes[position + 1] == CSVScanner.quote else { break }
+                guard position + 1 < end, bytes[position + 1] == CSVScanner.quote else { break }
                 doubled = true
                 position += 2
                 continue
@@ -115,17 +133,17 @@ struct CSVScanner {
         let byte = bytes[position]
         if byte == CSVScanner.lineFeed { return true }
         guard byte == CSVScanner.carriageReturn else { return false }
-        return position + 1 == bytes.count || bytes[position + 1] == CSVScanner.lineFeed
+        return position + 1 == end || bytes[position + 1] == CSVScanner.lineFeed
     }
 
     private mutating func skipLineBreak() {
-        guard position < bytes.count else { return }
+        guard position < end else { return }
         if bytes[position] == CSVScanner.carriageReturn { position += 1 }
-        if position < bytes.count, bytes[position] == CSVScanner.lineFeed { position += 1 }
+        if position < end, bytes[position] == CSVScanner.lineFeed { position += 1 }
         line += 1
     }
 
     private mutating func skipBlankLines() {
-        while position < bytes.count, atLineBreak() { skipLineBreak() }
+        while position < end, atLineBreak() { skipLineBreak() }
     }
 }

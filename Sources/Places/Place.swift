@@ -78,12 +78,19 @@ public struct Place: Sendable, Hashable {
         }
     }
 
+    /// Whether no name repeats: pairwise for the few names a place usually has, else with a set.
+    private static func allDistinct(_ names: [String]) -> Bool {
+        guard names.count <= 8 else { return Set(names).count == names.count }
+        for index in names.indices {
+            for other in names.indices where other > index && names[other] == names[index] { return false }
+        }
+        return true
+    }
+
     /// Returns `names` unchanged (sharing its storage) when it already lists exactly the keys.
     private static func normalizedNames(_ names: [String]?, for attributes: [String: String]) -> [String] {
         guard let names else { return attributes.keys.sorted() }
-        if names.count == attributes.count, names.allSatisfy({ attributes[$0] != nil }),
-            Set(names).count == names.count
-        {
+        if names.count == attributes.count, names.allSatisfy({ attributes[$0] != nil }), allDistinct(names) {
             return names
         }
         var seen = Set<String>()

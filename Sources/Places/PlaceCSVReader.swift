@@ -1,4 +1,6 @@
+import Dispatch
 import Geo
+import Synchronization
 
 /// Reads places from RFC 4180 CSV.
 ///
@@ -37,43 +39,97 @@ public struct PlaceCSVReader: Sendable {
     }
 
     /// Parses CSV bytes; `file` names the source in errors and origins.
+    ///
+    /// A large file is read in two halves on two threads when it splits cleanly (the first half
+    /// ends at a record boundary and no id repeats across the halves); otherwise, and whenever
+    /// either half meets a problem, it is read from the start in one pass, so results and errors
+    /// are exactly those of a single pass.
     public func parse(_ bytes: [UInt8], file: String) throws(PlacesError) -> PlaceFile {
         var scanner = CSVScanner(bytes: bytes, file: file)
         var fields: [CSVScanner.Field] = []
         guard let headerLine = try scanner.next(into: &fields) else { throw .missingHeader(file: file) }
         let header = try Header(
             fields: fields, scanner: scanner, location: SourceLocation(file: file, position: .line(headerLine)))
+        if !skipInvalid, bytes.count >= parallelThreshold,
+            let halves = parseInHalves(bytes, file: file, header: header, after: scanner)
+        {
+            return halves
+        }
+        let part = try records(&scanner, header: header, expectedRows: bytes.count / 64)
+        return PlaceFile(path: file, places: part.places, origins: part.origins, skipped: part.skipped)
+    }
 
+    /// Files from this size on are read in two halves (4 MiB; tests change it).
+    var parallelThreshold = 1 << 22
+
+    /// The records of one part of a file.
+    struct Part: Sendable {
         var places: [Place] = []
         var origins: [SourceLocation] = []
         var firstLine: [PlaceKey: Int] = [:]
-        // A rough guess of the row count from the file size saves most regrowth.
-        let expectedRows = bytes.count / 64
-        places.reserveCapacity(expectedRows)
-        origins.reserveCapacity(expectedRows)
-        firstLine.reserveCapacity(expectedRows)
-
         var skipped: [PlacesError] = []
+    }
+
+    /// Reads every record `scanner` has left.
+    private func records(_ scanner: inout CSVScanner, header: Header, expectedRows: Int) throws(PlacesError) -> Part {
+        var part = Part()
+        var fields: [CSVScanner.Field] = []
+        // A rough guess of the row count from the size saves most regrowth.
+        part.places.reserveCapacity(expectedRows)
+        part.origins.reserveCapacity(expectedRows)
+        part.firstLine.reserveCapacity(expectedRows)
+        let file = scanner.file
         while let line = try scanner.next(into: &fields) {
             let location = SourceLocation(file: file, position: .line(line))
             do throws(PlacesError) {
                 let place = try self.place(fields, header: header, scanner: scanner, location: location)
                 let key = PlaceKey(kind: place.kind, id: place.id)
-                if let first = firstLine[key] {
+                if let first = part.firstLine[key] {
                     throw .duplicateID(
                         place.id, at: location, firstAt: SourceLocation(file: file, position: .line(first)))
                 }
-                firstLine[key] = line
-                places.append(place)
-                origins.append(location)
+                part.firstLine[key] = line
+                part.places.append(place)
+                part.origins.append(location)
             } catch {
                 guard skipInvalid else { throw error }
-                skipped.append(error)
+                part.skipped.append(error)
             }
         }
-        return PlaceFile(path: file, places: places, origins: origins, skipped: skipped)
+        return part
     }
 
+    /// Both halves read at once, or nil when the split is not clean or either half has a problem.
+    private func parseInHalves(_ bytes: [UInt8], file: String, header: Header, after headerScanner: CSVScanner)
+        -> PlaceFile?
+    {
+        let start = headerScanner.offset
+        // The first line break after the middle: a record boundary unless it lies inside a quoted
+        // field, which the first half then reports as unterminated (and the split is abandoned).
+        guard let newline = bytes[(start + bytes.count) / 2..<bytes.count].firstIndex(of: UInt8(ascii: "\n"))
+        else { return nil }
+        let split = newline + 1
+        let secondLine = 1 + bytes[..<split].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        let expected = bytes.count / 128
+        let results = PartResults()
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            var scanner = headerScanner
+            if half == 0 {
+                scanner.stop(at: split)
+            } else {
+                scanner = CSVScanner(bytes: bytes, file: file, start: split, end: bytes.count, line: secondLine)
+            }
+            let part = try? records(&scanner, header: header, expectedRows: expected)
+            results.set(half, part)
+        }
+        guard var first = results.parts[0], let second = results.parts[1] else { return nil }
+        for (offset, place) in second.places.enumerated() {
+            guard first.firstLine[PlaceKey(kind: place.kind, id: place.id)] == nil else { return nil }
+            first.places.append(place)
+            first.origins.append(second.origins[offset])
+        }
+        return PlaceFile(path: file, places: first.places, origins: first.origins)
+    }
     /// The place one record describes.
     private func place(
         _ fields: [CSVScanner.Field], header: Header, scanner: CSVScanner, location: SourceLocation
@@ -168,4 +224,13 @@ extension PlaceCSVReader {
             attributeNames = attributeColumns.map { names[$0] }
         }
     }
+}
+
+/// The two halves' results, written from two threads.
+private final class PartResults: Sendable {
+    private let storage = Mutex<[PlaceCSVReader.Part?]>([nil, nil])
+
+    func set(_ half: Int, _ part: PlaceCSVReader.Part?) { storage.withLock { $0[half] = part } }
+
+    var parts: [PlaceCSVReader.Part?] { storage.withLock { $0 } }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// Places from one or more files, indexed for "what is near this point" queries.
@@ -115,48 +116,112 @@ public struct PlaceCatalog: Sendable {
 
     /// Adds places atomically: all are checked before any is added.
     mutating func add(contentsOf places: [Place], origins: [SourceLocation?]) throws(PlacesError) {
+        // Group by kind; runs of one kind (a file, a table read in key order) cost one lookup.
         var newByKind: [String: [Int]] = [:]
-        var firstInBatch: [PlaceKey: Int] = [:]
+        var runKind: String?
+        var run: [Int] = []
         for (offset, place) in places.enumerated() {
-            let key = PlaceKey(kind: place.kind, id: place.id)
-            if let handle = collections[place.kind]?.handleByID[place.id] {
-                let first = collections[place.kind]?.origins[Int(handle)] ?? nil
-                throw .duplicateID(place.id, at: origins[offset], firstAt: first)
+            if place.kind != runKind {
+                if let runKind { newByKind[runKind, default: []] += run }
+                runKind = place.kind
+                run = []
             }
-            if let first = firstInBatch.updateValue(offset, forKey: key) {
-                throw .duplicateID(place.id, at: origins[offset], firstAt: origins[first])
-            }
-            newByKind[place.kind, default: []].append(offset)
+            run.append(offset)
         }
-        for (kind, offsets) in newByKind {
-            let existing = collections[kind]?.places.count ?? 0
-            if existing + offsets.count - 1 > GridIndex.maximumHandle {
-                throw .geo(.handleOutOfRange(existing + offsets.count - 1))
-            }
-        }
+        if let runKind { newByKind[runKind, default: []] += run }
+
+        // Build each kind's new id table on a copy, so that a duplicate changes nothing. A large
+        // new kind builds its index at the same time, on a second thread.
+        var built: [(kind: String, offsets: [Int], handleByID: [String: UInt32], index: GridIndex?)] = []
         for (kind, offsets) in newByKind.sorted(by: { $0.key < $1.key }) {
+            let existing = collections[kind]
+            let firstHandle = existing?.places.count ?? 0
+            if firstHandle + offsets.count - 1 > GridIndex.maximumHandle {
+                throw .geo(.handleOutOfRange(firstHandle + offsets.count - 1))
+            }
+            let table = IDTable()
+            let parallel = existing == nil && offsets.count >= 100_000
+            let emptyIndex = self.emptyIndex
+            DispatchQueue.concurrentPerform(iterations: parallel ? 2 : 1) { task in
+                if task == 0 {
+                    table.set(
+                        PlaceCatalog.idTable(
+                            places, offsets: offsets, origins: origins, existing: existing, firstHandle: firstHandle))
+                } else {
+                    var index = emptyIndex
+                    let points = offsets.enumerated().map { (UInt32($0.offset), places[$0.element].coordinate) }
+                    // Cannot fail: handles were checked against `maximumHandle` above.
+                    try? index.insert(contentsOf: points)
+                    table.set(index)
+                }
+            }
+            built.append((kind, offsets, try table.result.get(), table.index))
+        }
+        for (kind, offsets, handleByID, index) in built {
             var collection = collections.removeValue(forKey: kind) ?? Collection(index: emptyIndex)
             let firstHandle = collection.places.count
-            collection.places.reserveCapacity(firstHandle + offsets.count)
-            collection.origins.reserveCapacity(firstHandle + offsets.count)
-            collection.handleByID.reserveCapacity(firstHandle + offsets.count)
-            var points: [(handle: UInt32, coordinate: Coordinate)] = []
-            points.reserveCapacity(offsets.count)
-            for offset in offsets {
-                let handle = UInt32(collection.places.count)
-                collection.places.append(places[offset])
-                collection.origins.append(origins[offset])
-                collection.handleByID[places[offset].id] = handle
-                points.append((handle, places[offset].coordinate))
+            if firstHandle == 0 && offsets.count == places.count {
+                // Every place is of this new kind: share the arrays instead of copying them.
+                collection.places = places
+                collection.origins = origins
+            } else {
+                collection.places.reserveCapacity(firstHandle + offsets.count)
+                collection.origins.reserveCapacity(firstHandle + offsets.count)
+                for offset in offsets {
+                    collection.places.append(places[offset])
+                    collection.origins.append(origins[offset])
+                }
             }
-            do {
-                // On an empty index the bulk insert sizes every cell exactly.
-                try collection.index.insert(contentsOf: points)
-            } catch {
-                // Unreachable: handles were checked against `maximumHandle` above.
-                throw .geo(error)
+            collection.handleByID = handleByID
+            if let index {
+                collection.index = index
+            } else {
+                var points: [(handle: UInt32, coordinate: Coordinate)] = []
+                points.reserveCapacity(offsets.count)
+                for (position, offset) in offsets.enumerated() {
+                    points.append((UInt32(firstHandle + position), places[offset].coordinate))
+                }
+                do {
+                    // On an empty index the bulk insert sizes every cell exactly.
+                    try collection.index.insert(contentsOf: points)
+                } catch {
+                    // Unreachable: handles were checked against `maximumHandle` above.
+                    throw .geo(error)
+                }
             }
             collections[kind] = collection
         }
     }
+}
+
+extension PlaceCatalog {
+    /// The id table of a kind after adding `offsets`, or the duplicate found.
+    static func idTable(
+        _ places: [Place], offsets: [Int], origins: [SourceLocation?], existing: Collection?, firstHandle: Int
+    ) -> Result<[String: UInt32], PlacesError> {
+        var handleByID = existing?.handleByID ?? [:]
+        handleByID.reserveCapacity(firstHandle + offsets.count)
+        for (position, offset) in offsets.enumerated() {
+            let handle = UInt32(firstHandle + position)
+            if let first = handleByID.updateValue(handle, forKey: places[offset].id) {
+                let firstOrigin =
+                    Int(first) < firstHandle
+                    ? existing?.origins[Int(first)] ?? nil : origins[offsets[Int(first) - firstHandle]]
+                return .failure(.duplicateID(places[offset].id, at: origins[offset], firstAt: firstOrigin))
+            }
+        }
+        return .success(handleByID)
+    }
+}
+
+/// A kind's id table and index, built on two threads.
+private final class IDTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var table: Result<[String: UInt32], PlacesError> = .success([:])
+    private var built: GridIndex?
+
+    func set(_ table: Result<[String: UInt32], PlacesError>) { lock.withLock { self.table = table } }
+    func set(_ index: GridIndex) { lock.withLock { built = index } }
+    var result: Result<[String: UInt32], PlacesError> { lock.withLock { table } }
+    var index: GridIndex? { lock.withLock { built } }
 }

@@ -235,11 +235,11 @@ public struct PlaceDirectory: Sendable {
     // MARK: - Internals
 
     private static func check(id: String) throws(PlacesError) {
-        guard !id.isEmpty, id.count <= 128, !hasControls(id) else { throw .invalidUserID(id) }
+        guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidUserID(id) }
     }
 
     private static func check(name: String) throws(PlacesError) {
-        guard name.count <= 256, !hasControls(name) else { throw .invalidUserName(name) }
+        guard fits(name, limit: 256), !hasControls(name) else { throw .invalidUserName(name) }
     }
 
     /// Checks a place's kind and id: kinds have 1 to 64 characters without spaces or control
@@ -247,17 +247,30 @@ public struct PlaceDirectory: Sendable {
     ///
     /// - Throws: `PlacesError.invalidKind`, `.reservedKind` or `.invalidPlaceID`.
     public static func validatePlace(kind: String, id: String) throws(PlacesError) {
-        let spaces = kind.unicodeScalars.contains { $0.properties.isWhitespace }
-        guard !kind.isEmpty, kind.count <= 64, !spaces, !hasControls(kind) else { throw .invalidKind(kind) }
+        let printableASCII = kind.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        let spaces = !printableASCII && kind.unicodeScalars.contains { $0.properties.isWhitespace }
+        guard !kind.isEmpty, fits(kind, limit: 64), !spaces, !hasControls(kind) else { throw .invalidKind(kind) }
         guard kind != PlaceDirectory.userKind else { throw .reservedKind(kind) }
-        guard !id.isEmpty, id.count <= 128, !hasControls(id) else { throw .invalidPlaceID(id) }
+        guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidPlaceID(id) }
     }
 
     /// The kind name front ends use for users (`--kind user`); no place may have it.
     public static let userKind = "user"
 
-    private static func hasControls(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    /// Whether the text holds a control character (general category Cc: U+0000–U+001F,
+    /// U+007F–U+009F), found in the UTF-8 bytes without decoding: U+0080–U+009F are C2 80–C2 9F.
+    static func hasControls(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// At most `limit` characters, counting them only when the UTF-8 length leaves a doubt.
+    static func fits(_ text: String, limit: Int) -> Bool {
+        text.utf8.count <= limit || text.count <= limit
     }
 
     private func planned(_ user: User) throws(PlacesError) -> PlannedChange {

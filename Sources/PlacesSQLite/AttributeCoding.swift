@@ -13,13 +13,30 @@ enum AttributeCoding {
         var last: [String] = []
     }
 
-    static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    static func encode(_ place: Place) -> String {
         var text = "["
-        for (offset, pair) in pairs.enumerated() {
-            if offset > 0 { text += "," }
-            text += "[" + PlaceWriter.jsonString(pair.name) + "," + PlaceWriter.jsonString(pair.value) + "]"
+        var first = true
+        for name in place.attributeNames {
+            guard let value = place.attributes[name] else { continue }
+            text += first ? "[" : ",["
+            first = false
+            appendString(name, to: &text)
+            text += ","
+            appendString(value, to: &text)
+            text += "]"
         }
         return text + "]"
+    }
+
+    /// A JSON string literal, without escaping work for text that needs none.
+    private static func appendString(_ value: String, to text: inout String) {
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            text += "\""
+            text += value
+            text += "\""
+        } else {
+            text += PlaceWriter.jsonString(value)
+        }
     }
 
     static func decode(_ text: String, names cache: inout NameCache) -> ([String: String], [String]) {

@@ -17,7 +17,8 @@ struct VicinityCommand: ParsableCommand {
             """,
         subcommands: [
             NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, ImportCommand.self,
-            ExportCommand.self, UserCommand.self, AdminTokenCommand.self, BenchCommand.self, CrashWriterCommand.self,
+            ExportCommand.self, UserCommand.self, AdminTokenCommand.self, BenchCommand.self, StoreBenchCommand.self,
+            CrashWriterCommand.self,
         ]
     )
 }

@@ -87,6 +87,32 @@ import Testing
         #expect(try SQLitePlaceStore(path: path).users().first?.user.location == nil)
     }
 
+    /// A large store loads in two key ranges at once: the same places as one ordered read.
+    @Test func loadingInTwoHalvesReadsEveryPlaceOnce() throws {
+        let path = try Self.temporaryDatabase()
+        let store = try SQLitePlaceStore(path: path)
+        var random = SplitMix64(seed: 7)
+        var places: [Place] = []
+        for number in 0..<200_003 {
+            let kind = number % 3 == 0 ? "atm" : "pharmacy"
+            places.append(
+                Place(
+                    id: "id\(random.next() % 1_000_000_000)-\(number)", kind: kind, name: "N\(number)",
+                    coordinate: try Coordinate(
+                        latitude: Double(random.next() % 180_000) / 1000 - 90,
+                        longitude: Double(random.next() % 360_000) / 1000 - 180),
+                    attributes: number % 5 == 0 ? ["a": "\"quoted\"\n"] : [:]))
+        }
+        try store.importPlaces(places)
+        let loaded = try store.loadPlaces()
+        #expect(loaded.count == places.count)
+        #expect(loaded == (try store.places()), "same places, same (kind, id) order")
+        #expect(Set(loaded) == Set(places))
+        let directory = try store.loadDirectory()
+        #expect(directory.places.count(kind: "atm") == 66_668)
+        #expect(directory.places.place(kind: "pharmacy", id: places[1].id) == places[1])
+    }
+
     @Test func aDirectoryIsNotADatabase() throws {
         let folder = FileManager.default.temporaryDirectory.path
         #expect(throws: SQLiteStoreError.self) { try SQLitePlaceStore(path: folder) }

@@ -105,3 +105,63 @@ import Testing
         #expect(file.places[1].attributeNames == file.places[0].attributeNames)
     }
 }
+
+/// Large files are read in two halves at once; the result must be exactly a single pass's.
+@Suite struct PlaceCSVReaderHalvesTests {
+    static func rows(_ count: Int, special: [Int: String] = [:]) -> [UInt8] {
+        var text = "id,name,lat,lon,note\n"
+        for number in 0..<count {
+            text += special[number] ?? "p\(number),Name \(number),\(Double(number % 90)),\(Double(number % 180)),n\n"
+        }
+        return Array(text.utf8)
+    }
+
+    func bothWays(_ bytes: [UInt8]) -> (Result<PlaceFile, PlacesError>, Result<PlaceFile, PlacesError>) {
+        var halves = PlaceCSVReader(defaultKind: "pharmacy")
+        halves.parallelThreshold = 0
+        var single = PlaceCSVReader(defaultKind: "pharmacy")
+        single.parallelThreshold = .max
+        return (
+            Result { () throws(PlacesError) in try halves.parse(bytes, file: "f.csv") },
+            Result { () throws(PlacesError) in try single.parse(bytes, file: "f.csv") }
+        )
+    }
+
+    func expectSame(_ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        switch bothWays(bytes) {
+        case (.success(let a), .success(let b)):
+            #expect(a.places == b.places, sourceLocation: sourceLocation)
+            #expect(a.origins == b.origins, sourceLocation: sourceLocation)
+        case (.failure(let a), .failure(let b)):
+            #expect(a == b, sourceLocation: sourceLocation)
+        case (let a, let b):
+            Issue.record("halves \(a) but one pass \(b)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func plainRowsSplitCleanly() {
+        expectSame(Self.rows(20_000))
+    }
+
+    @Test func aQuotedLineBreakAcrossTheMiddle() {
+        // Every row holds a quoted field with line breaks, so the middle falls inside one.
+        var text = "id,name,lat,lon,note\n"
+        for number in 0..<5_000 { text += "p\(number),N,1,2,\"line one\nline two\n\nline four\"\n" }
+        expectSame(Array(text.utf8))
+    }
+
+    @Test func anIdRepeatedAcrossTheHalves() {
+        expectSame(Self.rows(20_000, special: [19_000: "p5,Again,1,1,n\n"]))
+    }
+
+    @Test func anErrorInTheSecondHalfIsTheOnePassError() {
+        expectSame(Self.rows(20_000, special: [15_000: "x,X,95,1,n\n"]))
+        expectSame(Self.rows(20_000, special: [15_000: "x,X,\"1\"5,1,n\n"]))
+    }
+
+    @Test func carriageReturnsAndBlankLines() {
+        var text = "id,name,lat,lon\r\n"
+        for number in 0..<10_000 { text += "p\(number),N\r,1,2\r\n" + (number % 7 == 0 ? "\r\n\n" : "") }
+        expectSame(Array(text.utf8))
+    }
+}

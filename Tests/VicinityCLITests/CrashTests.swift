@@ -29,13 +29,13 @@ import Testing
             let path = folder.appendingPathComponent("crash.sqlite").path
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["crash-writer", "--db", path, "--count", "100000"]
+            process.arguments = ["crash-writer", "--db", path, "--count", "100000", "--writers", "4"]
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = FileHandle.nullDevice
             try process.run()
             // Kill after a random number of acknowledgements (sometimes right away).
-            let target = Int(random.next() % 150)
+            let target = Int(random.next() % 400)
             var received = Data()
             while received.filter({ $0 == 0x0A }).count < target {
                 let chunk = pipe.fileHandleForReading.availableData
@@ -45,15 +45,34 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             received.append(pipe.fileHandleForReading.readDataToEndOfFile())
-            let acknowledged = String(decoding: received, as: UTF8.self).split(separator: "\n")
-                .filter { $0.hasPrefix("ack ") }.map { "w" + $0.dropFirst(4) }
+            let lines = String(decoding: received, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("ack ") }
+            let places = lines.filter { $0.hasPrefix("ack place ") }.map { String($0.dropFirst(10)) }
+            // Each writer waits for one acknowledgement before its next write, so a user is where
+            // their last acknowledged move put them, or where the one move in flight did.
+            var lastMove: [String: Int] = [:]
+            var addedUsers: [String] = []
+            for line in lines {
+                let fields = line.split(separator: " ")
+                if fields[1] == "move" { lastMove[String(fields[2])] = Int(fields[3]) }
+                if fields[1] == "user" { addedUsers.append(String(fields[2])) }
+            }
 
-            totalAcknowledged += acknowledged.count
+            totalAcknowledged += lines.count
             let store = try SQLitePlaceStore(path: path)
             #expect(try store.integrityCheck() == "ok", "iteration \(iteration)")
             let stored = Set(try store.places().map(\.id))
-            let missing = acknowledged.filter { !stored.contains($0) }
+            let missing = places.filter { !stored.contains($0) }
             #expect(missing.isEmpty, "iteration \(iteration): \(missing.count) acknowledged writes lost")
+            let users = Dictionary(uniqueKeysWithValues: try store.users().map { ($0.user.id, $0.user.location) })
+            for user in addedUsers { #expect(users[user] != nil, "iteration \(iteration): user \(user) lost") }
+            for (user, number) in lastMove {
+                let allowed = [CrashWriterCommand.location(number), CrashWriterCommand.location(number + 10)]
+                #expect(
+                    users[user].flatMap { $0 }.map(allowed.contains) == true,
+                    "iteration \(iteration): \(user) is not where move \(number) put them")
+            }
+            // Reopening serves: the directory loads from what survived.
+            #expect(try store.loadDirectory().places.count == stored.count)
             #expect(process.terminationReason == .uncaughtSignal, "iteration \(iteration): the writer was killed")
         }
         #expect(totalAcknowledged > 200, "the writers got far enough to make the test mean something")

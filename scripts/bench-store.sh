@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The database figures of BENCHMARKS.md, each next to a comparison from the same run:
+#  - `vicinity import` of a 1M-row CSV into a new database (a separate process, wall time),
+#    against Redis loading the same points with GEOADD over `redis-cli --pipe`;
+#  - restart to ready: a new `vicinity nearest --db` process (open, load 1M places, answer);
+#  - `vicinity bench-store`: the same import in-process, and single-row writes per second from 1
+#    and 16 writer threads with group commit, against 16 writers with one commit per write.
+#
+# Usage: scripts/bench-store.sh [points]    (default 1000000)
+# Needs: redis-server and redis-cli (installed with apt-get when missing), a release build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+points=${1:-1000000}
+bin=.build/release/vicinity
+[[ -x $bin ]] || swift build -c release --product vicinity
+if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+    sudo=""
+    [[ $(id -u) != 0 ]] && sudo=sudo
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+fi
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+trap 'redis-cli -p $port shutdown nosave >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+
+# The synthetic city as CSV (kept) and the in-process figures.
+"$bin" bench-store --points "$points" --folder "$work" --keep 2>/dev/null
+# The same points as GEOADD commands for Redis.
+"$bin" bench --points "$points" --queries 1 --export-redis "$work" >/dev/null
+
+start=$(now)
+"$bin" import "$work/city.csv" --kind pharmacy --db "$work/cli.sqlite" >/dev/null
+vicinity_import=$(awk -v a="$(now)" -v b="$start" "BEGIN { printf \"%.3f\", a - b }")
+restarts=()
+for _ in 1 2 3; do
+    start=$(now)
+    "$bin" nearest 41.05 28.95 --count 1 --db "$work/cli.sqlite" >/dev/null
+    restarts+=("$(awk -v a="$(now)" -v b="$start" "BEGIN { printf \"%.3f\", a - b }")")
+done
+
+redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
+    --logfile "$work/redis.log" --dir "$work"
+for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start=$(now)
+redis-cli -p "$port" --pipe <"$work/points.redis" >/dev/null
+redis_load=$(awk -v a="$(now)" -v b="$start" "BEGIN { printf \"%.3f\", a - b }")
+
+echo "separate processes, same run:"
+printf "vicinity import, %d-row CSV → new database:   %6.2f s\n" "$points" "$vicinity_import"
+printf "redis-cli --pipe, %d GEOADD into Redis %s: %6.2f s\n" "$points" \
+    "$(redis-server --version | grep -oE 'v=[0-9.]+')" "$redis_load"
+awk -v v="$vicinity_import" -v r="$redis_load" 'BEGIN { printf "vicinity / redis: %.2f\n", v / r }'
+printf "restart to ready (vicinity nearest --db, %d places): %s s\n" "$points" "${restarts[*]}"
