@@ -30,6 +30,11 @@ check_status() { # name, expected status, command...
 }
 
 istanbul=Data/pharmacies-istanbul-example.csv
+# A home of our own: the default database is created (and seeded) there, never in the real one.
+HOME=$(mktemp -d)
+export HOME
+unset VICINITY_DB VICINITY_TOKEN XDG_DATA_HOME
+trap 'rm -rf "$HOME"' EXIT
 
 # The original app's example: only Omur is within 500 m; all three within 700 m.
 out=$("$bin" near 41.088154 29.015615 --radius 500 --data "$istanbul")
@@ -51,9 +56,11 @@ out=$("$bin" dist 41.088154 29.015615 41.087853 29.014096 --json)
 check "dist --json" "$out" '"geodesic_m":131\.936'
 check "dist --json crs" "$out" '"crs":"EPSG:32635"'
 
-# Shipped data, negative longitudes as values.
-out=$("$bin" near 51.508039 -0.128069 --radius 500)
+# Shipped data, negative longitudes as values; the first query creates the default database.
+out=$("$bin" near 51.508039 -0.128069 --radius 500 2>&1)
+check "first use creates and seeds the default database" "$out" "created $HOME/.local/share/vicinity/vicinity.sqlite with the 1740 shipped places"
 check "London near Trafalgar Square" "$out" "within 500 m"
+check "the database is private to its owner" "$(stat -c %a "$HOME/.local/share/vicinity/vicinity.sqlite")" "^600$"
 out=$("$bin" nearest 51.530882 -0.123796 --count 3 --json)
 check "nearest --json count" "$(grep -o '"id"' <<<"$out" | wc -l)" "^3$"
 
@@ -68,6 +75,33 @@ printf 'id,name,lat,lon\na,A,41.0,29.0\nb,B,95,29\n' >"$bad"
 check_status "bad row" 65 "$bin" near 41 29 --data "$bad"
 out=$("$bin" near 41 29 --data "$bad" 2>&1)
 check "bad row message names file and line" "$out" "$bad:3: invalid latitude \"95\""
+rm -f "$bad"
+
+# The database: import, users, visibility, tokens.
+db="$HOME/acceptance.sqlite"
+out=$("$bin" import "$istanbul" --kind pharmacy --db "$db")
+check "import says how many" "$out" "^Imported 3 places into "
+admin=$("$bin" admin-token --db "$db" 2>/dev/null)
+check "admin token is 43 base64url characters" "$admin" "^[A-Za-z0-9_-]{43}$"
+check_status "a second admin-token without --rotate" 64 "$bin" admin-token --db "$db"
+check_status "user add without the admin token" 77 "$bin" user add ayse --db "$db"
+ayse=$(VICINITY_TOKEN=$admin "$bin" user add ayse --name "Ayşe" --at 41.0885 29.0158 --db "$db" 2>/dev/null)
+check "user add prints the token alone" "$ayse" "^[A-Za-z0-9_-]{43}$"
+out=$("$bin" near 41.088154 29.015615 --radius 500 --kind user --db "$db")
+check "a public user is on the map" "$out" "Ayşe"
+check_status "a wrong token" 77 "$bin" user visibility ayse private --token wrong --db "$db"
+"$bin" user visibility ayse private --token "$ayse" --db "$db" >/dev/null
+out=$("$bin" near 41.088154 29.015615 --radius 500 --kind user --db "$db")
+check "a private user is on nobody else's map" "$out" "^No users within 500 m"
+out=$("$bin" near 41.088154 29.015615 --radius 500 --kind user --db "$db" --token "$ayse")
+check "a private user sees themselves" "$out" "Ayşe"
+check_status "a private user looks missing to others" 67 "$bin" user show ayse --db "$db"
+check "no token in the database file" "$(cat "$db" "$db-wal" 2>/dev/null | grep -c -- "$ayse")" "^0$"
+bad=$(mktemp --suffix=.csv)
+printf 'id,name,lat,lon\nnew,New,41.0,29.0\nworse,Worse,41,190\n' >"$bad"
+out=$("$bin" import "$bad" --kind pharmacy --db "$db" 2>&1)
+check "a bad row aborts the import, naming file and line" "$out" "$bad:3: invalid longitude \"190\""
+check "a failed import stores nothing" "$("$bin" export --kind pharmacy --db "$db" | wc -l)" "^4$"
 rm -f "$bad"
 
 echo "acceptance: $passed passed, $failed failed"

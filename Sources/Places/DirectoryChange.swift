@@ -7,7 +7,14 @@ public enum DirectoryChange: Sendable, Hashable {
     case putPlace(Place)
     /// A place removed.
     case removePlace(kind: String, id: String)
-    /// A user added or changed, with the digest of their token (unchanged by a move).
+    /// A new user with the digest of their token.
+    case addUser(User, tokenDigest: TokenDigest)
+    /// A user's location changed (nil: unknown, on no map); nothing else of the record.
+    case moveUser(String, to: Coordinate?)
+    /// A user's visibility changed; nothing else of the record.
+    case setVisibility(String, Visibility)
+    /// A user's whole record as stored: what a store answers for the user changes it made, and
+    /// how a directory is loaded.
     case putUser(User, tokenDigest: TokenDigest)
     /// A user removed, and with them their token.
     case removeUser(String)
@@ -29,8 +36,7 @@ public enum DirectoryRequest: Sendable, Hashable {
     case setVisibility(String, Visibility)
     /// Remove a user (that user or admin).
     case removeUser(String)
-    /// Replace the admin token (admin, or anyone when no admin token exists yet); the reply
-    /// carries the new token.
+    /// Replace the admin token (admin); the reply carries the new token.
     case rotateAdminToken
 
     /// What the request changes: two requests with the same subject are never planned against the

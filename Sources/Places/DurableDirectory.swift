@@ -33,9 +33,16 @@ public final class DurableDirectory: @unchecked Sendable {
 
     private typealias Completion = @Sendable (Result<String?, PlacesError>) -> Void
 
+    /// Who asks: a principal the caller vouches for, or a token resolved when the request is
+    /// checked (so a token revoked while the request waited no longer works).
+    private enum Asker {
+        case principal(Principal)
+        case token(String?)
+    }
+
     private struct Pending {
         var request: DirectoryRequest
-        var principal: Principal
+        var asker: Asker
         var completion: Completion
     }
 
@@ -86,43 +93,79 @@ public final class DurableDirectory: @unchecked Sendable {
 
     /// Makes a write and returns once it is stored and visible.
     ///
+    /// - Parameter token: the token presented (nil for none), resolved to a principal when the
+    ///   request is checked, after every write queued before it.
     /// - Returns: the clear text of a token the write created (`addUser`, `rotateAdminToken`).
-    /// - Throws: what `PlaceDirectory.plan` throws, `.storeFailed` when the store refuses the
-    ///   write, `.closed` after `close()`.
+    /// - Throws: `.invalidToken`, what `PlaceDirectory.plan` throws, `.storeFailed` when the store
+    ///   refuses the write, `.closed` after `close()`.
     @discardableResult
-    public func perform(_ request: DirectoryRequest, by principal: Principal) async throws(PlacesError) -> String? {
-        let result = await withCheckedContinuation { continuation in
-            submit(request, by: principal) { continuation.resume(returning: $0) }
-        }
-        return try result.get()
+    public func perform(_ request: DirectoryRequest, presenting token: String?) async throws(PlacesError) -> String? {
+        try await perform(request, .token(token))
     }
 
-    /// `perform` for callers that are not `async`: blocks the calling thread until the answer.
+    /// `perform(_:presenting:)` for a principal the caller has established itself (the local
+    /// operator acting as `.admin`, a test).
+    @discardableResult
+    public func perform(_ request: DirectoryRequest, by principal: Principal) async throws(PlacesError) -> String? {
+        try await perform(request, .principal(principal))
+    }
+
+    /// `perform(_:presenting:)` for callers that are not `async`: blocks the calling thread.
+    @discardableResult
+    public func performAndWait(_ request: DirectoryRequest, presenting token: String?) throws(PlacesError) -> String? {
+        try performAndWait(request, .token(token))
+    }
+
+    /// `perform(_:by:)` for callers that are not `async`: blocks the calling thread.
     @discardableResult
     public func performAndWait(_ request: DirectoryRequest, by principal: Principal) throws(PlacesError) -> String? {
-        let done = DispatchSemaphore(value: 0)
-        let answer = Answer()
-        submit(request, by: principal) { result in
-            answer.result = result
-            done.signal()
-        }
-        done.wait()
-        return try answer.result!.get()
+        try performAndWait(request, .principal(principal))
     }
 
     /// Queues a write; `completion` runs once, on the writer thread, when it is stored (or refused).
     /// It must not block.
     public func submit(
+        _ request: DirectoryRequest, presenting token: String?,
+        completion: @escaping @Sendable (Result<String?, PlacesError>) -> Void
+    ) {
+        enqueue(Pending(request: request, asker: .token(token), completion: completion))
+    }
+
+    /// `submit(_:presenting:completion:)` for an established principal.
+    public func submit(
         _ request: DirectoryRequest, by principal: Principal,
         completion: @escaping @Sendable (Result<String?, PlacesError>) -> Void
     ) {
+        enqueue(Pending(request: request, asker: .principal(principal), completion: completion))
+    }
+
+    private func perform(_ request: DirectoryRequest, _ asker: Asker) async throws(PlacesError) -> String? {
+        let result = await withCheckedContinuation { continuation in
+            enqueue(Pending(request: request, asker: asker) { continuation.resume(returning: $0) })
+        }
+        return try result.get()
+    }
+
+    private func performAndWait(_ request: DirectoryRequest, _ asker: Asker) throws(PlacesError) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let answer = Answer()
+        enqueue(
+            Pending(request: request, asker: asker) { result in
+                answer.result = result
+                done.signal()
+            })
+        done.wait()
+        return try answer.result!.get()
+    }
+
+    private func enqueue(_ item: Pending) {
         queue.lock()
         guard !closing else {
             queue.unlock()
-            completion(.failure(.closed))
+            item.completion(.failure(.closed))
             return
         }
-        pending.append(Pending(request: request, principal: principal, completion: completion))
+        pending.append(item)
         queue.signal()
         queue.unlock()
     }
@@ -145,7 +188,12 @@ public final class DurableDirectory: @unchecked Sendable {
             lock.withReadLock {
                 for item in batch {
                     do throws(PlacesError) {
-                        let plan = try directory.plan(item.request, by: item.principal)
+                        let principal: Principal
+                        switch item.asker {
+                        case .principal(let given): principal = given
+                        case .token(let token): principal = try directory.principal(presenting: token)
+                        }
+                        let plan = try directory.plan(item.request, by: principal)
                         planned.append((plan.change, plan.token, item.completion))
                     } catch {
                         item.completion(.failure(error))
@@ -153,30 +201,32 @@ public final class DurableDirectory: @unchecked Sendable {
                 }
             }
             guard !planned.isEmpty else { continue }
-            var stored = [Bool](repeating: true, count: planned.count)
-            var failures: [Int: PlacesError] = [:]
-            if let error = commit(planned.map(\.change)) {
-                if planned.count == 1 {
-                    stored[0] = false
-                    failures[0] = error
-                } else {
-                    for offset in planned.indices {
-                        if let error = commit([planned[offset].change]) {
-                            stored[offset] = false
-                            failures[offset] = error
-                        }
+            // What the store answers for each change, or why it refused it.
+            var outcomes: [Result<DirectoryChange, PlacesError>]
+            switch commit(planned.map(\.change)) {
+            case .success(let stored):
+                outcomes = stored.map { .success($0) }
+            case .failure(let error) where planned.count == 1:
+                outcomes = [.failure(error)]
+            case .failure:
+                // One transaction each, so that one refused change fails only its own request.
+                outcomes = planned.map { item in commit([item.change]).map { $0[0] } }
+            }
+            lock.withWriteLock {
+                for (offset, outcome) in outcomes.enumerated() {
+                    guard case .success(let stored) = outcome else { continue }
+                    do throws(PlacesError) {
+                        try directory.apply(stored)
+                    } catch {
+                        // Stored, but memory could not follow (an index beyond its handle range):
+                        // say so rather than acknowledge what queries will not show.
+                        outcomes[offset] = .failure(
+                            .storeFailed("stored, but not applied in memory until a restart: \(error.description)"))
                     }
                 }
             }
-            lock.withWriteLock {
-                for (offset, item) in planned.enumerated() where stored[offset] {
-                    // Planned against this very state, so it applies; an index beyond its
-                    // handle range is the only failure, and the store already holds the change.
-                    try? directory.apply(item.change)
-                }
-            }
             for (offset, item) in planned.enumerated() {
-                item.completion(stored[offset] ? .success(item.token) : .failure(failures[offset] ?? .closed))
+                item.completion(outcomes[offset].map { _ in item.token })
             }
         }
     }
@@ -201,22 +251,28 @@ public final class DurableDirectory: @unchecked Sendable {
         return batch
     }
 
-    /// Commits in one transaction; the error to answer with, or nil when stored.
-    private func commit(_ changes: [DirectoryChange]) -> PlacesError? {
+    /// Commits in one transaction: the changes as stored, or the error to answer with.
+    private func commit(_ changes: [DirectoryChange]) -> Result<[DirectoryChange], PlacesError> {
         let start = DispatchTime.now().uptimeNanoseconds
-        var failure: PlacesError?
-        do { try store.commit(changes) } catch let error as PlacesError { failure = error } catch {
-            failure = .storeFailed("\(error)")
+        var result: Result<[DirectoryChange], PlacesError>
+        do {
+            let stored = try store.commit(changes)
+            result =
+                stored.count == changes.count ? .success(stored) : .failure(.storeFailed("the store lost a change"))
+        } catch let error as PlacesError {
+            result = .failure(error)
+        } catch {
+            result = .failure(.storeFailed("\(error)"))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         queue.lock()
-        if failure == nil {
+        if case .success = result {
             counters.commits += 1
             counters.changes += changes.count
         }
         counters.commitSeconds += seconds
         queue.unlock()
-        return failure
+        return result
     }
 }
 

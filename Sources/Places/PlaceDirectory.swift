@@ -111,15 +111,13 @@ public struct PlaceDirectory: Sendable {
             try PlaceDirectory.check(name: user.name)
             guard registry.users[user.id] == nil else { throw .userExists(user.id) }
             let (clearText, digest) = Token.issue()
-            return PlannedChange(change: .putUser(user, tokenDigest: digest), token: clearText)
+            return PlannedChange(change: .addUser(user, tokenDigest: digest), token: clearText)
         case .moveUser(let id, let location):
-            var user = try ownRecord(id, for: principal, action: "moving a user")
-            user.location = location
-            return try planned(user)
+            _ = try ownRecord(id, for: principal, action: "moving a user")
+            return PlannedChange(change: .moveUser(id, to: location))
         case .setVisibility(let id, let visibility):
-            var user = try ownRecord(id, for: principal, action: "changing a user's visibility")
-            user.visibility = visibility
-            return try planned(user)
+            _ = try ownRecord(id, for: principal, action: "changing a user's visibility")
+            return PlannedChange(change: .setVisibility(id, visibility))
         case .removeUser(let id):
             _ = try ownRecord(id, for: principal, action: "removing a user")
             return PlannedChange(change: .removeUser(id))
@@ -140,10 +138,18 @@ public struct PlaceDirectory: Sendable {
             try places.upsert(place)
         case .removePlace(let kind, let id):
             places.remove(kind: kind, id: id)
-        case .putUser(let user, let digest):
+        case .addUser(let user, let digest), .putUser(let user, let digest):
             try registry.put(user)
             if let old = digestOfUser.updateValue(digest, forKey: user.id), old != digest { userByDigest[old] = nil }
             userByDigest[digest] = user.id
+        case .moveUser(let id, let location):
+            guard var user = registry.users[id] else { return }
+            user.location = location
+            try registry.put(user)
+        case .setVisibility(let id, let visibility):
+            guard var user = registry.users[id] else { return }
+            user.visibility = visibility
+            try registry.put(user)
         case .removeUser(let id):
             try registry.remove(id)
             if let digest = digestOfUser.removeValue(forKey: id) { userByDigest[digest] = nil }
@@ -268,14 +274,10 @@ public struct PlaceDirectory: Sendable {
         return false
     }
 
-    /// At most `limit` characters, counting them only when the UTF-8 length leaves a doubt.
+    /// At most `limit` characters, counted as Unicode scalars (as SQLite's `length()` counts them:
+    /// `e` + U+0301 is two), and only when the UTF-8 length leaves a doubt.
     static func fits(_ text: String, limit: Int) -> Bool {
-        text.utf8.count <= limit || text.count <= limit
-    }
-
-    private func planned(_ user: User) throws(PlacesError) -> PlannedChange {
-        guard let digest = digestOfUser[user.id] else { throw .noSuchUser(user.id) }
-        return PlannedChange(change: .putUser(user, tokenDigest: digest))
+        text.utf8.count <= limit || text.unicodeScalars.count <= limit
     }
 
     /// The record `principal` may change, or the error to give: a private user that is not theirs

@@ -7,9 +7,11 @@ import Geo
 public enum PlaceWriter {
     /// RFC 4180 CSV: `id,name,lat,lon`, then `kind` when asked, then every attribute name in order
     /// of first appearance. Fields holding a comma, a quote, a line break or outer spaces are quoted.
+    /// An attribute named like a column (`id`, `name`, `lat`, `lon`, `kind`, possible in GeoJSON)
+    /// cannot be a CSV column: it is left out (see `csvReservedAttributes`).
     public static func csv(_ places: [Place], withKind: Bool) -> String {
         var attributeNames: [String] = []
-        var seen = Set<String>()
+        var seen = Set(csvReservedNames)
         for place in places {
             for name in place.attributeNames where seen.insert(name).inserted { attributeNames.append(name) }
         }
@@ -27,6 +29,17 @@ public enum PlaceWriter {
             text += row.joined(separator: ",") + "\r\n"
         }
         return text
+    }
+
+    /// The names CSV uses for its own columns.
+    static let csvReservedNames = PlaceCSVReader.requiredColumns + ["kind"]
+
+    /// The attribute names of `places` that `csv` cannot write, sorted.
+    public static func csvReservedAttributes(_ places: [Place]) -> [String] {
+        let reserved = Set(csvReservedNames)
+        var found = Set<String>()
+        for place in places { found.formUnion(place.attributeNames.filter(reserved.contains)) }
+        return found.sorted()
     }
 
     /// An RFC 7946 FeatureCollection of Points (`[longitude, latitude]`); each feature's `id` is the
@@ -70,7 +83,8 @@ public enum PlaceWriter {
     }
 
     private static func field(_ text: String) -> String {
-        let special = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        let special = text.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0x2C || $0 == 0x22 }
         let outerSpace = text.first?.isWhitespace == true || text.last?.isWhitespace == true
         guard special || outerSpace else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

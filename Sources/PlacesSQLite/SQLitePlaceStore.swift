@@ -26,6 +26,8 @@ public final class SQLitePlaceStore: PlaceStore {
     public init(path: String) throws(SQLiteStoreError) {
         self.path = path
         var configuration = Configuration()
+        // Another process writing (an import, a command) makes a write wait, not fail.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             // 16 KiB pages (for a new file; an existing one keeps its size): a fifth faster bulk
             // imports, and fewer pages to read when loading.
@@ -86,8 +88,8 @@ public final class SQLitePlaceStore: PlaceStore {
             try db.execute(
                 sql: """
                     CREATE TABLE place_v2 (
-                        kind TEXT NOT NULL CHECK (kind <> ''),
-                        id TEXT NOT NULL CHECK (id <> ''),
+                        kind TEXT NOT NULL CHECK (length(kind) BETWEEN 1 AND 64 AND kind <> 'user'),
+                        id TEXT NOT NULL CHECK (length(id) BETWEEN 1 AND 128),
                         name TEXT NOT NULL,
                         lat REAL NOT NULL CHECK (lat BETWEEN -90 AND 90),
                         lon REAL NOT NULL CHECK (lon BETWEEN -180 AND 180),
@@ -108,46 +110,98 @@ public final class SQLitePlaceStore: PlaceStore {
     /// once the transaction is on disk.
     ///
     /// - Throws: `SQLiteStoreError.writeFailed` (a constraint, a full disk, a read-only file).
-    public func commit(_ changes: [DirectoryChange]) throws {
-        try write { db in
-            for change in changes { try SQLitePlaceStore.store(change, in: db) }
+    public func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] {
+        var stored: [DirectoryChange] = []
+        do {
+            try queue.write { db in
+                stored = []
+                for change in changes { stored.append(try SQLitePlaceStore.store(change, in: db)) }
+            }
+        } catch let error as PlacesError {
+            throw error
+        } catch {
+            throw SQLiteStoreError.writeFailed("\(error)")
         }
+        return stored
     }
 
     /// Inserts or updates places, all in one transaction: every one is stored, or none.
     public func upsert(_ places: [Place]) throws(SQLiteStoreError) {
         try write { db in
-            for place in places { try SQLitePlaceStore.store(.putPlace(place), in: db) }
+            for place in places { _ = try SQLitePlaceStore.store(.putPlace(place), in: db) }
         }
     }
 
-    private static func store(_ change: DirectoryChange, in db: Database) throws {
+    /// Stores one change; a user change answers with the user's whole stored record.
+    private static func store(_ change: DirectoryChange, in db: Database) throws -> DirectoryChange {
+        let returning = "RETURNING id, name, lat, lon, visibility, token_sha256"
         switch change {
         case .putPlace(let place):
             try db.cachedStatement(sql: upsertPlaceSQL).execute(arguments: [
                 place.kind, place.id, place.name, place.coordinate.latitude, place.coordinate.longitude,
                 AttributeCoding.encode(place),
             ])
+            return change
         case .removePlace(let kind, let id):
             try db.cachedStatement(sql: "DELETE FROM place WHERE kind = ? AND id = ?").execute(arguments: [kind, id])
-        case .putUser(let user, let digest):
-            try db.cachedStatement(
+            guard db.changesCount > 0 else { throw PlacesError.noSuchPlace(kind: kind, id: id) }
+            return change
+        case .addUser(let user, let digest), .putUser(let user, let digest):
+            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [user.id]) ?? false
+            if exists, case .addUser = change { throw PlacesError.userExists(user.id) }
+            return try storedUser(
+                db,
                 sql: """
                     INSERT INTO user (id, name, lat, lon, visibility, token_sha256) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, lat = excluded.lat, lon = excluded.lon,
-                        visibility = excluded.visibility, token_sha256 = excluded.token_sha256
-                    """
-            ).execute(arguments: [
-                user.id, user.name, user.location?.latitude, user.location?.longitude, user.visibility.rawValue,
-                Data(digest.bytes),
-            ])
+                        visibility = excluded.visibility, token_sha256 = excluded.token_sha256 \(returning)
+                    """,
+                arguments: [
+                    user.id, user.name, user.location?.latitude, user.location?.longitude, user.visibility.rawValue,
+                    Data(digest.bytes),
+                ], id: user.id)
+        case .moveUser(let id, let location):
+            return try storedUser(
+                db, sql: "UPDATE user SET lat = ?, lon = ? WHERE id = ? \(returning)",
+                arguments: [location?.latitude, location?.longitude, id], id: id)
+        case .setVisibility(let id, let visibility):
+            return try storedUser(
+                db, sql: "UPDATE user SET visibility = ? WHERE id = ? \(returning)",
+                arguments: [visibility.rawValue, id], id: id)
         case .removeUser(let id):
             try db.cachedStatement(sql: "DELETE FROM user WHERE id = ?").execute(arguments: [id])
+            guard db.changesCount > 0 else { throw PlacesError.noSuchUser(id) }
+            return change
         case .setAdminToken(let digest):
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('admin_token_sha256', ?)"
             ).execute(arguments: [Data(digest.bytes)])
+            return change
         }
+    }
+
+    /// Runs a user statement with RETURNING and answers with the stored record.
+    private static func storedUser(_ db: Database, sql: String, arguments: StatementArguments, id: String) throws
+        -> DirectoryChange
+    {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else {
+            throw PlacesError.noSuchUser(id)
+        }
+        let (user, digest) = try user(from: row)
+        return .putUser(user, tokenDigest: digest)
+    }
+
+    /// A user record from a row of (id, name, lat, lon, visibility, token_sha256).
+    static func user(from row: Row) throws -> (User, TokenDigest) {
+        let latitude: Double? = row[2]
+        let longitude: Double? = row[3]
+        var location: Coordinate?
+        if let latitude, let longitude { location = try Coordinate(latitude: latitude, longitude: longitude) }
+        let visibility = Visibility(rawValue: row[4]) ?? .private
+        guard let digest = TokenDigest(bytes: [UInt8](row[5] as Data)) else {
+            throw SQLiteStoreError.corrupt("a token digest that is not 32 bytes")
+        }
+        return (User(id: row[0], name: row[1], location: location, visibility: visibility), digest)
     }
 
     /// The upsert for `rows` places at once.
@@ -207,47 +261,46 @@ public final class SQLitePlaceStore: PlaceStore {
         return places
     }
 
-    /// Every place, read in two key ranges on two connections at once when there are many.
+    /// Every place, as `loadDirectory` reads them.
     func loadPlaces() throws(SQLiteStoreError) -> [Place] {
-        let middle = try read { db -> Row? in
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0
-            guard count >= 200_000 else { return nil }
-            return try Row.fetchOne(
-                db, sql: "SELECT kind, id FROM place ORDER BY kind, id LIMIT 1 OFFSET ?", arguments: [count / 2])
-        }
-        guard let middle else { return try places() }
-        let bound: StatementArguments = [middle["kind"] as String, middle["id"] as String]
-        let halves = LoadedHalves()
         let path = self.path
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            if half == 0 {
-                halves.set(
-                    0,
-                    Result { () throws(SQLiteStoreError) in
-                        try self.fetchPlaces(where: "WHERE (kind, id) < (?, ?)", arguments: bound)
-                    })
-            } else {
-                halves.set(
-                    1,
-                    Result { () throws(SQLiteStoreError) in
-                        do {
-                            var configuration = Configuration()
-                            configuration.readonly = true
-                            let other = try DatabaseQueue(path: path, configuration: configuration)
-                            return try other.read { db in
-                                try SQLitePlaceStore.fetchPlaces(
-                                    db, where: "WHERE (kind, id) >= (?, ?)", arguments: bound)
-                            }
-                        } catch let error as SQLiteStoreError {
-                            throw error
-                        } catch {
-                            throw .corrupt("\(error)")
+        return try read { db in try SQLitePlaceStore.loadPlaces(db, path: path) }
+    }
+
+    /// Every place, read in two key ranges on two connections at once when there are many.
+    ///
+    /// Runs inside `db`'s transaction; when that holds the write lock no other writer can commit
+    /// meanwhile, so the second connection reads the same state.
+    static func loadPlaces(_ db: Database, path: String) throws -> [Place] {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0
+        guard count >= 200_000,
+            let middle = try Row.fetchOne(
+                db, sql: "SELECT kind, id FROM place ORDER BY kind, id LIMIT 1 OFFSET ?", arguments: [count / 2])
+        else { return try fetchPlaces(db, where: "", arguments: []) }
+        let bound: StatementArguments = [middle["kind"] as String, middle["id"] as String]
+        let second = LoadedHalf()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            defer { done.signal() }
+            second.set(
+                Result { () throws(SQLiteStoreError) in
+                    do {
+                        var configuration = Configuration()
+                        configuration.readonly = true
+                        let other = try DatabaseQueue(path: path, configuration: configuration)
+                        return try other.read { db in
+                            try fetchPlaces(db, where: "WHERE (kind, id) >= (?, ?)", arguments: bound)
                         }
-                    })
-            }
+                    } catch let error as SQLiteStoreError {
+                        throw error
+                    } catch {
+                        throw .corrupt("\(error)")
+                    }
+                })
         }
-        var places = try halves.result(0).get()
-        places += try halves.result(1).get()
+        var places = try fetchPlaces(db, where: "WHERE (kind, id) < (?, ?)", arguments: bound)
+        done.wait()
+        places += try second.result.get()
         return places
     }
 
@@ -260,38 +313,49 @@ public final class SQLitePlaceStore: PlaceStore {
 
     /// Every stored user with their token digest.
     public func users() throws(SQLiteStoreError) -> [(user: User, tokenDigest: TokenDigest)] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, lat, lon, visibility, token_sha256 FROM user ORDER BY id").map {
-                row in
-                let latitude: Double? = row[2]
-                let longitude: Double? = row[3]
-                var location: Coordinate?
-                if let latitude, let longitude { location = try Coordinate(latitude: latitude, longitude: longitude) }
-                let visibility = Visibility(rawValue: row[4]) ?? .private
-                guard let digest = TokenDigest(bytes: [UInt8](row[5] as Data)) else {
-                    throw SQLiteStoreError.corrupt("a token digest that is not 32 bytes")
-                }
-                return (User(id: row[0], name: row[1], location: location, visibility: visibility), digest)
-            }
+        try read { db in try SQLitePlaceStore.fetchUsers(db) }
+    }
+
+    static func fetchUsers(_ db: Database) throws -> [(user: User, tokenDigest: TokenDigest)] {
+        try Row.fetchAll(db, sql: "SELECT id, name, lat, lon, visibility, token_sha256 FROM user ORDER BY id").map {
+            try user(from: $0)
         }
     }
 
     /// The admin token's digest, if one was set.
     public func adminTokenDigest() throws(SQLiteStoreError) -> TokenDigest? {
-        try read { db in
-            guard let data = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'admin_token_sha256'")
-            else { return nil }
-            return TokenDigest(bytes: [UInt8](data))
-        }
+        try read { db in try SQLitePlaceStore.fetchAdminTokenDigest(db) }
+    }
+
+    static func fetchAdminTokenDigest(_ db: Database) throws -> TokenDigest? {
+        guard let data = try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'admin_token_sha256'")
+        else { return nil }
+        return TokenDigest(bytes: [UInt8](data))
     }
 
     /// Everything stored, as a directory ready to serve.
     ///
     /// - Parameter cellSizeMeters: the grid cell side of every index, or nil for the default.
     public func loadDirectory(cellSizeMeters: Double? = nil) throws(SQLiteStoreError) -> PlaceDirectory {
-        let places = try loadPlaces()
-        let users = try self.users()
-        let admin = try adminTokenDigest()
+        var places: [Place] = []
+        var users: [(user: User, tokenDigest: TokenDigest)] = []
+        var admin: TokenDigest?
+        let path = self.path
+        do {
+            // One snapshot: the write lock keeps other writers out while both connections read.
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    places = try SQLitePlaceStore.loadPlaces(db, path: path)
+                    users = try SQLitePlaceStore.fetchUsers(db)
+                    admin = try SQLitePlaceStore.fetchAdminTokenDigest(db)
+                    return .commit
+                }
+            }
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch {
+            throw .corrupt("\(error)")
+        }
         do {
             var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
             try catalog.add(contentsOf: places)
@@ -329,10 +393,8 @@ public final class SQLitePlaceStore: PlaceStore {
     }
 }
 
-/// The two halves of a load, read on two threads.
-private final class LoadedHalves: Sendable {
-    private let storage = Mutex<[Result<[Place], SQLiteStoreError>]>([.success([]), .success([])])
-
-    func set(_ half: Int, _ result: Result<[Place], SQLiteStoreError>) { storage.withLock { $0[half] = result } }
-    func result(_ half: Int) -> Result<[Place], SQLiteStoreError> { storage.withLock { $0[half] } }
+/// The second half of a load, read on another thread (the semaphore orders the access).
+private final class LoadedHalf: @unchecked Sendable {
+    private(set) var result: Result<[Place], SQLiteStoreError> = .success([])
+    func set(_ result: Result<[Place], SQLiteStoreError>) { self.result = result }
 }

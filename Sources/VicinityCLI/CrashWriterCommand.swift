@@ -17,6 +17,13 @@ struct CrashWriterCommand: OutputCommand {
     @Option(help: "Writes per writer thread.") var count = 1_000
     @Option(help: "Writer threads.") var writers = 4
 
+    func validate() throws {
+        guard count >= 0 else { throw ValidationError("invalid count \"\(count)\": expected 0 or more") }
+        guard (1...64).contains(writers) else {
+            throw ValidationError("invalid writers \"\(writers)\": expected 1 to 64")
+        }
+    }
+
     func execute(_ output: inout CommandOutput) throws {
         let store: SQLitePlaceStore
         let directory: PlaceDirectory
@@ -35,13 +42,18 @@ struct CrashWriterCommand: OutputCommand {
             acknowledgements.unlock()
         }
         let group = DispatchGroup()
-        for writer in 0..<max(1, writers) {
+        for writer in 0..<writers {
             group.enter()
             Thread.detachNewThread { [count] in
                 defer { group.leave() }
                 let user = "u\(writer)"
-                // swift-format-ignore: NeverUseForceTry
-                try! durable.performAndWait(.addUser(User(id: user, name: user)), by: .admin)
+                do throws(PlacesError) {
+                    try durable.performAndWait(.addUser(User(id: user, name: user)), by: .admin)
+                } catch .userExists {
+                    // A database written before: the user is there already.
+                } catch {
+                    return
+                }
                 acknowledge("user \(user)")
                 for number in 0..<count {
                     let id = "w\(writer)-\(number)"

@@ -6,7 +6,11 @@ import PlacesSQLite
 struct DirectorySession {
     let store: SQLitePlaceStore
     let durable: DurableDirectory
+    /// Who asks, as the token says when the database is loaded (for reads).
     let principal: Principal
+    /// The token presented, resolved again when a write is checked; nil for the operator.
+    private let token: String?
+    private let isOperator: Bool
 
     /// Opens the database and resolves the token (`--token`, else `$VICINITY_TOKEN`).
     ///
@@ -16,13 +20,14 @@ struct DirectorySession {
         throws(CLIError)
     {
         let (store, directory) = try database.locate().loadDirectory(output: &output)
+        let presented = TokenOption.resolve(token)
         if `operator` {
             principal = .admin
         } else {
-            do { principal = try directory.principal(presenting: TokenOption.resolve(token)) } catch {
-                throw CLIError(error)
-            }
+            do { principal = try directory.principal(presenting: presented) } catch { throw CLIError(error) }
         }
+        self.token = presented
+        isOperator = `operator`
         self.store = store
         durable = DurableDirectory(directory, store: store, maximumBatch: 1)
     }
@@ -31,7 +36,12 @@ struct DirectorySession {
     @discardableResult
     func perform(_ request: DirectoryRequest) throws(CLIError) -> String? {
         defer { durable.close() }
-        do { return try durable.performAndWait(request, by: principal) } catch { throw CLIError(error) }
+        do {
+            if isOperator { return try durable.performAndWait(request, by: .admin) }
+            return try durable.performAndWait(request, presenting: token)
+        } catch {
+            throw CLIError(error)
+        }
     }
 
     /// Reads the directory.

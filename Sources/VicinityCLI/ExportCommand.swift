@@ -32,6 +32,13 @@ struct ExportCommand: OutputCommand {
             throw CLIError.data("\(store.path): \(error.description)")
         }
         if places.isEmpty { output.warning("no place of kind \"\(ResultListing.printable(kind))\" in \(store.path)") }
+        if format == "csv" {
+            for name in PlaceWriter.csvReservedAttributes(places) {
+                output.warning(
+                    "attribute \"\(ResultListing.printable(name))\" is named like a CSV column and is left out; "
+                        + "--format geojson keeps it")
+            }
+        }
         let text = format == "csv" ? PlaceWriter.csv(places, withKind: kind == "all") : PlaceWriter.geoJSON(places)
         output.write(text)
     }

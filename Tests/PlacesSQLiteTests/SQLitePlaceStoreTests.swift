@@ -118,3 +118,47 @@ import Testing
         #expect(throws: SQLiteStoreError.self) { try SQLitePlaceStore(path: folder) }
     }
 }
+
+/// Two processes (here: two stores and two directories) on one database: a write from a stale
+/// copy changes only its own field, never undoes the other's change, and memory follows the
+/// database.
+@Suite struct SQLiteStaleWriterTests {
+    @Test func aStaleMoveKeepsAnotherWritersPrivacy() throws {
+        let path = try SQLitePlaceStoreTests.temporaryDatabase()
+        let setup = DurableDirectory(
+            try SQLitePlaceStore(path: path).loadDirectory(), store: try SQLitePlaceStore(path: path))
+        let here = try Coordinate(latitude: 41, longitude: 29)
+        try setup.performAndWait(.addUser(User(id: "bob", name: "Bob", location: here)), by: .admin)
+        setup.close()
+
+        let storeA = try SQLitePlaceStore(path: path)
+        let a = DurableDirectory(try storeA.loadDirectory(), store: storeA)
+        let storeB = try SQLitePlaceStore(path: path)
+        let b = DurableDirectory(try storeB.loadDirectory(), store: storeB)
+        defer {
+            a.close()
+            b.close()
+        }
+        try b.performAndWait(.setVisibility("bob", .private), by: .admin)
+        // A still thinks Bob is public, and moves him.
+        try a.performAndWait(.moveUser("bob", to: try Coordinate(latitude: 41.001, longitude: 29)), by: .admin)
+        let stored = try SQLitePlaceStore(path: path).users().first?.user
+        #expect(stored?.visibility == .private, "the stale move did not make Bob public again")
+        #expect(stored?.location?.latitude == 41.001)
+        // A's memory followed the database: Bob is on no map there either.
+        let seen = try a.read { directory throws(PlacesError) in
+            try directory.nearbyUsers(here, radiusMeters: 10_000, as: .anonymous)
+        }
+        #expect(seen.isEmpty)
+
+        try b.performAndWait(.removeUser("bob"), by: .admin)
+        #expect(throws: PlacesError.noSuchUser("bob")) {
+            try a.performAndWait(.setVisibility("bob", .public), by: .admin)
+        }
+        #expect(try SQLitePlaceStore(path: path).users().isEmpty, "a stale write does not bring Bob back")
+        try b.performAndWait(.addUser(User(id: "carl", name: "Carl")), by: .admin)
+        #expect(throws: PlacesError.userExists("carl")) {
+            try a.performAndWait(.addUser(User(id: "carl", name: "Other Carl")), by: .admin)
+        }
+    }
+}

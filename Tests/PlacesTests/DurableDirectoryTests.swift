@@ -27,7 +27,7 @@ final class MemoryStore: PlaceStore, @unchecked Sendable {
         state.withLock { $0.failing = predicate }
     }
 
-    func commit(_ changes: [DirectoryChange]) throws {
+    func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] {
         if let gate {
             gate.entered.signal()
             gate.release.wait()
@@ -36,6 +36,7 @@ final class MemoryStore: PlaceStore, @unchecked Sendable {
             if changes.contains(where: state.failing) { throw Failure() }
             state.transactions.append(changes)
         }
+        return changes
     }
 }
 
@@ -170,6 +171,45 @@ private func pharmacy(_ id: String, _ latitude: Double, _ longitude: Double) -> 
             ])
         #expect(durable.read { $0.userCount } == 0)
         #expect(store.transactions.count == 2, "one transaction per request that touches ayse")
+    }
+
+    @Test func aTokenRevokedWhileARequestWaitsNoLongerWorks() throws {
+        var directory = try empty()
+        let oldAdmin = directory.rotateAdminToken()
+        let store = MemoryStore(gated: true)
+        let durable = DurableDirectory(directory, store: store)
+        let rotated = DispatchSemaphore(value: 0)
+        durable.submit(.rotateAdminToken, presenting: oldAdmin) { _ in rotated.signal() }
+        store.gate?.entered.wait()
+        // Queued with the old token while the rotation is being stored.
+        let refused = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<String?, PlacesError>?>(nil)
+        durable.submit(.setPlace(pharmacy("late", 1, 1)), presenting: oldAdmin) { result in
+            outcome.withLock { $0 = result }
+            refused.signal()
+        }
+        store.gate?.release.signal()
+        rotated.wait()
+        refused.wait()
+        switch outcome.withLock({ $0 }) {
+        case .failure(let error): #expect(error == .invalidToken)
+        default: Issue.record("the old admin token still worked")
+        }
+        store.gate?.release.signal()
+        durable.close()
+        #expect(durable.read { $0.places.count } == 0)
+    }
+
+    @Test func lengthsCountUnicodeScalarsAsTheDatabaseDoes() throws {
+        var directory = try empty()
+        let combining = "e" + String(repeating: "\u{301}", count: 200)  // one character, 201 scalars
+        #expect(throws: PlacesError.invalidUserID(combining)) {
+            try directory.addUser(User(id: combining, name: "x"), by: .admin)
+        }
+        #expect(throws: PlacesError.invalidPlaceID(combining)) {
+            try directory.perform(.setPlace(pharmacy(combining, 1, 1)), by: .admin)
+        }
+        try directory.addUser(User(id: String(repeating: "é", count: 128), name: "x"), by: .admin)
     }
 
     @Test func aClosedDirectoryRefusesWrites() async throws {

@@ -110,6 +110,18 @@ import Testing
         if format == "csv" { #expect(reread == original, "CSV keeps the attribute order too") }
     }
 
+    @Test func attributesNamedLikeCSVColumnsAreLeftOutWithAWarning() throws {
+        let db = TestEnvironment.freshDatabase()
+        let geojson =
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","#
+            + #""geometry":{"type":"Point","coordinates":[29,41]},"properties":{"name":"A","lat":"x","b":"y"}}]}"#
+        #expect(
+            CLI.test(["import", try Self.write(geojson, name: "a.geojson"), "--kind", "k", "--db", db]).status == 0)
+        let exported = CLI.test(["export", "--kind", "k", "--db", db])
+        #expect(exported.standardOutput == "id,name,lat,lon,b\r\na,A,41,29,y\r\n")
+        #expect(exported.standardError.contains("attribute \"lat\" is named like a CSV column and is left out"))
+    }
+
     @Test func usersNeedTokensAndPrivateOnesStayHidden() throws {
         let db = TestEnvironment.freshDatabase()
         let here = ["near", "41.088154", "29.015615", "--radius", "1000", "--kind", "user", "--db", db]
