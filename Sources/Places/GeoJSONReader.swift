@@ -93,13 +93,10 @@ public struct GeoJSONReader: Sendable {
         let name = properties["name"].map(JSONText.attribute) ?? ""
         var kind = properties["kind"].map(JSONText.attribute) ?? ""
         if kind.isEmpty { kind = defaultKind }
-        var attributes: [String: String] = [:]
-        for (key, value) in properties where key != "id" && key != "name" && key != "kind" {
-            attributes[key] = JSONText.attribute(value)
-        }
+        let names = properties.keys.filter { $0 != "id" && $0 != "name" && $0 != "kind" }.sorted()
         return Place(
-            id: id, kind: kind, name: name, coordinate: coordinate, attributes: attributes,
-            checkedNames: attributes.keys.sorted())
+            id: id, kind: kind, name: name, coordinate: coordinate,
+            values: names.map { JSONText.attribute(properties[$0] as Any) }, checkedNames: names)
     }
 
     private func pointCoordinate(_ geometry: Any?, at location: SourceLocation) throws(PlacesError) -> Coordinate {

@@ -6,10 +6,11 @@ import Geo
 /// pharmacy and a user may share an id. Every column or property of the source beyond `id`, `name`,
 /// the coordinate and `kind` is kept as a string attribute.
 ///
-/// Attributes are a dictionary for lookup plus `attributeNames`, the same keys in a stable order:
-/// the header order for CSV, sorted by name for GeoJSON (`JSONSerialization` does not keep the
-/// order of object members) and for attributes given as a plain dictionary. `orderedAttributes`
-/// pairs them up for output. Places read from one CSV file share one `attributeNames` array.
+/// Attributes are `attributeNames` and `attributeValues` side by side, in a stable order: the
+/// header order for CSV, sorted by name for GeoJSON (`JSONSerialization` does not keep the order of
+/// object members) and for attributes given as a plain dictionary. `attribute(_:)` looks one up,
+/// `orderedAttributes` pairs them for output. Places read from one CSV file share one
+/// `attributeNames` array.
 /// Equality and hashing compare every stored property, the attribute order included.
 ///
 /// ```swift
@@ -27,10 +28,17 @@ public struct Place: Sendable, Hashable {
     public var name: String
     /// Where the place is: WGS84 latitude and longitude in degrees.
     public var coordinate: Coordinate
-    /// Extra columns or properties by name, values as text.
-    public private(set) var attributes: [String: String]
-    /// The keys of `attributes`, each once, in source order (see the type's discussion).
+    /// The attribute names, each once, in source order (see the type's discussion).
     public private(set) var attributeNames: [String]
+    /// The attribute values, `attributeValues[i]` for `attributeNames[i]`. Two arrays rather than
+    /// a dictionary: a place has a handful of attributes, and the rows of one file share the names.
+    public private(set) var attributeValues: [String]
+
+    /// Extra columns or properties by name, values as text (built on each access; `attribute(_:)`
+    /// looks up one).
+    public var attributes: [String: String] {
+        Dictionary(zip(attributeNames, attributeValues), uniquingKeysWith: { first, _ in first })
+    }
 
     /// Creates a place.
     ///
@@ -46,35 +54,70 @@ public struct Place: Sendable, Hashable {
         self.kind = kind
         self.name = name
         self.coordinate = coordinate
-        self.attributes = attributes
         self.attributeNames = Place.normalizedNames(attributeNames, for: attributes)
+        self.attributeValues = self.attributeNames.map { attributes[$0] ?? "" }
     }
 
-    /// Creates a place whose `attributeNames` the caller knows to list exactly the keys of
-    /// `attributes` (the readers' fast path: no check, storage shared between places).
-    init(
-        id: String, kind: String, name: String, coordinate: Coordinate, attributes: [String: String],
-        checkedNames: [String]
+    /// Creates a place from attribute names and values in order. A repeated name keeps its first
+    /// value; extra names or values without a partner are dropped.
+    public init(
+        id: String, kind: String, name: String, coordinate: Coordinate, attributeNames: [String],
+        attributeValues: [String]
     ) {
         self.id = id
         self.kind = kind
         self.name = name
         self.coordinate = coordinate
-        self.attributes = attributes
+        if attributeNames.count == attributeValues.count, Place.allDistinct(attributeNames) {
+            self.attributeNames = attributeNames
+            self.attributeValues = attributeValues
+        } else {
+            var names: [String] = []
+            var values: [String] = []
+            for (name, value) in zip(attributeNames, attributeValues) where !names.contains(name) {
+                names.append(name)
+                values.append(value)
+            }
+            self.attributeNames = names
+            self.attributeValues = values
+        }
+    }
+
+    /// Creates a place whose `attributeNames` the caller knows to be distinct and as many as the
+    /// values (the readers' fast path: no check, names shared between places).
+    init(
+        id: String, kind: String, name: String, coordinate: Coordinate, values: [String], checkedNames: [String]
+    ) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.coordinate = coordinate
         self.attributeNames = checkedNames
+        self.attributeValues = values
+    }
+
+    /// The value of one attribute, or nil.
+    public func attribute(_ name: String) -> String? {
+        attributeNames.firstIndex(of: name).map { attributeValues[$0] }
     }
 
     /// The attributes as (name, value) pairs in `attributeNames` order.
     public var orderedAttributes: [(name: String, value: String)] {
-        attributeNames.compactMap { name in attributes[name].map { (name, $0) } }
+        zip(attributeNames, attributeValues).map { ($0, $1) }
     }
 
     /// Sets an attribute, appending a new name at the end of the order; `nil` removes it.
     public mutating func setAttribute(_ name: String, to value: String?) {
-        if let value {
-            if attributes.updateValue(value, forKey: name) == nil { attributeNames.append(name) }
-        } else if attributes.removeValue(forKey: name) != nil {
-            attributeNames.removeAll { $0 == name }
+        let index = attributeNames.firstIndex(of: name)
+        switch (index, value) {
+        case (let index?, let value?): attributeValues[index] = value
+        case (nil, let value?):
+            attributeNames.append(name)
+            attributeValues.append(value)
+        case (let index?, nil):
+            attributeNames.remove(at: index)
+            attributeValues.remove(at: index)
+        case (nil, nil): break
         }
     }
 

@@ -66,8 +66,25 @@ public struct PlaceCSVReader: Sendable {
     struct Part: Sendable {
         var places: [Place] = []
         var origins: [SourceLocation] = []
-        var firstLine: [PlaceKey: Int] = [:]
+        /// The line of each id of the default kind (one string to hash), and of each place of
+        /// another kind (from a `kind` column).
+        var firstLine: [String: Int] = [:]
+        var firstLineOfOtherKinds: [PlaceKey: Int] = [:]
         var skipped: [PlacesError] = []
+
+        /// The line where a place with this kind and id was first read, if any.
+        func line(of place: Place, defaultKind: String) -> Int? {
+            place.kind == defaultKind
+                ? firstLine[place.id] : firstLineOfOtherKinds[PlaceKey(kind: place.kind, id: place.id)]
+        }
+
+        mutating func remember(_ place: Place, line: Int, defaultKind: String) {
+            if place.kind == defaultKind {
+                firstLine[place.id] = line
+            } else {
+                firstLineOfOtherKinds[PlaceKey(kind: place.kind, id: place.id)] = line
+            }
+        }
     }
 
     /// Reads every record `scanner` has left.
@@ -83,12 +100,11 @@ public struct PlaceCSVReader: Sendable {
             let location = SourceLocation(file: file, position: .line(line))
             do throws(PlacesError) {
                 let place = try self.place(fields, header: header, scanner: scanner, location: location)
-                let key = PlaceKey(kind: place.kind, id: place.id)
-                if let first = part.firstLine[key] {
+                if let first = part.line(of: place, defaultKind: defaultKind) {
                     throw .duplicateID(
                         place.id, at: location, firstAt: SourceLocation(file: file, position: .line(first)))
                 }
-                part.firstLine[key] = line
+                part.remember(place, line: line, defaultKind: defaultKind)
                 part.places.append(place)
                 part.origins.append(location)
             } catch {
@@ -124,7 +140,7 @@ public struct PlaceCSVReader: Sendable {
         }
         guard var first = results.parts[0], let second = results.parts[1] else { return nil }
         for (offset, place) in second.places.enumerated() {
-            guard first.firstLine[PlaceKey(kind: place.kind, id: place.id)] == nil else { return nil }
+            guard first.line(of: place, defaultKind: defaultKind) == nil else { return nil }
             first.places.append(place)
             first.origins.append(second.origins[offset])
         }
@@ -154,14 +170,11 @@ public struct PlaceCSVReader: Sendable {
             let value = try text(column)
             if !value.isEmpty { kind = value }
         }
-        var attributes: [String: String] = [:]
-        attributes.reserveCapacity(header.attributeColumns.count)
-        for (column, attributeName) in zip(header.attributeColumns, header.attributeNames) {
-            attributes[attributeName] = try text(column)
-        }
+        var values: [String] = []
+        values.reserveCapacity(header.attributeColumns.count)
+        for column in header.attributeColumns { values.append(try text(column)) }
         return Place(
-            id: id, kind: kind, name: name, coordinate: coordinate, attributes: attributes,
-            checkedNames: header.attributeNames)
+            id: id, kind: kind, name: name, coordinate: coordinate, values: values, checkedNames: header.attributeNames)
     }
 
     /// Validates the `lat` and `lon` fields, naming the text as written if either is wrong.

@@ -25,7 +25,7 @@ public enum PlaceWriter {
                 NumberText.plain(place.coordinate.longitude),
             ]
             if withKind { row.append(field(place.kind)) }
-            for name in attributeNames { row.append(field(place.attributes[name] ?? "")) }
+            for name in attributeNames { row.append(field(place.attribute(name) ?? "")) }
             text += row.joined(separator: ",") + "\r\n"
         }
         return text

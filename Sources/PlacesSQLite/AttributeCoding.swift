@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 import Places
 
 /// A place's attributes in the `attributes` column: a JSON array of `[name, value]` pairs, which
@@ -13,42 +14,94 @@ enum AttributeCoding {
         var last: [String] = []
     }
 
+    /// The attribute texts of many places in one buffer: place `i`'s text is
+    /// `bytes[ends[i - 1]..<ends[i]]` (from 0 for the first).
+    struct Encoded: Sendable {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+
+        /// Binds place `offset`'s text to a statement parameter (1-based); SQLite copies it.
+        func bind(_ offset: Int, to statement: OpaquePointer?, at index: Int32) -> Int32 {
+            let start = offset == 0 ? 0 : ends[offset - 1]
+            return bytes.withUnsafeBufferPointer { buffer in
+                let base = UnsafeRawPointer(buffer.baseAddress!).advanced(by: start).assumingMemoryBound(to: CChar.self)
+                return sqlite3_bind_text(statement, index, base, Int32(ends[offset] - start), transient)
+            }
+        }
+    }
+
+    /// `encode` for every place, into one buffer. Places that share their attribute-name array
+    /// (the rows of one file) share the encoded names too.
+    static func encodeAll(_ places: [Place]) -> Encoded {
+        var encoded = Encoded()
+        encoded.bytes.reserveCapacity(places.count * 48)
+        encoded.ends.reserveCapacity(places.count)
+        var lastNames: [String] = []
+        var nameTexts: [[UInt8]] = []
+        for place in places {
+            if place.attributeNames != lastNames {
+                lastNames = place.attributeNames
+                nameTexts = lastNames.map { name in
+                    var text: [UInt8] = []
+                    appendString(name, to: &text)
+                    return text
+                }
+            }
+            encoded.bytes.append(UInt8(ascii: "["))
+            var first = true
+            for (index, value) in place.attributeValues.enumerated() {
+                if !first { encoded.bytes.append(UInt8(ascii: ",")) }
+                first = false
+                encoded.bytes.append(UInt8(ascii: "["))
+                encoded.bytes.append(contentsOf: nameTexts[index])
+                encoded.bytes.append(UInt8(ascii: ","))
+                appendString(value, to: &encoded.bytes)
+                encoded.bytes.append(UInt8(ascii: "]"))
+            }
+            encoded.bytes.append(UInt8(ascii: "]"))
+            encoded.ends.append(encoded.bytes.count)
+        }
+        return encoded
+    }
+
+    /// A JSON string literal as UTF-8 bytes.
+    private static func appendString(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     static func encode(_ place: Place) -> String {
-        var text = "["
-        var first = true
-        for name in place.attributeNames {
-            guard let value = place.attributes[name] else { continue }
-            text += first ? "[" : ",["
-            first = false
-            appendString(name, to: &text)
-            text += ","
-            appendString(value, to: &text)
-            text += "]"
-        }
-        return text + "]"
+        String(decoding: encodeAll([place]).bytes, as: UTF8.self)
     }
 
-    /// A JSON string literal, without escaping work for text that needs none.
-    private static func appendString(_ value: String, to text: inout String) {
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            text += "\""
-            text += value
-            text += "\""
-        } else {
-            text += PlaceWriter.jsonString(value)
-        }
-    }
-
-    static func decode(_ text: String, names cache: inout NameCache) -> ([String: String], [String]) {
+    /// The names and values of an `attributes` text; the names array is shared with the previous
+    /// row's when they are the same.
+    static func decode(_ text: String, names cache: inout NameCache) -> (names: [String], values: [String]) {
         let pairs = fastPairs(text) ?? slowPairs(text)
-        var attributes: [String: String] = [:]
         var names: [String] = []
-        attributes.reserveCapacity(pairs.count)
+        var values: [String] = []
         names.reserveCapacity(pairs.count)
-        for (name, value) in pairs where attributes.updateValue(value, forKey: name) == nil { names.append(name) }
-        if names == cache.last { return (attributes, cache.last) }
+        values.reserveCapacity(pairs.count)
+        for (name, value) in pairs where !names.contains(name) {
+            names.append(name)
+            values.append(value)
+        }
+        if names == cache.last { return (cache.last, values) }
         cache.last = names
-        return (attributes, names)
+        return (names, values)
     }
 
     /// The pairs of text shaped exactly as `encode` writes it without escapes; nil otherwise.

@@ -26,15 +26,11 @@ extension SQLitePlaceStore {
             if task == 0 {
                 prepared.setOrder(SQLitePlaceStore.keyOrder(places))
             } else {
-                prepared.setAttributes(places.map(AttributeCoding.encode))
+                prepared.setAttributes(AttributeCoding.encodeAll(places))
             }
         }
         let (order, attributes) = prepared.values
-        try write { db in
-            // A larger page cache for the length of the import (256 MiB at most; back to the
-            // default afterwards): the index pages being appended to stay in memory.
-            try db.execute(sql: "PRAGMA cache_size = -262144")
-            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+        try bulkWrite { db in
             for kind in replacingKinds.sorted() {
                 try db.execute(sql: "DELETE FROM place WHERE kind = ?", arguments: [kind])
             }
@@ -59,7 +55,7 @@ extension SQLitePlaceStore {
                             status |= bindText(statement, base + 3, places[offset].name)
                             status |= sqlite3_bind_double(statement, base + 4, places[offset].coordinate.latitude)
                             status |= sqlite3_bind_double(statement, base + 5, places[offset].coordinate.longitude)
-                            status |= bindText(statement, base + 6, attributes[offset])
+                            status |= attributes.bind(offset, to: statement, at: base + 6)
                         }
                         let stepped = status == SQLITE_OK ? sqlite3_step(statement) : status
                         sqlite3_reset(statement)
@@ -76,6 +72,33 @@ extension SQLitePlaceStore {
                 }
             }
             progress?(places.count)
+        }
+    }
+
+    /// Runs a large write in one transaction. While no other connection uses the database, the
+    /// transaction runs with a rollback journal instead of the WAL: pages added at the end of the
+    /// file need no journal, so the data is written once instead of twice (WAL, then checkpoint).
+    /// It is just as atomic and durable (`synchronous = FULL`); WAL mode is restored afterwards.
+    /// With another connection open the switch is refused and the write runs in WAL mode.
+    func bulkWrite(_ body: (Database) throws -> Void) throws(SQLiteStoreError) {
+        do {
+            try queue.writeWithoutTransaction { db in
+                // A larger page cache for the length of the write (256 MiB at most).
+                try db.execute(sql: "PRAGMA cache_size = -262144")
+                defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
+                let mode = try? String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+                defer {
+                    if mode == "delete" { _ = try? String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+                }
+                try db.inTransaction(.immediate) {
+                    try body(db)
+                    return .commit
+                }
+            }
+        } catch let error as SQLiteStoreError {
+            throw error
+        } catch {
+            throw .writeFailed("\(error)")
         }
     }
 
@@ -127,7 +150,7 @@ extension SQLitePlaceStore {
 }
 
 /// SQLite's SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
-private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// Binds a string parameter (1-based) as UTF-8 text.
 func bindText(_ statement: OpaquePointer?, _ index: Int32, _ text: String) -> Int32 {
@@ -142,9 +165,9 @@ func bindText(_ statement: OpaquePointer?, _ index: Int32, _ text: String) -> In
 
 /// The import's key order and attribute texts, computed on two threads.
 private final class PreparedImport: Sendable {
-    private let storage = Mutex<(order: [Int], attributes: [String])>(([], []))
+    private let storage = Mutex<(order: [Int], attributes: AttributeCoding.Encoded)>(([], .init()))
 
     func setOrder(_ order: [Int]) { storage.withLock { $0.order = order } }
-    func setAttributes(_ attributes: [String]) { storage.withLock { $0.attributes = attributes } }
-    var values: (order: [Int], attributes: [String]) { storage.withLock { $0 } }
+    func setAttributes(_ attributes: AttributeCoding.Encoded) { storage.withLock { $0.attributes = attributes } }
+    var values: (order: [Int], attributes: AttributeCoding.Encoded) { storage.withLock { $0 } }
 }

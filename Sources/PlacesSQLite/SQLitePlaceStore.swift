@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// Tokens are stored only as their SHA-256 digests (`TokenDigest`).
 public final class SQLitePlaceStore: PlaceStore {
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     /// The database file, as given.
     public let path: String
 
@@ -252,11 +252,11 @@ public final class SQLitePlaceStore: PlaceStore {
             if rowKind != kind { kind = rowKind }
             let coordinate = try Coordinate(
                 latitude: sqlite3_column_double(raw, 3), longitude: sqlite3_column_double(raw, 4))
-            let (attributes, order) = AttributeCoding.decode(text(raw, 5), names: &names)
+            let (attributeNames, values) = AttributeCoding.decode(text(raw, 5), names: &names)
             places.append(
                 Place(
                     id: text(raw, 1), kind: kind, name: text(raw, 2), coordinate: coordinate,
-                    attributes: attributes, attributeNames: order))
+                    attributeNames: attributeNames, attributeValues: values))
         }
         return places
     }
