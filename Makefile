@@ -54,6 +54,7 @@ test: build-debug
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).
 bench: build
 	$(BIN_RELEASE) bench
+	$(BIN_RELEASE) bench-store
 
 lint:
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
