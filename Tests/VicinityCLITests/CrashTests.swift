@@ -87,7 +87,10 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var text = "id,name,lat,lon,note\n"
-        for number in 0..<150_000 { text += "k\(number),Name \(number),\(Double(number % 170) - 85),\(Double(number % 350) - 175),n\n" }
+        for number in 0..<150_000 {
+            let (latitude, longitude) = (Double(number % 170) - 85, Double(number % 350) - 175)
+            text += "k\(number),Name \(number),\(latitude),\(longitude),n\n"
+        }
         let csv = folder.appendingPathComponent("big.csv").path
         try text.write(toFile: csv, atomically: true, encoding: .utf8)
         var random = SplitMix64(seed: 0xBADC0DE)
