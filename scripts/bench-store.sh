@@ -11,17 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 points=${1:-1000000}
-bin=.build/release/vicinity
-[[ -x $bin ]] || swift build -c release --product vicinity
-if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
-    sudo=""
-    [[ $(id -u) != 0 ]] && sudo=sudo
-    $sudo apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
-fi
-work=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-trap 'redis-cli -p $port shutdown nosave >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+source scripts/redis-common.sh
 now() { date +%s.%N; }
 
 # The synthetic city as CSV (kept) and the in-process figures.
@@ -39,9 +29,7 @@ for _ in 1 2 3; do
     restarts+=("$(awk -v a="$(now)" -v b="$start" "BEGIN { printf \"%.3f\", a - b }")")
 done
 
-redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
-    --logfile "$work/redis.log" --dir "$work"
-for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+start_redis
 start=$(now)
 redis-cli -p "$port" --pipe <"$work/points.redis" >/dev/null
 redis_load=$(awk -v a="$(now)" -v b="$start" "BEGIN { printf \"%.3f\", a - b }")

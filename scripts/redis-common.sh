@@ -1,0 +1,21 @@
+# Shared by the benchmark scripts that compare with Redis (source it from the repository root):
+# builds the release binary if missing, installs redis-server and redis-cli with apt-get if
+# missing, makes a work folder, and starts a Redis without persistence on a random port on
+# 127.0.0.1 with `start_redis`. Everything is removed and Redis stopped on exit.
+bin=.build/release/vicinity
+[[ -x $bin ]] || swift build -c release --product vicinity
+if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+    sudo=""
+    [[ $(id -u) != 0 ]] && sudo=sudo
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+fi
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+trap 'redis-cli -p $port shutdown nosave >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+start_redis() {
+    redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
+        --logfile "$work/redis.log" --dir "$work"
+    for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+}
