@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -27,6 +28,14 @@ let package = Package(
         .target(name: "TextMap", dependencies: ["Geo"]),
         .target(name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
+            name: "LineProtocol",
+            dependencies: [
+                "Geo", "Places", "TextMap",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "VicinityCLI",
             dependencies: [
                 "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats",
@@ -39,5 +48,13 @@ let package = Package(
         .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
+        .testTarget(
+            name: "LineProtocolTests",
+            dependencies: [
+                "LineProtocol",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ]
+        ),
     ]
 )
