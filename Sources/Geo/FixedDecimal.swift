@@ -1,0 +1,139 @@
+/// C's `%.Nf` for a `Double`, digit for digit as glibc prints it.
+///
+/// glibc prints the exact binary value rounded to N decimals, ties to even; Swift's own
+/// descriptions print the shortest round-trip form instead, which differs in the last digits
+/// (Redis prints 13.36138933897018433 where Swift says 13.361389338970184). An `x87` long double
+/// holds every double exactly, so `%.17Lf` of a double converted to long double prints the same
+/// digits as this does.
+enum FixedDecimal {
+    /// `printf("%.*f", fractionDigits, value)` with glibc's output for infinities ("inf", "-inf") and
+    /// NaN ("nan", "-nan" when the sign bit is set).
+    static func format(_ value: Double, fractionDigits: Int) -> String {
+        let sign = value.sign == .minus ? "-" : ""
+        if value.isNaN { return sign + "nan" }
+        if value.isInfinite { return sign + "inf" }
+        var digits = scaledDigits(abs(value), fractionDigits: fractionDigits)
+        if digits.count <= fractionDigits {
+            digits = String(repeating: "0", count: fractionDigits + 1 - digits.count) + digits
+        }
+        guard fractionDigits > 0 else { return sign + digits }
+        let point = digits.index(digits.endIndex, offsetBy: -fractionDigits)
+        return sign + digits[..<point] + "." + digits[point...]
+    }
+
+    /// The decimal digits of `value * 10^fractionDigits` rounded to an integer, ties to even.
+    private static func scaledDigits(_ value: Double, fractionDigits: Int) -> String {
+        guard value != 0 else { return "0" }
+        let significand = value.significandBitPattern | (value.isNormal ? 1 << 52 : 0)
+        let exponent = value.isNormal ? Int(value.exponent) - 52 : -1074
+        var number = LimbNumber(significand)
+        for _ in 0..<fractionDigits { number.multiply(by: 10) }
+        if exponent >= 0 {
+            number.shiftLeft(exponent)
+        } else {
+            let shift = -exponent
+            let half = number.bit(shift - 1)
+            let belowHalf = number.hasBits(below: shift - 1)
+            number.shiftRight(shift)
+            if half && (belowHalf || number.bit(0)) { number.addOne() }
+        }
+        return number.decimalString
+    }
+}
+
+/// A non-negative integer of any size, as little-endian 32-bit limbs; just what `FixedDecimal` needs.
+private struct LimbNumber {
+    var limbs: [UInt32]
+
+    init(_ value: UInt64) {
+        limbs = [UInt32(truncatingIfNeeded: value), UInt32(truncatingIfNeeded: value >> 32)]
+    }
+
+    mutating func multiply(by factor: UInt32) {
+        var carry: UInt64 = 0
+        for index in limbs.indices {
+            let product = UInt64(limbs[index]) * UInt64(factor) + carry
+            limbs[index] = UInt32(truncatingIfNeeded: product)
+            carry = product >> 32
+        }
+        if carry != 0 { limbs.append(UInt32(carry)) }
+    }
+
+    mutating func shiftLeft(_ count: Int) {
+        let whole = count / 32
+        let part = count % 32
+        if part != 0 {
+            var carry: UInt32 = 0
+            for index in limbs.indices {
+                let limb = limbs[index]
+                limbs[index] = (limb << part) | carry
+                carry = limb >> (32 - part)
+            }
+            if carry != 0 { limbs.append(carry) }
+        }
+        limbs.insert(contentsOf: repeatElement(0, count: whole), at: 0)
+    }
+
+    mutating func shiftRight(_ count: Int) {
+        let whole = count / 32
+        let part = count % 32
+        guard whole < limbs.count else {
+            limbs = [0]
+            return
+        }
+        limbs.removeFirst(whole)
+        if part != 0 {
+            for index in limbs.indices {
+                let high = index + 1 < limbs.count ? limbs[index + 1] << (32 - part) : 0
+                limbs[index] = (limbs[index] >> part) | high
+            }
+        }
+    }
+
+    func bit(_ position: Int) -> Bool {
+        guard position >= 0, position / 32 < limbs.count else { return false }
+        return limbs[position / 32] >> (position % 32) & 1 == 1
+    }
+
+    func hasBits(below position: Int) -> Bool {
+        guard position > 0 else { return false }
+        let whole = min(position / 32, limbs.count)
+        if limbs[..<whole].contains(where: { $0 != 0 }) { return true }
+        guard whole < limbs.count, position % 32 != 0 else { return false }
+        return limbs[whole] & ((1 << UInt32(position % 32)) - 1) != 0
+    }
+
+    mutating func addOne() {
+        for index in limbs.indices {
+            limbs[index] &+= 1
+            if limbs[index] != 0 { return }
+        }
+        limbs.append(1)
+    }
+
+    /// Divides in place by `divisor` and returns the remainder.
+    mutating func divide(by divisor: UInt32) -> UInt32 {
+        var remainder: UInt64 = 0
+        for index in limbs.indices.reversed() {
+            let current = (remainder << 32) | UInt64(limbs[index])
+            limbs[index] = UInt32(current / UInt64(divisor))
+            remainder = current % UInt64(divisor)
+        }
+        while limbs.count > 1, limbs.last == 0 { limbs.removeLast() }
+        return UInt32(remainder)
+    }
+
+    var isZero: Bool { limbs.allSatisfy { $0 == 0 } }
+
+    var decimalString: String {
+        var number = self
+        var chunks: [UInt32] = []
+        repeat { chunks.append(number.divide(by: 1_000_000_000)) } while !number.isZero
+        var text = String(chunks.removeLast())
+        for chunk in chunks.reversed() {
+            let part = String(chunk)
+            text += String(repeating: "0", count: 9 - part.count) + part
+        }
+        return text
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@testable import Geo
+
+@Suite struct GeoHashTests {
+    /// Palermo from the Redis GEOADD documentation: ZSCORE 3479099956230698, GEOPOS
+    /// 13.36138933897018433 38.11555639549629859, GEOHASH sqc8b49rny0.
+    @Test func palermoAsInTheRedisDocumentation() throws {
+        let score = try GeoHash.encode(longitude: 13.361389, latitude: 38.115556)
+        #expect(score == 3_479_099_956_230_698)
+        let centre = GeoHash.decode(score)
+        #expect(RedisGeoText.coordinate(centre.longitude) == "13.36138933897018433")
+        #expect(RedisGeoText.coordinate(centre.latitude) == "38.11555639549629859")
+        #expect(GeoHash.string(score: score) == "sqc8b49rny0")
+    }
+
+    @Test(arguments: [(180.000_000_1, 0.0), (-180.000_000_1, 0.0), (0.0, 85.051_128_79), (0.0, -90.0), (.nan, 0.0)])
+    func rejectsPositionsOutsideTheRedisLimits(longitude: Double, latitude: Double) {
+        #expect(throws: GeoError.self) { try GeoHash.encode(longitude: longitude, latitude: latitude) }
+    }
+
+    /// Regression: the upper edges carry into bits 52 and 53 in Redis (offset 2^26 on the axis), and
+    /// decoding clamps the result back to the limits.
+    @Test func upperEdgesCarryPastFiftyTwoBits() throws {
+        let corner = try GeoHash.encode(longitude: 180, latitude: GeoHash.latitudeLimit)
+        #expect(corner == 3 << 52)
+        let centre = GeoHash.decode(corner)
+        #expect(centre.longitude == 180)
+        #expect(centre.latitude == GeoHash.latitudeLimit)
+        #expect(RedisGeoText.coordinate(centre.latitude) == "85.0511287799999991")
+        #expect(try GeoHash.encode(longitude: -180, latitude: -GeoHash.latitudeLimit) == 0)
+    }
+
+    @Test func interleavingRoundTrips() {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<1000 {
+            let even = UInt32(truncatingIfNeeded: random.next())
+            let odd = UInt32(truncatingIfNeeded: random.next())
+            let bits = GeoHash.interleave(even: even, odd: odd)
+            #expect(GeoHash.deinterleave(bits) == (even, odd))
+        }
+        #expect(GeoHash.interleave(even: 1, odd: 0) == 1)
+        #expect(GeoHash.interleave(even: 0, odd: 1) == 2)
+    }
+
+    /// C's `(uint64_t)` cast of a double on x86-64, as recorded from Redis with ZADD scores.
+    @Test func scoreConversionFollowsTheX86Cast() {
+        #expect(GeoHash.bits(ofScore: 3.0) == 3)
+        #expect(GeoHash.bits(ofScore: -0.9) == 0)
+        #expect(GeoHash.bits(ofScore: -5) == UInt64(bitPattern: -5))
+        #expect(GeoHash.bits(ofScore: 1e20) == 0)
+        #expect(GeoHash.bits(ofScore: .infinity) == 0)
+        #expect(GeoHash.bits(ofScore: -.infinity) == 1 << 63)
+        #expect(GeoHash.bits(ofScore: .nan) == 1 << 63)
+    }
+
+    @Test func neighboursWrapAroundTheAntimeridianAndThePoles() throws {
+        let east = try #require(GeoHashCell(longitude: 179.9, latitude: 0, step: 4))
+        let wrapped = east.movedEastWest(1).bounds
+        #expect(wrapped.minimumLongitude == -180)
+        let north = try #require(GeoHashCell(longitude: 0, latitude: 85, step: 4))
+        #expect(north.movedNorthSouth(1).bounds.minimumLatitude == -GeoHash.latitudeLimit)
+        let cell = try #require(GeoHashCell(longitude: 10, latitude: 10, step: 10))
+        #expect(cell.movedEastWest(1).movedEastWest(-1) == cell)
+        #expect(cell.movedNorthSouth(-1).movedNorthSouth(1) == cell)
+        let bounds = cell.bounds
+        #expect(cell.movedEastWest(1).bounds.minimumLongitude == bounds.maximumLongitude)
+        #expect(cell.movedNorthSouth(1).bounds.minimumLatitude == bounds.maximumLatitude)
+    }
+
+    @Test func cellScoreRangeHoldsItsMembers() throws {
+        let score = try GeoHash.encode(longitude: 2.35, latitude: 48.85)
+        for step in UInt8(1)...26 {
+            let cell = try #require(GeoHashCell(longitude: 2.35, latitude: 48.85, step: step))
+            let range = cell.scoreRange
+            #expect(range.lowerBound <= score && score < range.upperBound)
+        }
+    }
+
+    // MARK: - Against redis-server 7.0.15
+
+    @Test func pointsMatchRedis() throws {
+        let reference = try #require(RedisGeoReference.shared)
+        #expect(reference.redis_version == "7.0.15")
+        #expect(reference.points.count >= 2000)
+        var differences: [String] = []
+        for point in reference.points {
+            let longitude = try #require(Double(point.longitude))
+            let latitude = try #require(Double(point.latitude))
+            let score = Double(try GeoHash.encode(longitude: longitude, latitude: latitude))
+            let centre = GeoHash.decode(score: score)
+            let zscore = RESP.bulk(String(UInt64(score)))
+            let geopos =
+                RESP.array(1) + RESP.array(2) + RESP.bulk(RedisGeoText.coordinate(centre.longitude))
+                + RESP.bulk(RedisGeoText.coordinate(centre.latitude))
+            let geohash = RESP.array(1) + RESP.bulk(GeoHash.string(score: score))
+            for (name, mine, redis) in [
+                ("ZSCORE", zscore, point.zscore), ("GEOPOS", geopos, point.geopos), ("GEOHASH", geohash, point.geohash),
+            ] where mine != redis {
+                differences.append(
+                    "\(name) \(point.longitude),\(point.latitude): \(mine.debugDescription) != \(redis.debugDescription)"
+                )
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differences, first: \(differences.prefix(5))")
+    }
+
+    @Test func scoresWrittenByZAddDecodeAsInRedis() throws {
+        let reference = try #require(RedisGeoReference.shared)
+        for entry in reference.zadd {
+            let score = try #require(Double(entry.score))
+            let centre = GeoHash.decode(score: score)
+            let geopos =
+                RESP.array(1) + RESP.array(2) + RESP.bulk(RedisGeoText.coordinate(centre.longitude))
+                + RESP.bulk(RedisGeoText.coordinate(centre.latitude))
+            #expect(geopos == entry.geopos, "score \(entry.score)")
+            #expect(RESP.array(1) + RESP.bulk(GeoHash.string(score: score)) == entry.geohash, "score \(entry.score)")
+        }
+    }
+
+    @Test func invalidPairsFailWithRedisText() throws {
+        let reference = try #require(RedisGeoReference.shared)
+        for entry in reference.invalid {
+            let longitude = try #require(Double(entry.longitude))
+            let latitude = try #require(Double(entry.latitude))
+            #expect(throws: GeoError.outsideRedisGeoRange(longitude: longitude, latitude: latitude)) {
+                try GeoHash.encode(longitude: longitude, latitude: latitude)
+            }
+            #expect(RESP.error(RedisGeoMessage.invalidPair(longitude: longitude, latitude: latitude)) == entry.reply)
+        }
+    }
+}
