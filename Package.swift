@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats",
+                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

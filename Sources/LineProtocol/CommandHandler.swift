@@ -1,0 +1,175 @@
+import NIOCore
+
+/// One connection's commands, in order: decoded requests in, encoded replies out.
+///
+/// Replies go out in the order the requests came, also when a write waits for its commit: later
+/// requests wait in a queue meanwhile (reading pauses when it grows). A client that stops
+/// reading its replies makes the connection stop reading requests, and is closed when the stall
+/// lasts `outputStallSeconds`. A protocol error is answered `-ERR Protocol error: …` and closes this
+/// connection only.
+final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = Request
+    typealias OutboundIn = Never
+    typealias OutboundOut = ByteBuffer
+
+    private let service: LineService
+    private let configuration: ServerConfiguration
+    private var session: Session?
+    private var queue: [Request] = []
+    private var busy = false
+    private var closed = false
+    private var stallTimer: Scheduled<Void>?
+    /// Set by the server's shutdown: close once the queue is empty.
+    private var draining = false
+
+    init(service: LineService, configuration: ServerConfiguration) {
+        self.service = service
+        self.configuration = configuration
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard let session = service.connect(maximumClients: configuration.maximumClients) else {
+            closed = true
+            var buffer = context.channel.allocator.buffer(capacity: 64)
+            buffer.writeString("-ERR max number of clients reached\r\n")
+            context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }
+            return
+        }
+        self.session = session
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if session != nil { service.disconnect() }
+        session = nil
+        closed = true
+        stallTimer?.cancel()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closed else { return }
+        queue.append(unwrapInboundIn(data))
+        // A client that pipelines faster than replies go out waits for them.
+        if queue.count > 1_024 {
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
+        process(context: context)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard !closed else { return }
+        closed = true
+        let message: String
+        if let error = error as? LineProtocolError {
+            message = "ERR " + error.description
+        } else {
+            message = "ERR Protocol error: \(error)"
+        }
+        write(.error(message), context: context)
+        context.flush()
+        context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? IdleStateHandler.IdleStateEvent, event == .read, !busy, queue.isEmpty {
+            closed = true
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stallTimer?.cancel()
+            stallTimer = nil
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            process(context: context)
+        } else if stallTimer == nil, configuration.outputStallSeconds > 0 {
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            let channel = context.channel
+            stallTimer = context.eventLoop.scheduleTask(in: .seconds(Int64(configuration.outputStallSeconds))) {
+                channel.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection once every queued request is answered (graceful shutdown).
+    func drain(context: ChannelHandlerContext) {
+        draining = true
+        if !busy && queue.isEmpty {
+            closed = true
+            context.close(promise: nil)
+        }
+    }
+
+    private func process(context: ChannelHandlerContext) {
+        while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
+            let request = queue.removeFirst()
+            guard let arguments = CommandHandler.strings(request.arguments) else {
+                write(.error("ERR arguments must be UTF-8 text"), context: context)
+                continue
+            }
+            busy = true
+            let eventLoop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
+            // The completion may come at once (reads) or from the writer thread (writes).
+            service.execute(arguments, session: session) { reply, updated in
+                if eventLoop.inEventLoop {
+                    // At once, inside this loop: it goes on with the next request itself.
+                    bound.value.0.finish(reply, session: updated, context: bound.value.1, resume: false)
+                } else {
+                    eventLoop.execute {
+                        bound.value.0.finish(reply, session: updated, context: bound.value.1, resume: true)
+                    }
+                }
+            }
+        }
+        context.flush()
+        if queue.count < 512, !closed, context.channel.isWritable {
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        }
+        if draining, !busy, queue.isEmpty, !closed {
+            closed = true
+            context.close(promise: nil)
+        }
+    }
+
+    private func finish(_ reply: RESPReply, session updated: Session, context: ChannelHandlerContext, resume: Bool) {
+        busy = false
+        guard !closed, session != nil else { return }
+        session = updated
+        write(reply, context: context)
+        if updated.closing {
+            closed = true
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+                context.close(promise: nil)
+            }
+            return
+        }
+        if resume { process(context: context) }
+    }
+
+    private func write(_ reply: RESPReply, context: ChannelHandlerContext) {
+        var buffer = context.channel.allocator.buffer(capacity: 64)
+        let format: RESPReplyEncoder.Format =
+            session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
+        RESPReplyEncoder.write(reply, format: format, to: &buffer)
+        context.write(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// The arguments as text, or nil when one is not valid UTF-8.
+    static func strings(_ arguments: [ByteBuffer]) -> [String]? {
+        var strings: [String] = []
+        strings.reserveCapacity(arguments.count)
+        for argument in arguments {
+            guard let text = argument.getString(at: argument.readerIndex, length: argument.readableBytes),
+                text.utf8.elementsEqual(argument.readableBytesView)
+            else { return nil }
+            strings.append(text)
+        }
+        return strings
+    }
+}

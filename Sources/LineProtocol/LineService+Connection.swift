@@ -1,0 +1,177 @@
+import Foundation
+import Places
+
+/// The connection commands real clients send: PING, ECHO, QUIT, AUTH, HELLO, CLIENT, SELECT,
+/// COMMAND, INFO, DBSIZE, and Vicinity's OUTPUT.
+extension LineService {
+    /// The version `HELLO` and `INFO` report.
+    static let version = "0.5.0"
+
+    func connectionCommand(_ name: String, _ arguments: inout CommandArguments, _ session: inout Session)
+        throws(CommandFailure) -> Outcome?
+    {
+        switch name {
+        case "PING":
+            guard arguments.remaining <= 1 else { throw .wrongArity(name) }
+            return .reply(arguments.isAtEnd ? .simpleString("PONG") : .text(try arguments.next()))
+        case "ECHO":
+            guard arguments.remaining == 1 else { throw .wrongArity(name) }
+            return .reply(.text(try arguments.next()))
+        case "QUIT":
+            session.closing = true
+            return .reply(.simpleString("OK"))
+        case "AUTH":
+            guard (1...2).contains(arguments.remaining) else { throw .wrongArity(name) }
+            if arguments.remaining == 2 { _ = try arguments.next() }  // AUTH username password: one user
+            try authenticate(try arguments.next(), &session)
+            return .reply(.simpleString("OK"))
+        case "HELLO":
+            return .reply(try hello(&arguments, &session))
+        case "CLIENT":
+            return .reply(try client(&arguments, &session))
+        case "SELECT":
+            guard arguments.remaining == 1 else { throw .wrongArity(name) }
+            let index = try arguments.next()
+            guard let number = Int(index) else { throw .error("value is not an integer or out of range") }
+            guard number == 0 else { throw .error("DB index is out of range") }
+            return .reply(.simpleString("OK"))
+        case "COMMAND":
+            return .reply(try commandInfo(&arguments))
+        case "INFO":
+            return .reply(.text(info()))
+        case "DBSIZE":
+            guard arguments.isAtEnd else { throw .wrongArity(name) }
+            return .reply(.integer(try read { directory in LineService.keyCount(directory) }))
+        case "OUTPUT":
+            guard arguments.remaining == 1 else { throw .wrongArity(name) }
+            let mode = try arguments.next()
+            switch mode.lowercased() {
+            case "json": session.outputJSON = true
+            case "resp": session.outputJSON = false
+            default: throw .error("invalid output \"\(mode)\": expected json or resp")
+            }
+            return .reply(.simpleString("OK"))
+        default:
+            return nil
+        }
+    }
+
+    /// The collections a client can see: every place kind, and `user` while a public user is on
+    /// a map (private users count for nothing, here as everywhere).
+    static func keyCount(_ directory: PlaceDirectory) -> Int {
+        directory.places.kinds.count + (directory.publicUserCount > 0 ? 1 : 0)
+    }
+
+    private func authenticate(_ token: String, _ session: inout Session) throws(CommandFailure) {
+        let principal: Principal
+        do {
+            principal = try directory.read { directory throws(PlacesError) in try directory.principal(presenting: token)
+            }
+        } catch {
+            // Redis's own words for a wrong password.
+            throw CommandFailure(line: "WRONGPASS invalid username-password pair or user is disabled.")
+        }
+        session.token = token
+        session.principal = principal
+    }
+
+    private func hello(_ arguments: inout CommandArguments, _ session: inout Session) throws(CommandFailure)
+        -> RESPReply
+    {
+        var version = session.protocolVersion
+        if !arguments.isAtEnd {
+            let text = try arguments.next()
+            guard let number = Int(text) else { throw .error("Protocol version is not an integer or out of range") }
+            guard number == 2 || number == 3 else {
+                throw CommandFailure(line: "NOPROTO unsupported protocol version")
+            }
+            version = number
+        }
+        var pending = session
+        while let option = arguments.option() {
+            switch option {
+            case "AUTH":
+                _ = try arguments.next()
+                try authenticate(try arguments.next(), &pending)
+            case "SETNAME":
+                pending.name = try arguments.next()
+            default:
+                throw .error("Syntax error in HELLO option '\(option.lowercased())'")
+            }
+        }
+        pending.protocolVersion = version
+        session = pending
+        let fields: [(String, RESPReply)] = [
+            ("server", .text("vicinity")), ("version", .text(LineService.version)), ("proto", .integer(version)),
+            ("id", .integer(session.id)), ("mode", .text("standalone")), ("role", .text("master")),
+            ("modules", .array([])),
+        ]
+        return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: $0.1) })
+    }
+
+    private func client(_ arguments: inout CommandArguments, _ session: inout Session) throws(CommandFailure)
+        -> RESPReply
+    {
+        let sub = try arguments.next().uppercased()
+        switch sub {
+        case "SETNAME":
+            guard arguments.remaining == 1 else { throw .wrongArity("client|setname") }
+            let name = try arguments.next()
+            guard !name.contains(where: { $0 == " " || $0 == "\n" }) else {
+                throw .error("Client names cannot contain spaces, newlines or special characters.")
+            }
+            session.name = name.isEmpty ? nil : name
+            return .simpleString("OK")
+        case "GETNAME":
+            return session.name.map { .text($0) } ?? .nullBulk
+        case "ID":
+            return .integer(session.id)
+        case "SETINFO":
+            guard arguments.remaining == 2 else { throw .wrongArity("client|setinfo") }
+            let attribute = try arguments.next().lowercased()
+            let value = try arguments.next()
+            switch attribute {
+            case "lib-name": session.libraryName = value
+            case "lib-ver": session.libraryVersion = value
+            default: throw .error("Unrecognized option '\(attribute)'")
+            }
+            return .simpleString("OK")
+        default:
+            throw .error("unknown subcommand '\(sub.lowercased())'. Try CLIENT HELP.")
+        }
+    }
+
+    /// `COMMAND`, `COMMAND COUNT`, `COMMAND DOCS` — enough for redis-cli's hints.
+    private func commandInfo(_ arguments: inout CommandArguments) throws(CommandFailure) -> RESPReply {
+        guard let sub = arguments.option() else {
+            return .array(LineService.commandNames.map { name in .array([.text(name.lowercased()), .integer(-1)]) })
+        }
+        switch sub {
+        case "COUNT": return .integer(LineService.commandNames.count)
+        case "DOCS", "INFO", "LIST": return .array([])
+        default: throw .error("unknown subcommand '\(sub.lowercased())'. Try COMMAND HELP.")
+        }
+    }
+
+    static let commandNames = [
+        "PING", "ECHO", "QUIT", "AUTH", "HELLO", "CLIENT", "SELECT", "COMMAND", "INFO", "DBSIZE", "OUTPUT",
+        "NEARBY", "NEAREST", "DIST", "PLACE.SET", "PLACE.GET", "PLACE.DEL", "USER.ADD", "USER.MOVE",
+        "USER.VISIBILITY", "USER.GET", "USER.DEL", "MAP",
+    ]
+
+    private func info() -> String {
+        let (places, kinds, publicUsers) = directory.read {
+            ($0.places.count, $0.places.kinds.count, $0.publicUserCount)
+        }
+        let statistics = directory.statistics
+        let lines = [
+            "# Server", "vicinity_version:\(LineService.version)", "redis_version:7.0.15",
+            "uptime_in_seconds:\(Int(Date().timeIntervalSince(started)))", "",
+            "# Clients", "connected_clients:\(connectedClients)", "",
+            "# Stats", "total_commands_processed:\(commandsProcessed)", "commits:\(statistics.commits)",
+            "committed_changes:\(statistics.changes)", "",
+            "# Keyspace", "places:\(places)", "place_kinds:\(kinds)", "public_users:\(publicUsers)",
+        ]
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}

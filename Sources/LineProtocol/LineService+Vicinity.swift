@@ -1,0 +1,316 @@
+import Foundation
+import Geo
+import Places
+import TextMap
+
+/// Vicinity's own commands: latitude first, meters unless `UNIT` says otherwise, the WGS84
+/// geodesic unless `MODEL` says otherwise.
+///
+/// Replies: a hit is an array `[id, name, distance, bearing]` (distance in the query's unit with
+/// 4 decimals, bearing in degrees clockwise from north with 1 decimal), plus `[lat, lon]` with
+/// `WITHCOORD`; records (`PLACE.GET`, `USER.GET`) are flat field/value arrays as `HGETALL` gives.
+extension LineService {
+    func vicinityCommand(_ name: String, _ arguments: inout CommandArguments, _ session: Session)
+        throws(CommandFailure) -> Outcome?
+    {
+        switch name {
+        case "NEARBY": return .reply(try nearby(&arguments, session))
+        case "NEAREST": return .reply(try nearest(&arguments, session))
+        case "DIST": return .reply(try dist(&arguments))
+        case "PLACE.SET": return try placeSet(&arguments)
+        case "PLACE.GET":
+            guard arguments.remaining == 2 else { throw .wrongArity(name) }
+            let kind = try arguments.next()
+            let id = try arguments.next()
+            let place = try read { directory throws(PlacesError) in try directory.place(kind: kind, id: id) }
+            return .reply(LineService.record(place))
+        case "PLACE.DEL":
+            guard arguments.remaining == 2 else { throw .wrongArity(name) }
+            let kind = try arguments.next()
+            let id = try arguments.next()
+            return .write(.removePlace(kind: kind, id: id)) { _ in .integer(1) }
+        case "USER.ADD": return try userAdd(&arguments)
+        case "USER.MOVE":
+            let id = try arguments.next()
+            if arguments.remaining == 1, arguments.take("NONE") {
+                return .write(.moveUser(id, to: nil)) { _ in .simpleString("OK") }
+            }
+            let location = try arguments.coordinate()
+            guard arguments.isAtEnd else { throw .wrongArity(name) }
+            return .write(.moveUser(id, to: location)) { _ in .simpleString("OK") }
+        case "USER.VISIBILITY":
+            guard arguments.remaining == 2 else { throw .wrongArity(name) }
+            let id = try arguments.next()
+            let text = try arguments.next()
+            guard let visibility = Visibility(rawValue: text.lowercased()) else {
+                throw .error("invalid visibility \"\(text)\": expected PUBLIC or PRIVATE")
+            }
+            return .write(.setVisibility(id, visibility)) { _ in .simpleString("OK") }
+        case "USER.GET":
+            guard arguments.remaining == 1 else { throw .wrongArity(name) }
+            let id = try arguments.next()
+            let principal = session.principal
+            let user = try read { directory throws(PlacesError) in try directory.user(id, as: principal) }
+            return .reply(LineService.record(user))
+        case "USER.DEL":
+            guard arguments.remaining == 1 else { throw .wrongArity(name) }
+            return .write(.removeUser(try arguments.next())) { _ in .integer(1) }
+        case "MAP": return .reply(try map(&arguments, session))
+        default: return nil
+        }
+    }
+
+    // MARK: - Queries
+
+    private func nearby(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
+        guard arguments.remaining >= 4 else { throw .wrongArity("nearby") }
+        let kind = try arguments.next()
+        let center = try arguments.coordinate()
+        let radiusText = try arguments.next()
+        var unit = DistanceUnit.meters
+        var limit: Int?
+        var model = DistanceModel.geodesic
+        var withCoordinates = false
+        while let option = arguments.option() {
+            switch option {
+            case "UNIT": unit = try arguments.unit()
+            case "LIMIT": limit = try arguments.integer("limit", in: 1...Int(Int32.max))
+            case "MODEL": model = try arguments.model()
+            case "WITHCOORD": withCoordinates = true
+            default: throw .syntax
+            }
+        }
+        guard let radius = CommandArguments.decimal(radiusText), radius >= 0 else {
+            throw .error("invalid radius \"\(radiusText)\": expected a number, 0 or more (\(unit.name))")
+        }
+        let principal = session.principal
+        let hits = try read { directory throws(PlacesError) in
+            try LineService.hits(
+                directory, kind: kind, principal: principal,
+                users: { directory throws(PlacesError) in
+                    try directory.nearbyUsers(
+                        center, radiusMeters: radius * unit.meters, model: model, limit: limit, as: principal)
+                },
+                places: { directory throws(PlacesError) in
+                    try directory.nearby(
+                        center, radiusMeters: radius * unit.meters, kind: kind, model: model, limit: limit)
+                })
+        }
+        return try LineService.listing(hits, from: center, model: model, unit: unit, withCoordinates: withCoordinates)
+    }
+
+    private func nearest(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
+        guard arguments.remaining >= 4 else { throw .wrongArity("nearest") }
+        let kind = try arguments.next()
+        let center = try arguments.coordinate()
+        let count = try arguments.integer("count", in: 1...100_000)
+        var maximum: Double?
+        var unit = DistanceUnit.meters
+        var model = DistanceModel.geodesic
+        var withCoordinates = false
+        var maximumText: String?
+        while let option = arguments.option() {
+            switch option {
+            case "MAXDIST": maximumText = try arguments.next()
+            case "UNIT": unit = try arguments.unit()
+            case "MODEL": model = try arguments.model()
+            case "WITHCOORD": withCoordinates = true
+            default: throw .syntax
+            }
+        }
+        if let maximumText {
+            guard let value = CommandArguments.decimal(maximumText), value >= 0 else {
+                throw .error("invalid maxdist \"\(maximumText)\": expected a number, 0 or more (\(unit.name))")
+            }
+            maximum = value * unit.meters
+        }
+        let principal = session.principal
+        let hits = try read { directory throws(PlacesError) in
+            try LineService.hits(
+                directory, kind: kind, principal: principal,
+                users: { directory throws(PlacesError) in
+                    try directory.nearestUsers(
+                        count, to: center, model: model, maxDistanceMeters: maximum, as: principal)
+                },
+                places: { directory throws(PlacesError) in
+                    try directory.nearest(count, to: center, kind: kind, model: model, maxDistanceMeters: maximum)
+                })
+        }
+        return try LineService.listing(hits, from: center, model: model, unit: unit, withCoordinates: withCoordinates)
+    }
+
+    private func dist(_ arguments: inout CommandArguments) throws(CommandFailure) -> RESPReply {
+        guard arguments.remaining == 4 || arguments.remaining == 6 || arguments.remaining == 8 else {
+            throw .wrongArity("dist")
+        }
+        let from = try arguments.coordinate()
+        let to = try arguments.coordinate()
+        var model = DistanceModel.geodesic
+        var unit = DistanceUnit.meters
+        while let option = arguments.option() {
+            switch option {
+            case "MODEL": model = try arguments.model()
+            case "UNIT": unit = try arguments.unit()
+            default: throw .syntax
+            }
+        }
+        do {
+            return .text(LineService.fixed(try model.distance(from, to) / unit.meters, decimals: 4))
+        } catch {
+            throw .error(error.description)
+        }
+    }
+
+    /// Users for `user`, places for any other kind.
+    static func hits(
+        _ directory: PlaceDirectory, kind: String, principal: Principal,
+        users: (PlaceDirectory) throws(PlacesError) -> [UserHit],
+        places: (PlaceDirectory) throws(PlacesError) -> [PlaceHit]
+    ) throws(PlacesError) -> [(id: String, name: String, coordinate: Coordinate, meters: Double)] {
+        if kind == PlaceDirectory.userKind {
+            return try users(directory).compactMap { hit in
+                hit.user.location.map { (hit.user.id, hit.user.name, $0, hit.distanceMeters) }
+            }
+        }
+        return try places(directory).map { ($0.place.id, $0.place.name, $0.place.coordinate, $0.distanceMeters) }
+    }
+
+    static func listing(
+        _ hits: [(id: String, name: String, coordinate: Coordinate, meters: Double)], from center: Coordinate,
+        model: DistanceModel, unit: DistanceUnit, withCoordinates: Bool
+    ) throws(CommandFailure) -> RESPReply {
+        var rows: [RESPReply] = []
+        for hit in hits {
+            let bearing: Double
+            do { bearing = try model.measure(center, hit.coordinate).bearing } catch { throw .error(error.description) }
+            var row: [RESPReply] = [
+                .text(hit.id), .text(hit.name), .text(fixed(hit.meters / unit.meters, decimals: 4)),
+                .text(fixed(bearing, decimals: 1)),
+            ]
+            if withCoordinates {
+                row.append(
+                    .array([
+                        .text(NumberText.plain(hit.coordinate.latitude)),
+                        .text(NumberText.plain(hit.coordinate.longitude)),
+                    ]))
+            }
+            rows.append(.array(row))
+        }
+        return .array(rows)
+    }
+
+    static func fixed(_ value: Double, decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+
+    // MARK: - Writes
+
+    private func placeSet(_ arguments: inout CommandArguments) throws(CommandFailure) -> Outcome {
+        guard arguments.remaining >= 4 else { throw .wrongArity("place.set") }
+        let kind = try arguments.next()
+        let id = try arguments.next()
+        let coordinate = try arguments.coordinate()
+        var name = id
+        var names: [String] = []
+        var values: [String] = []
+        while let option = arguments.option() {
+            switch option {
+            case "NAME": name = try arguments.next()
+            case "ATTR":
+                names.append(try arguments.next())
+                values.append(try arguments.next())
+            default: throw .syntax
+            }
+        }
+        let place = Place(
+            id: id, kind: kind, name: name, coordinate: coordinate, attributeNames: names, attributeValues: values)
+        return .write(.setPlace(place)) { _ in .simpleString("OK") }
+    }
+
+    private func userAdd(_ arguments: inout CommandArguments) throws(CommandFailure) -> Outcome {
+        let id = try arguments.next()
+        var user = User(id: id, name: id)
+        while let option = arguments.option() {
+            switch option {
+            case "NAME": user.name = try arguments.next()
+            case "AT": user.location = try arguments.coordinate()
+            case "PRIVATE": user.visibility = .private
+            case "PUBLIC": user.visibility = .public
+            default: throw .syntax
+            }
+        }
+        return .write(.addUser(user)) { token in .text(token ?? "") }
+    }
+
+    // MARK: - Records and maps
+
+    static func record(_ place: Place) -> RESPReply {
+        var fields: [(String, String)] = [
+            ("id", place.id), ("kind", place.kind), ("name", place.name),
+            ("lat", NumberText.plain(place.coordinate.latitude)), ("lon", NumberText.plain(place.coordinate.longitude)),
+        ]
+        fields += place.orderedAttributes.map { ($0.name, $0.value) }
+        return .array(fields.flatMap { [.text($0.0), .text($0.1)] })
+    }
+
+    static func record(_ user: User) -> RESPReply {
+        var fields: [(String, RESPReply)] = [("id", .text(user.id)), ("name", .text(user.name))]
+        fields.append(("lat", user.location.map { .text(NumberText.plain($0.latitude)) } ?? .nullBulk))
+        fields.append(("lon", user.location.map { .text(NumberText.plain($0.longitude)) } ?? .nullBulk))
+        fields.append(("visibility", .text(user.visibility.rawValue)))
+        return .array(fields.flatMap { [.text($0.0), $0.1] })
+    }
+
+    private func map(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
+        guard arguments.remaining >= 2 else { throw .wrongArity("map") }
+        let center = try arguments.coordinate()
+        var radius = 500.0
+        var width = 80
+        var height = 24
+        var kind = "pharmacy"
+        while let option = arguments.option() {
+            switch option {
+            case "RADIUS": radius = try arguments.meters("radius")
+            case "WIDTH": width = try arguments.integer("width", in: 30...1000)
+            case "HEIGHT": height = try arguments.integer("height", in: 10...1000)
+            case "KIND": kind = try arguments.next()
+            default: throw .syntax
+            }
+        }
+        guard radius <= 20_000_000 else {
+            throw .error("invalid radius \"\(NumberText.plain(radius))\": expected 0 to 20000000 meters")
+        }
+        let principal = session.principal
+        let hits = try read { directory throws(PlacesError) in
+            try LineService.hits(
+                directory, kind: kind, principal: principal,
+                users: { directory throws(PlacesError) in
+                    try directory.nearbyUsers(center, radiusMeters: radius, as: principal)
+                },
+                places: { directory throws(PlacesError) in
+                    try directory.nearby(center, radiusMeters: radius, kind: kind)
+                })
+        }
+        var markers: [MapMarker] = []
+        do {
+            let projection = try LocalProjection(center: center)
+            for hit in hits {
+                let bearing = try DistanceModel.geodesic.measure(center, hit.coordinate).bearing
+                markers.append(
+                    MapMarker(
+                        name: hit.name, kind: kind, coordinate: hit.coordinate, distanceMeters: hit.meters,
+                        bearingDegrees: bearing, projection: projection))
+            }
+        } catch {
+            throw .error(error.description)
+        }
+        let model = MapModel(center: center, radiusMeters: radius, kind: kind, markers: markers)
+        do {
+            let rendered = try MapRenderer(
+                width: width, height: height, style: MapStyle(characters: .unicode, color: false)
+            )
+            .render(model)
+            return .text(rendered.lines.joined(separator: "\n") + "\n")
+        } catch {
+            throw .error(error.description)
+        }
+    }
+}

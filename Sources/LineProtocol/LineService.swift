@@ -1,0 +1,102 @@
+import Foundation
+import Geo
+import Places
+import Synchronization
+
+/// Runs the commands of the line protocol against the `Places` façade: every command goes through
+/// the `DurableDirectory` (reads from memory, writes through its group commit), so the wire can
+/// neither bypass authorization nor show a private user.
+///
+/// Thread-safe: event loops call `execute` concurrently; reads run in parallel.
+public final class LineService: Sendable {
+    public let directory: DurableDirectory
+    /// The server's start, for `INFO`.
+    let started = Date()
+    private let counters = Mutex<(nextClientID: Int, connected: Int, commands: Int)>((1, 0, 0))
+
+    public init(directory: DurableDirectory) {
+        self.directory = directory
+    }
+
+    /// A new connection's session; nil when `maximumClients` are connected already.
+    public func connect(maximumClients: Int) -> Session? {
+        counters.withLock { counters in
+            guard counters.connected < maximumClients else { return nil }
+            counters.connected += 1
+            defer { counters.nextClientID += 1 }
+            return Session(id: counters.nextClientID)
+        }
+    }
+
+    public func disconnect() { counters.withLock { $0.connected -= 1 } }
+
+    var connectedClients: Int { counters.withLock { $0.connected } }
+    var commandsProcessed: Int { counters.withLock { $0.commands } }
+
+    /// Runs one command. `completion` runs exactly once, with the reply and the session as the
+    /// command left it: at once for reads, on the writer thread after the commit for writes.
+    public func execute(
+        _ arguments: [String], session: Session, completion: @escaping @Sendable (RESPReply, Session) -> Void
+    ) {
+        counters.withLock { $0.commands += 1 }
+        guard let name = arguments.first else {
+            completion(.error("ERR empty command"), session)
+            return
+        }
+        var session = session
+        let arguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))
+        do throws(CommandFailure) {
+            switch try command(name.uppercased(), arguments, &session) {
+            case .reply(let reply):
+                completion(reply, session)
+            case .write(let request, let reply):
+                let final = session
+                directory.submit(request, presenting: session.token) { result in
+                    switch result {
+                    case .success(let token): completion(reply(token), final)
+                    case .failure(let error): completion(LineService.reply(for: error), final)
+                    }
+                }
+            }
+        } catch {
+            completion(.error(error.line), session)
+        }
+    }
+
+    /// What a command does: answer now, or make a write and answer once it is stored.
+    enum Outcome {
+        case reply(RESPReply)
+        case write(DirectoryRequest, reply: @Sendable (String?) -> RESPReply)
+    }
+
+    private func command(_ name: String, _ arguments: CommandArguments, _ session: inout Session) throws(CommandFailure)
+        -> Outcome
+    {
+        var arguments = arguments
+        if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
+        if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
+        let shown = arguments.command.count > 128 ? String(arguments.command.prefix(128)) : arguments.command
+        throw .error("unknown command '\(shown)', with args beginning with: ")
+    }
+
+    /// The reply for an error of the façade: who may not is `NOPERM`, everything else `ERR`.
+    static func reply(for error: PlacesError) -> RESPReply {
+        switch error {
+        case .forbidden, .invalidToken: return .error("NOPERM " + error.description)
+        default: return .error("ERR " + error.description)
+        }
+    }
+
+    /// Runs a read on the directory, mapping the façade's errors to replies.
+    func read<T>(_ body: (PlaceDirectory) throws(PlacesError) -> T) throws(CommandFailure) -> T {
+        do { return try directory.read(body) } catch {
+            if case .error(let line) = LineService.reply(for: error) { throw CommandFailure(line: line) }
+            throw .error(error.description)
+        }
+    }
+}
+
+extension RESPReply {
+    /// A bulk string of UTF-8 text.
+    static func text(_ value: String) -> RESPReply { .bulkString(value) }
+}

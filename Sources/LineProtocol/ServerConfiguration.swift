@@ -1,0 +1,22 @@
+/// How `LineServer` listens and what it allows each client.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind: 127.0.0.1 unless told otherwise.
+    public var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (tests).
+    public var port = 7878
+    /// Clients connected at once; one more is answered `-ERR max number of clients reached` and
+    /// closed (Redis's `maxclients`, default 10,000).
+    public var maximumClients = 10_000
+    /// Seconds without a request after which a client is closed; 0 never (Redis's `timeout`).
+    public var idleTimeoutSeconds = 300
+    /// Seconds a client may leave its replies unread (the socket's send buffer full) before it is
+    /// closed: a client that never reads is disconnected, not buffered forever.
+    public var outputStallSeconds = 30
+    /// Replies waiting to be written per connection, in bytes, above which the connection stops
+    /// reading requests until the client catches up (64 KiB low, 1 MiB high water mark).
+    public var outputHighWaterMark = 1 << 20
+    /// Request size limits (inline line, bulk, arguments).
+    public var limits = ProtocolLimits.default
+
+    public init() {}
+}

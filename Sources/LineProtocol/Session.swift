@@ -1,0 +1,25 @@
+import Places
+
+/// What the server knows about one connection: who it is (after `AUTH`), how it wants its
+/// replies, and what `CLIENT` commands set.
+public struct Session: Sendable {
+    /// The connection's number, as `CLIENT ID` reports it (1, 2, … in order of arrival).
+    public let id: Int
+    /// The token given with `AUTH`, resolved again on every write; nil before `AUTH`.
+    public var token: String?
+    /// Who the token named when it was given (reads use it; writes resolve the token again).
+    public var principal: Principal = .anonymous
+    /// 2 (RESP2, the default) or 3 after `HELLO 3`.
+    public var protocolVersion = 2
+    /// Replies as RESP, or one JSON object per line after `OUTPUT json`.
+    public var outputJSON = false
+    /// `CLIENT SETNAME`.
+    public var name: String?
+    /// `CLIENT SETINFO lib-name` / `lib-ver`.
+    public var libraryName: String?
+    public var libraryVersion: String?
+    /// Set by `QUIT`: close after the reply.
+    public var closing = false
+
+    public init(id: Int) { self.id = id }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LineProtocol
+import Places
+
+/// `vicinity serve`: the line-protocol server over the database.
+struct ServeCommand: OutputCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the database over the line protocol (RESP and inline lines: redis-cli, nc).",
+        discussion: """
+            Listens on 127.0.0.1 unless --host says otherwise. SIGTERM or SIGINT: stop accepting, \
+            answer what clients have sent, commit, exit 0. Run one server per database: writes \
+            that other processes make to it are seen after a restart.
+            """)
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port of the line protocol (RESP and inline).") var linePort = 7878
+    @Option(help: "Clients connected at once.") var maxClients = 10_000
+    @Option(help: "Seconds without a request before a client is closed; 0 for never.") var idleTimeout = 300
+    @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
+    @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
+    @Option(help: "Longest bulk argument, bytes.") var maxBulkBytes = ProtocolLimits.default.maximumBulkBytes
+    @Option(help: "Most arguments in one request.") var maxArguments = ProtocolLimits.default.maximumArguments
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard (0...65_535).contains(linePort) else {
+            throw ValidationError("invalid line port \"\(linePort)\": expected 0 to 65535")
+        }
+        guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
+            maxArguments >= 1
+        else { throw ValidationError("limits must be 1 or more (timeouts 0 or more)") }
+    }
+
+    func execute(_ output: inout CommandOutput) throws {
+        let (store, directory) = try database.locate().loadDirectory(output: &output)
+        let durable = DurableDirectory(directory, store: store)
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = linePort
+        configuration.maximumClients = maxClients
+        configuration.idleTimeoutSeconds = idleTimeout
+        configuration.outputStallSeconds = outputStallTimeout
+        configuration.limits.maximumInlineBytes = maxInlineBytes
+        configuration.limits.maximumBulkBytes = maxBulkBytes
+        configuration.limits.maximumArguments = maxArguments
+        let server = LineServer(service: LineService(directory: durable), configuration: configuration)
+        let bound = try ServeCommand.blocking { try await server.start() }
+        let address = "\(bound.ipAddress ?? host):\(bound.port ?? linePort)"
+        let places = durable.read { $0.places.count }
+        FileHandle.standardError.write(
+            Data("vicinity: serving \(places) places from \(store.path) on \(address) (line protocol)\n".utf8))
+        // Wait for SIGTERM or SIGINT, then shut down in order.
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stop.wait()
+        FileHandle.standardError.write(Data("vicinity: stopping: answering what clients sent, then closing\n".utf8))
+        try ServeCommand.blocking { await server.shutdown() }
+        durable.close()
+        sources.forEach { $0.cancel() }
+        FileHandle.standardError.write(Data("vicinity: stopped\n".utf8))
+    }
+
+    /// Runs async work from this synchronous command and waits for it.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        Task {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+}
+
+/// Carries a result across the semaphore in `ServeCommand.blocking`.
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking TCP client on a plain socket, for tests: sends bytes, reads what comes back.
+final class RawClient {
+    private let socketDescriptor: Int32
+
+    init(port: Int) throws {
+        socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(socketDescriptor) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(socketDescriptor, $0.baseAddress, $0.count, 0) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Reads until `count` bytes came, the peer closed, or 10 s passed.
+    func receive(atLeast count: Int) -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while received.count < count {
+            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
+            if read <= 0 { break }
+            received += buffer[0..<read]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Reads until the text ends with `suffix` (or the peer closes, or 10 s pass).
+    func receive(until suffix: String) -> String {
+        var received = ""
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !received.hasSuffix(suffix) {
+            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
+            if read <= 0 { break }
+            received += String(decoding: buffer[0..<read], as: UTF8.self)
+        }
+        return received
+    }
+
+    /// Reads until `count` whole RESP replies came (or the peer closes, or 10 s pass); returns them
+    /// as text, concatenated.
+    func receive(replies count: Int) -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while RawClient.completeReplies(in: received) < count {
+            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
+            if read <= 0 { break }
+            received += buffer[0..<read]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Reads until `count` lines came (JSON output).
+    func receive(lines count: Int) -> String {
+        var received = ""
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while received.filter({ $0 == "\n" }).count < count {
+            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
+            if read <= 0 { break }
+            received += String(decoding: buffer[0..<read], as: UTF8.self)
+        }
+        return received
+    }
+
+    /// How many whole top-level replies the bytes hold.
+    static func completeReplies(in bytes: [UInt8]) -> Int {
+        var position = 0
+        var count = 0
+        while let end = replyEnd(bytes, from: position) {
+            position = end
+            count += 1
+        }
+        return count
+    }
+
+    /// Where the reply starting at `start` ends, or nil if it is not complete.
+    private static func replyEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        guard start < bytes.count else { return nil }
+        guard
+            let lineEnd = (start..<max(start, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 })
+        else { return nil }
+        let header = String(decoding: bytes[(start + 1)..<lineEnd], as: UTF8.self)
+        let next = lineEnd + 2
+        switch bytes[start] {
+        case UInt8(ascii: "$"):
+            guard let length = Int(header) else { return nil }
+            if length < 0 { return next }
+            return next + length + 2 <= bytes.count ? next + length + 2 : nil
+        case UInt8(ascii: "*"), UInt8(ascii: "%"):
+            guard var elements = Int(header) else { return nil }
+            if bytes[start] == UInt8(ascii: "%") { elements *= 2 }
+            var position = next
+            for _ in 0..<max(0, elements) {
+                guard let end = replyEnd(bytes, from: position) else { return nil }
+                position = end
+            }
+            return position
+        default:
+            return next
+        }
+    }
+}
