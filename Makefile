@@ -49,6 +49,8 @@ demo: build
 test: build-debug
 	$(SWIFT) test --skip-build
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
+	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
+	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	$(MAKE) --no-print-directory lint
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).

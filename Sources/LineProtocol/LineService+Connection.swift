@@ -156,7 +156,9 @@ extension LineService {
     static let commandNames = [
         "PING", "ECHO", "QUIT", "AUTH", "HELLO", "CLIENT", "SELECT", "COMMAND", "INFO", "DBSIZE", "OUTPUT",
         "NEARBY", "NEAREST", "DIST", "PLACE.SET", "PLACE.GET", "PLACE.DEL", "USER.ADD", "USER.MOVE",
-        "USER.VISIBILITY", "USER.GET", "USER.DEL", "MAP",
+        "USER.VISIBILITY", "USER.GET", "USER.DEL", "MAP", "GEOADD", "GEOSEARCH", "GEORADIUS", "GEORADIUS_RO",
+        "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOPOS", "GEOHASH", "ZREM", "ZCARD", "DEL", "EXISTS",
+        "TYPE",
     ]
 
     private func info() -> String {

@@ -57,6 +57,9 @@ public final class LineService: Sendable {
                     case .failure(let error): completion(LineService.reply(for: error), final)
                     }
                 }
+            case .writes(let requests, let reply):
+                let final = session
+                submitAll(requests, presenting: session.token) { results in completion(reply(results), final) }
             }
         } catch {
             completion(.error(error.line), session)
@@ -67,6 +70,9 @@ public final class LineService: Sendable {
     enum Outcome {
         case reply(RESPReply)
         case write(DirectoryRequest, reply: @Sendable (String?) -> RESPReply)
+        /// Several writes submitted at once, answered by one reply once every one is answered
+        /// (results in request order); see `submitAll(_:presenting:completion:)`.
+        case writes([DirectoryRequest], reply: @Sendable ([Result<String?, PlacesError>]) -> RESPReply)
     }
 
     private func command(_ name: String, _ arguments: CommandArguments, _ session: inout Session) throws(CommandFailure)
@@ -75,6 +81,7 @@ public final class LineService: Sendable {
         var arguments = arguments
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
+        if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
         let shown = arguments.command.count > 128 ? String(arguments.command.prefix(128)) : arguments.command
         throw .error("unknown command '\(shown)', with args beginning with: ")
     }

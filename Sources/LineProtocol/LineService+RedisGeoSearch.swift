@@ -1,0 +1,223 @@
+import Geo
+import Places
+
+/// GEOSEARCH, GEORADIUS and GEORADIUSBYMEMBER, parsed as Redis 7.0's `georadiusGeneric` parses
+/// them (the same checks in the same order, so the same error for the same arguments), answered
+/// from the grid index: `RedisGeoKeyspace.candidates` fetches every member the shape can hold and
+/// `RedisGeoSearch.matches` chooses and orders them exactly as Redis does.
+extension LineService {
+    /// Which command's arguments are parsed.
+    enum RedisSearchForm: Equatable {
+        /// GEOSEARCH key FROMMEMBER|FROMLONLAT … BYRADIUS|BYBOX … [options].
+        case search
+        /// GEORADIUS key longitude latitude radius unit [options]; `store` allows STORE (refused).
+        case radius(store: Bool)
+        /// GEORADIUSBYMEMBER key member radius unit [options].
+        case member(store: Bool)
+    }
+
+    /// What the options of a search asked for.
+    private struct SearchOptions {
+        var withDistance = false
+        var withHash = false
+        var withCoordinates = false
+        var any = false
+        var order = RedisGeoSearch.Order.unsorted
+        var count: Int64 = 0
+        var fromMember = false
+        var fromLocation = false
+        var byRadius = false
+        var byBox = false
+    }
+
+    func geoSearch(_ argv: [String], _ session: Session, form: RedisSearchForm) throws(CommandFailure) -> RESPReply {
+        try redisView(session) { keyspace throws(CommandFailure) in
+            try LineService.geoSearch(argv, keyspace, form: form)
+        }
+    }
+
+    private static func geoSearch(_ argv: [String], _ keyspace: RedisGeoKeyspace, form: RedisSearchForm)
+        throws(CommandFailure) -> RESPReply
+    {
+        let key = argv[1]
+        let exists: Bool
+        do throws(PlacesError) { exists = try keyspace.cardinality(key: key) > 0 } catch { throw failure(error) }
+        var center: (longitude: Double, latitude: Double)?
+        var shape: RedisGeoShape?
+        let base: Int
+        var allowsStore = false
+        switch form {
+        case .radius(let store):
+            base = 6
+            allowsStore = store
+            center = try location(argv[2], argv[3])
+            shape = try radius(argv[4], argv[5])
+        case .member(let store):
+            base = 5
+            allowsStore = store
+            // A missing key still has its options parsed, but not its member or radius.
+            if exists {
+                center = try memberPosition(keyspace, key: key, member: argv[2])
+                shape = try radius(argv[3], argv[4])
+            }
+        case .search:
+            base = 2
+        }
+        var options = SearchOptions()
+        let isSearch = form == .search
+        var index = base
+        while index < argv.count {
+            let argument = argv[index]
+            let remaining = argv.count - index
+            func keyword(_ name: String) -> Bool { RedisArguments.matches(argument, name) }
+            if keyword("withdist") {
+                options.withDistance = true
+            } else if keyword("withhash") {
+                options.withHash = true
+            } else if keyword("withcoord") {
+                options.withCoordinates = true
+            } else if keyword("any") {
+                options.any = true
+            } else if keyword("asc") {
+                options.order = .ascending
+            } else if keyword("desc") {
+                options.order = .descending
+            } else if keyword("count"), remaining > 1 {
+                guard let count = RedisArguments.integer(argv[index + 1]) else { throw .notAnInteger }
+                guard count > 0 else { throw .redis(RedisGeoMessage.countNotPositive) }
+                options.count = count
+                index += 1
+            } else if allowsStore, keyword("store") || keyword("storedist"), remaining > 1 {
+                throw .error("STORE and STOREDIST are not supported by Vicinity: use GEOSEARCH")
+            } else if isSearch, keyword("frommember"), remaining > 1, !options.fromLocation {
+                if exists { center = try memberPosition(keyspace, key: key, member: argv[index + 1]) }
+                options.fromMember = true
+                index += 1
+            } else if isSearch, keyword("fromlonlat"), remaining > 2, !options.fromMember {
+                center = try location(argv[index + 1], argv[index + 2])
+                options.fromLocation = true
+                index += 2
+            } else if isSearch, keyword("byradius"), remaining > 2, !options.byBox {
+                shape = try radius(argv[index + 1], argv[index + 2])
+                options.byRadius = true
+                index += 2
+            } else if isSearch, keyword("bybox"), remaining > 3, !options.byRadius {
+                shape = try box(argv[index + 1], argv[index + 2], argv[index + 3])
+                options.byBox = true
+                index += 3
+            } else {
+                throw .syntax
+            }
+            index += 1
+        }
+        if isSearch && !(options.fromMember || options.fromLocation) {
+            throw .redis(RedisGeoMessage.missingFrom(command: argv[0]))
+        }
+        if isSearch && !(options.byRadius || options.byBox) {
+            throw .redis(RedisGeoMessage.missingBy(command: argv[0]))
+        }
+        if options.any && options.count == 0 { throw .redis(RedisGeoMessage.anyWithoutCount) }
+        guard exists, let center, let shape else { return .array([]) }
+        return try search(keyspace, key: key, center: center, shape: shape, options: options)
+    }
+
+    private static func search(
+        _ keyspace: RedisGeoKeyspace, key: String, center: (longitude: Double, latitude: Double),
+        shape: RedisGeoShape, options: SearchOptions
+    ) throws(CommandFailure) -> RESPReply {
+        let matches: [RedisGeoMatch<String>]
+        do {
+            let search = try RedisGeoSearch(longitude: center.longitude, latitude: center.latitude, shape: shape)
+            // Every point of Redis's box is within half the height (along the centre's meridian)
+            // plus half the width (along the point's parallel) of the centre, by the triangle
+            // inequality; half the diagonal would not be a bound on the sphere.
+            let half = shape.halfExtents
+            let reach = shape.isBox ? half.height + half.width : half.height
+            let entries = try keyspace.candidates(
+                key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
+            let limit = Int(clamping: options.count)
+            let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
+            matches = try search.matches(in: entries, order: options.order, count: count)
+        } catch let error as PlacesError {
+            throw failure(error)
+        } catch {
+            throw .error(String(describing: error))
+        }
+        let extras = [options.withDistance, options.withHash, options.withCoordinates].filter { $0 }.count
+        return .array(
+            matches.map { match in
+                guard extras > 0 else { return .text(match.member) }
+                var row: [RESPReply] = [.text(match.member)]
+                if options.withDistance {
+                    row.append(.text(RedisGeoText.distance(meters: match.distanceMeters, unit: shape.unit)))
+                }
+                if options.withHash { row.append(.integer(Int(RedisGeoText.hash(score: match.score)) ?? 0)) }
+                if options.withCoordinates {
+                    row.append(
+                        .array([
+                            .text(RedisGeoText.coordinate(match.longitude)),
+                            .text(RedisGeoText.coordinate(match.latitude)),
+                        ]))
+                }
+                return .array(row)
+            })
+    }
+
+    /// Redis `extractLongLatOrReply`: both numbers read, then the pair checked.
+    private static func location(_ longitudeText: String, _ latitudeText: String) throws(CommandFailure)
+        -> (longitude: Double, latitude: Double)
+    {
+        guard let longitude = RedisArguments.double(longitudeText) else { throw .notAFloat }
+        guard let latitude = RedisArguments.double(latitudeText) else { throw .notAFloat }
+        guard GeoHash.isEncodable(longitude: longitude, latitude: latitude) else {
+            throw .redis(RedisGeoMessage.invalidPair(longitude: longitude, latitude: latitude))
+        }
+        return (longitude, latitude)
+    }
+
+    /// Redis `longLatFromMember`: the member's decoded position.
+    private static func memberPosition(_ keyspace: RedisGeoKeyspace, key: String, member: String)
+        throws(CommandFailure) -> (longitude: Double, latitude: Double)
+    {
+        guard let score = keyspace.score(key: key, member: member) else {
+            throw .redis(RedisGeoMessage.memberNotFound)
+        }
+        return GeoHash.decode(score: score)
+    }
+
+    /// Redis `extractDistanceOrReply`: the number, its sign, then the unit.
+    private static func radius(_ text: String, _ unitText: String) throws(CommandFailure) -> RedisGeoShape {
+        guard let radius = RedisArguments.double(text) else { throw .redis(RedisGeoMessage.radiusNotNumeric) }
+        guard radius >= 0 else { throw .redis(RedisGeoMessage.negativeRadius) }
+        guard let unit = RedisGeoUnit(argument: unitText) else { throw .redis(RedisGeoMessage.unsupportedUnit) }
+        return .radius(radius, unit: unit)
+    }
+
+    /// Redis `extractBoxOrReply`: both numbers, their signs, then the unit.
+    private static func box(_ widthText: String, _ heightText: String, _ unitText: String) throws(CommandFailure)
+        -> RedisGeoShape
+    {
+        guard let width = RedisArguments.double(widthText) else { throw .redis(RedisGeoMessage.widthNotNumeric) }
+        guard let height = RedisArguments.double(heightText) else { throw .redis(RedisGeoMessage.heightNotNumeric) }
+        guard width >= 0, height >= 0 else { throw .redis(RedisGeoMessage.negativeBox) }
+        guard let unit = RedisGeoUnit(argument: unitText) else { throw .redis(RedisGeoMessage.unsupportedUnit) }
+        return .box(width: width, height: height, unit: unit)
+    }
+}
+
+extension RedisGeoShape {
+    /// Whether the shape is BYBOX.
+    fileprivate var isBox: Bool {
+        if case .box = self { return true }
+        return false
+    }
+
+    /// Half the height and half the width in meters (both the radius for a circle).
+    fileprivate var halfExtents: (height: Double, width: Double) {
+        switch self {
+        case .radius(let radius, let unit): return (radius * unit.metersPerUnit, radius * unit.metersPerUnit)
+        case .box(let width, let height, let unit):
+            return (height / 2 * unit.metersPerUnit, width / 2 * unit.metersPerUnit)
+        }
+    }
+}

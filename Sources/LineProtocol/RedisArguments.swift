@@ -1,0 +1,80 @@
+import Foundation
+import Geo
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Redis's parsing of command arguments (`src/object.c`, `src/util.c`), to the byte, so that
+/// errors come at the same arguments and with the same words as Redis 7.0's.
+enum RedisArguments {
+    /// Redis `getDoubleFromObject`: C's `strtod` over the whole argument, refusing an empty text,
+    /// a leading space, trailing characters (an embedded NUL included), NaN, and overflow or
+    /// underflow to 0 (`ERANGE`). "inf", "1e3" and "0x1p4" are numbers, as for Redis.
+    ///
+    /// - Returns: the value, or nil where Redis replies "value is not a valid float" (or the
+    ///   command's own message, such as "need numeric radius").
+    static func double(_ text: String) -> Double? {
+        guard let first = text.utf8.first, !isCSpace(first) else { return nil }
+        let length = text.utf8.count
+        return text.withCString { start -> Double? in
+            errno = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(start, &end)
+            let overflow = errno == ERANGE && (value.isInfinite || value == 0)
+            guard let end, UnsafePointer(end) - start == length, !overflow, !value.isNaN else { return nil }
+            return value
+        }
+    }
+
+    /// Redis `string2ll`: an optional `-` and digits without leading zeros ("0" alone is zero),
+    /// within `Int64`; no `+`, no spaces.
+    ///
+    /// - Returns: the value, or nil where Redis replies "value is not an integer or out of range".
+    static func integer(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        if bytes == [UInt8(ascii: "0")] { return 0 }
+        var digits = bytes[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard let first = digits.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) else { return nil }
+        var magnitude: UInt64 = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { return nil }
+            magnitude = sum
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
+    }
+
+    /// Whether an argument is `keyword` (given in lower case) as C's `strcasecmp` compares: ASCII
+    /// letters in either case, nothing else folded, and the comparison ends at a NUL byte.
+    static func matches(_ argument: String, _ keyword: String) -> Bool {
+        let lowered = argument.utf8.prefix { $0 != 0 }.map { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+        }
+        return lowered.elementsEqual(keyword.utf8)
+    }
+
+    /// C's `isspace` in the "C" locale: space, tab, line feed, vertical tab, form feed, return.
+    private static func isCSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+}
+
+extension CommandFailure {
+    /// Redis's reply to a number it cannot read (`getDoubleFromObjectOrReply`).
+    static let notAFloat = CommandFailure.error("value is not a valid float")
+    /// Redis's reply to an integer it cannot read (`getLongLongFromObjectOrReply`).
+    static let notAnInteger = CommandFailure.error("value is not an integer or out of range")
+
+    /// A reply of `RedisGeoMessage`, which holds the whole line.
+    static func redis(_ line: String) -> CommandFailure { CommandFailure(line: line) }
+}

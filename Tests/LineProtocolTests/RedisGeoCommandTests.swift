@@ -1,0 +1,182 @@
+import Geo
+import Places
+import Testing
+
+@testable import LineProtocol
+
+/// The Redis GEO commands, run on `LineService` directly (no socket): replies, authorization,
+/// the `user` key, places beyond Redis's latitude limit, and multi-member writes. Byte-for-byte
+/// agreement with redis-server itself is `scripts/redis-compat.py`'s job.
+@Suite struct RedisGeoCommandTests {
+    /// A service with an admin token, a public user `ayse` and a private user `mehmet` in Istanbul,
+    /// and a polar station beyond latitude 85.05112878.
+    struct Fixture {
+        let service: LineService
+        let admin: Session
+        let anonymous = Session(id: 2)
+        let mehmet: Session
+
+        init() throws {
+            var directory = PlaceDirectory(places: try PlaceCatalog())
+            let adminToken = directory.rotateAdminToken()
+            _ = try directory.addUser(
+                User(id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41.0885, longitude: 29.0158)),
+                by: .admin)
+            let mehmetToken = try directory.addUser(
+                User(
+                    id: "mehmet", name: "Mehmet", location: try Coordinate(latitude: 41.0882, longitude: 29.0156),
+                    visibility: .private), by: .admin)
+            try directory.perform(
+                .setPlace(
+                    Place(
+                        id: "station", kind: "polar", name: "Station",
+                        coordinate: try Coordinate(latitude: 89.5, longitude: 10))), by: .admin)
+            service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
+            var admin = Session(id: 1)
+            admin.token = adminToken
+            admin.principal = .admin
+            self.admin = admin
+            var mehmet = Session(id: 3)
+            mehmet.token = mehmetToken
+            mehmet.principal = .user("mehmet")
+            self.mehmet = mehmet
+        }
+
+        func run(_ arguments: String..., as session: Session? = nil) async -> RESPReply {
+            let session = session ?? admin
+            return await withCheckedContinuation { continuation in
+                service.execute(arguments, session: session) { reply, _ in continuation.resume(returning: reply) }
+            }
+        }
+    }
+
+    @Test func geoaddThenPositionDistanceAndHashAsRedisPrintsThem() async throws {
+        let fixture = try Fixture()
+        #expect(await fixture.run("GEOADD", "Sicily", "13.361389", "38.115556", "Palermo") == .integer(1))
+        #expect(await fixture.run("GEOADD", "Sicily", "15.087269", "37.502669", "Catania") == .integer(1))
+        // Values from the Redis GEOADD documentation, checked against redis-server 7.0.15.
+        #expect(await fixture.run("GEODIST", "Sicily", "Palermo", "Catania") == .text("166274.1516"))
+        #expect(
+            await fixture.run("GEOPOS", "Sicily", "Palermo", "Nowhere")
+                == .array([.array([.text("13.36138933897018433"), .text("38.11555639549629859")]), .nullArray]))
+        #expect(await fixture.run("GEOHASH", "Sicily", "Palermo") == .array([.text("sqc8b49rny0")]))
+        #expect(
+            await fixture.run("GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "ASC")
+                == .array([.text("Catania"), .text("Palermo")]))
+    }
+
+    @Test func multiMemberWritesAnswerOnceWithRedisCounts() async throws {
+        let fixture = try Fixture()
+        #expect(
+            await fixture.run("GEOADD", "cafes", "29", "41", "a", "29.1", "41", "b", "29.2", "41", "a") == .integer(2))
+        #expect(await fixture.run("GEOADD", "cafes", "CH", "29", "41", "b", "30", "41", "c") == .integer(2))
+        #expect(await fixture.run("GEOADD", "cafes", "XX", "CH", "1", "1", "a", "2", "2", "d") == .integer(1))
+        #expect(await fixture.run("ZCARD", "cafes") == .integer(3))
+        #expect(await fixture.run("ZREM", "cafes", "a", "a", "zz") == .integer(1))
+        #expect(await fixture.run("DEL", "cafes", "cafes", "none") == .integer(1))
+        #expect(await fixture.run("EXISTS", "cafes") == .integer(0))
+        #expect(await fixture.run("TYPE", "cafes") == .simpleString("none"))
+    }
+
+    @Test func writesNeedTheAdminAndRefuseTheUserKey() async throws {
+        let fixture = try Fixture()
+        let anonymousReply = await fixture.run("GEOADD", "cafes", "29", "41", "a", as: fixture.anonymous)
+        #expect(anonymousReply == .error("NOPERM not allowed: changing a place needs the admin token"))
+        for command in [["GEOADD", "user", "29", "41", "x"], ["ZREM", "user", "ayse"], ["DEL", "polar", "user"]] {
+            let reply = await fixture.service.reply(command, session: fixture.admin)
+            #expect(
+                reply == .error("ERR key 'user' is read-only: it holds Vicinity's users (use USER.MOVE and USER.DEL)"))
+        }
+    }
+
+    @Test func privateUsersAreInNoOneElsesUserKey() async throws {
+        let fixture = try Fixture()
+        let search = ["GEOSEARCH", "user", "FROMLONLAT", "29.0158", "41.0885", "BYRADIUS", "1", "km", "ASC"]
+        #expect(await fixture.service.reply(search, session: fixture.anonymous) == .array([.text("ayse")]))
+        #expect(await fixture.service.reply(search, session: fixture.admin) == .array([.text("ayse")]))
+        #expect(
+            await fixture.service.reply(search, session: fixture.mehmet) == .array([.text("ayse"), .text("mehmet")]))
+        #expect(await fixture.run("GEOPOS", "user", "mehmet", as: fixture.anonymous) == .array([.nullArray]))
+        #expect(await fixture.run("GEODIST", "user", "ayse", "mehmet", as: fixture.anonymous) == .nullBulk)
+        #expect(await fixture.run("GEOHASH", "user", "mehmet", as: fixture.anonymous) == .array([.nullBulk]))
+        #expect(await fixture.run("ZCARD", "user", as: fixture.anonymous) == .integer(1))
+        #expect(await fixture.run("ZCARD", "user", as: fixture.mehmet) == .integer(2))
+        let byMember = await fixture.run(
+            "GEORADIUSBYMEMBER", "user", "mehmet", "1", "km", as: fixture.anonymous)
+        #expect(byMember == .error("ERR could not decode requested zset member"))
+    }
+
+    @Test func placesBeyondTheLatitudeLimitAreInNoKey() async throws {
+        let fixture = try Fixture()
+        #expect(await fixture.run("ZCARD", "polar") == .integer(0))
+        #expect(await fixture.run("EXISTS", "polar") == .integer(0))
+        #expect(await fixture.run("GEOPOS", "polar", "station") == .array([.nullArray]))
+        #expect(
+            await fixture.run("GEOSEARCH", "polar", "FROMLONLAT", "10", "85", "BYRADIUS", "1000", "km") == .array([]))
+        #expect(await fixture.run("GEOADD", "polar", "10", "85", "camp") == .integer(1))
+        #expect(await fixture.run("DEL", "polar") == .integer(1))
+        // DEL removed what Redis sees; the station is still there for Vicinity's own commands.
+        let station = try fixture.service.directory.read { try $0.place(kind: "polar", id: "station") }
+        #expect(station.coordinate.latitude == 89.5)
+    }
+
+    @Test func searchesFromTheIndexEqualASearchOfTheWholeSortedSet() async throws {
+        let fixture = try Fixture()
+        var generator = SplitMix64(seed: 42)
+        func uniform(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + Double(generator.next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        var entries: [RedisGeoEntry<String>] = []
+        var add = ["GEOADD", "grid"]
+        for index in 0..<300 {
+            let longitude = uniform(28.9...29.1)
+            let latitude = uniform(40.95...41.05)
+            add += [String(longitude), String(latitude), "p\(index)"]
+            entries.append(
+                RedisGeoEntry(
+                    score: Double(try GeoHash.encode(longitude: longitude, latitude: latitude)), member: "p\(index)"))
+        }
+        #expect(await fixture.service.reply(add, session: fixture.admin) == .integer(300))
+        entries.sort { $0.precedes($1) }
+        for trial in 0..<100 {
+            let longitude = uniform(28.9...29.1)
+            let latitude = uniform(40.95...41.05)
+            let size = uniform(100...5000)
+            let shape: RedisGeoShape =
+                trial % 2 == 0 ? .radius(size, unit: .meters) : .box(width: size, height: size / 2, unit: .meters)
+            let search = try RedisGeoSearch(longitude: longitude, latitude: latitude, shape: shape)
+            let expected = try search.matches(in: entries, order: .ascending).map { RESPReply.text($0.member) }
+            let by =
+                trial % 2 == 0 ? ["BYRADIUS", String(size), "m"] : ["BYBOX", String(size), String(size / 2), "m"]
+            let command = ["GEOSEARCH", "grid", "FROMLONLAT", String(longitude), String(latitude)] + by + ["ASC"]
+            #expect(await fixture.service.reply(command, session: fixture.anonymous) == .array(expected))
+        }
+    }
+
+    @Test(
+        arguments: [
+            ("1.5", 1.5), ("-0", -0.0), ("1e3", 1000), ("0x10", 16), ("inf", Double.infinity), (" 1", nil), ("1 ", nil),
+            ("", nil), ("nan", nil), ("1e400", nil), ("1e-400", nil), ("abc", nil),
+        ] as [(String, Double?)])
+    func floatsAreReadAsRedisReadsThem(text: String, value: Double?) {
+        #expect(RedisArguments.double(text) == value)
+    }
+
+    @Test(
+        arguments: [
+            ("0", 0), ("7", 7), ("-12", -12), ("9223372036854775807", Int64.max), ("-9223372036854775808", Int64.min),
+            ("01", nil), ("-0", nil), ("+1", nil), ("9223372036854775808", nil), ("1.0", nil), ("", nil),
+        ] as [(String, Int64?)])
+    func integersAreReadAsRedisReadsThem(text: String, value: Int64?) {
+        #expect(RedisArguments.integer(text) == value)
+    }
+}
+
+extension LineService {
+    /// Runs one command and waits for its reply (tests only).
+    func reply(_ arguments: [String], session: Session) async -> RESPReply {
+        await withCheckedContinuation { continuation in
+            execute(arguments, session: session) { reply, _ in continuation.resume(returning: reply) }
+        }
+    }
+}

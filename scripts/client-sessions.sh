@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Real Redis clients against `vicinity serve`: a redis-cli session and a redis-py session, each
+# with GEOADD, GEOSEARCH, GEODIST, AUTH, NEARBY and USER.VISIBILITY, checking the replies.
+# Installs redis-tools (apt) and redis-py (pip) when missing.
+# Usage: VICINITY=.build/debug/vicinity scripts/client-sessions.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${VICINITY:-.build/debug/vicinity}
+if ! command -v redis-cli >/dev/null || ! command -v redis-server >/dev/null; then
+    sudo=""
+    [[ $(id -u) != 0 ]] && sudo=sudo
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+fi
+python3 -c 'import redis' 2>/dev/null || python3 -m pip install -q --break-system-packages redis >/dev/null 2>&1 \
+    || python3 -m pip install -q redis >/dev/null
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+"$bin" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$work/db.sqlite" >/dev/null
+admin=$("$bin" admin-token --db "$work/db.sqlite" 2>/dev/null)
+"$bin" serve --db "$work/db.sqlite" --line-port "$port" 2>"$work/serve.log" &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+failed=0
+expect() { # name, actual, expected
+    if [[ "$2" == "$3" ]]; then echo "ok   $1"; else echo "FAIL $1: got [$2], expected [$3]"; failed=1; fi
+}
+cli() { redis-cli -p "$port" --no-auth-warning "$@"; }
+
+# redis-cli
+expect "redis-cli PING" "$(cli ping)" "PONG"
+expect "redis-cli GEOADD needs AUTH" "$(cli geoadd shops 29.0158 41.0885 bakery 2>&1 | cut -c1-6)" "NOPERM"
+expect "redis-cli AUTH + GEOADD" "$(cli -a "$admin" geoadd shops 29.0158 41.0885 bakery 29.0150 41.0880 tailor)" "2"
+expect "redis-cli GEOSEARCH" "$(cli geosearch shops fromlonlat 29.015615 41.088154 byradius 200 m asc | tr '\n' ' ')" "bakery tailor "
+# Redis 7.0.15 answers 87.0314 for the same two points.
+expect "redis-cli GEODIST" "$(cli geodist shops bakery tailor)" "87.0314"
+expect "redis-cli NEARBY" "$(cli nearby pharmacy 41.088154 29.015615 500 | head -1)" "omur"
+token=$(cli -a "$admin" user.add ayse AT 41.0885 29.0158)
+expect "redis-cli USER.VISIBILITY" "$(cli -a "$token" user.visibility ayse private)" "OK"
+expect "redis-cli private user hidden" "$(cli nearby user 41.088154 29.015615 500)" ""
+
+# redis-py
+python3 - "$port" "$admin" <<'PY' || failed=1
+import sys, redis
+port, admin = int(sys.argv[1]), sys.argv[2]
+r = redis.Redis(port=port, decode_responses=True)
+ok = lambda name, cond: print(("ok   " if cond else "FAIL ") + name) or cond
+results = [ok("redis-py ping", r.ping())]
+try:
+    r.geoadd("cafes", (29.0158, 41.0885, "kahve"))
+    results.append(ok("redis-py GEOADD without AUTH refused", False))
+except redis.exceptions.ResponseError as error:
+    # redis-py turns -NOPERM into NoPermissionError and drops the code word from the message.
+    results.append(ok("redis-py GEOADD without AUTH refused", isinstance(error, redis.exceptions.NoPermissionError)))
+admin_client = redis.Redis(port=port, password=admin, decode_responses=True)
+results.append(ok("redis-py AUTH + GEOADD", admin_client.geoadd("cafes", (29.0158, 41.0885, "kahve", 29.0150, 41.0880, "cay")) == 2))
+found = r.geosearch("cafes", longitude=29.015615, latitude=41.088154, radius=200, unit="m", sort="ASC", withdist=True)
+results.append(ok("redis-py GEOSEARCH", [name for name, _ in found] == ["kahve", "cay"]))
+results.append(ok("redis-py GEODIST", r.geodist("cafes", "kahve", "cay") == 87.0314))  # Redis 7.0.15's figure
+near = r.execute_command("NEARBY", "pharmacy", "41.088154", "29.015615", "500")
+results.append(ok("redis-py NEARBY", near[0][0] == "omur" and near[0][2] == "131.9361"))
+token = admin_client.execute_command("USER.ADD", "mehmet", "AT", "41.0882", "29.0156")
+user = redis.Redis(port=port, password=token, decode_responses=True)
+results.append(ok("redis-py USER.VISIBILITY", user.execute_command("USER.VISIBILITY", "mehmet", "PRIVATE") == "OK"))
+results.append(ok("redis-py private user hidden", all(hit[0] != "mehmet" for hit in r.execute_command("NEARBY", "user", "41.088154", "29.015615", "500"))))
+sys.exit(0 if all(results) else 1)
+PY
+[[ $failed == 0 ]] && echo "client sessions: all checks passed"
+exit $failed
