@@ -77,7 +77,10 @@ extension GridIndex {
     func slots(inBoxSouth south: Double, west: Double, north: Double, east: Double) -> [SlotRange] {
         var spans: [ColumnSpan] = []
         var total = 0
-        for row in layout.row(latitude: south)...layout.row(latitude: north) {
+        // Only rows that hold points: a box across every longitude near a pole has millions of
+        // cells, and almost none of them occupied.
+        let rowRange = layout.row(latitude: south)...layout.row(latitude: north)
+        for row in occupiedRows(in: rowRange).map(Int.init) {
             if west <= east {
                 total += appendColumnSpans(row: row, west: west, east: east, to: &spans)
             } else {
@@ -95,7 +98,7 @@ extension GridIndex {
                     total += last - first + 1 + wrapped + 1
                 }
             }
-            if total > cellCount { return allSlots() }
+            if total > cellCount { return allSlots(rows: rowRange) }
         }
         return lookUp(spans, expected: total)
     }
@@ -117,13 +120,27 @@ extension GridIndex {
         return found
     }
 
-    /// Every live slot.
-    func allSlots() -> [SlotRange] {
+    /// Every live slot, or every one in a range of rows.
+    func allSlots(rows range: ClosedRange<Int>? = nil) -> [SlotRange] {
         var found: [SlotRange] = []
-        for row in occupiedRows {
+        for row in range.map(occupiedRows(in:)) ?? occupiedRows[...] {
             for cell in rows[Int(row)] { GridIndex.add(cell, to: &found) }
         }
         return found
+    }
+
+    /// The occupied rows within `range`, in order (binary searches in `occupiedRows`).
+    func occupiedRows(in range: ClosedRange<Int>) -> ArraySlice<Int32> {
+        func firstIndex(atLeast row: Int) -> Int {
+            var low = 0
+            var high = occupiedRows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(occupiedRows[middle]) < row { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return occupiedRows[firstIndex(atLeast: range.lowerBound)..<firstIndex(atLeast: range.upperBound + 1)]
     }
 
     @inline(__always)
