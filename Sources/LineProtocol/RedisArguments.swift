@@ -32,26 +32,7 @@ enum RedisArguments {
     ///
     /// - Returns: the value, or nil where Redis replies "value is not an integer or out of range".
     static func integer(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        if bytes == [UInt8(ascii: "0")] { return 0 }
-        var digits = bytes[...]
-        let negative = digits.first == UInt8(ascii: "-")
-        if negative { digits = digits.dropFirst() }
-        guard let first = digits.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first) else { return nil }
-        var magnitude: UInt64 = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { return nil }
-            magnitude = sum
-        }
-        if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
-            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
-        }
-        guard magnitude <= UInt64(Int64.max) else { return nil }
-        return Int64(magnitude)
+        Array(text.utf8).withUnsafeBytes { RESPRequestDecoder.parseInteger($0) }
     }
 
     /// Whether an argument is `keyword` (given in lower case) as C's `strcasecmp` compares: ASCII
