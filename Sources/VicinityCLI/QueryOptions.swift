@@ -28,6 +28,7 @@ struct QueryOptions: ParsableArguments {
     var dataFiles: [String] = []
     @OptionGroup var database: DatabaseOptions
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Your user token, to see yourself with --kind user even when private (default: $VICINITY_TOKEN).",
             valueName: "token"))

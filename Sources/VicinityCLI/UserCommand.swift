@@ -24,7 +24,10 @@ struct UserCommand: ParsableCommand {
 
 /// Options every `user` subcommand takes.
 struct UserOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Your token (default: $VICINITY_TOKEN).", valueName: "token")) var token: String?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Your token (default: $VICINITY_TOKEN).", valueName: "token"))
+    var token: String?
     @OptionGroup var database: DatabaseOptions
 }
 

@@ -17,6 +17,15 @@ import Testing
         }
     }
 
+    /// One base64url draw in 64 begins with `-`, which a command line reads as an option: with
+    /// 20,000 tokens a leading `-` would show up about 300 times if it were not redrawn.
+    @Test func noTokenBeginsWithADash() {
+        var firstCharacters = Set<Character>()
+        for _ in 0..<20_000 { firstCharacters.insert(Token.issue().clearText.first!) }
+        #expect(!firstCharacters.contains("-"))
+        #expect(firstCharacters.count == 63, "every other first character still occurs")
+    }
+
     @Test func aDigestMatchesOnlyItsToken() {
         let (clearText, digest) = Token.issue()
         #expect(!digest.matches(clearText + "x"))

@@ -144,6 +144,11 @@ import Testing
         let wrong = CLI.test(["user", "visibility", "ayse", "private", "--db", db, "--token", "not-a-token"])
         #expect(wrong.status == 77)
         #expect(wrong.standardError.contains("the token matches no user and is not the admin token"))
+        for dashed in ["-abc", "--abc"] {  // a token is never mistaken for an option
+            let outcome = CLI.test(["user", "visibility", "ayse", "private", "--db", db, "--token", dashed])
+            #expect(outcome.status == 77, "\(outcome.standardError)")
+            #expect(CLI.test(here + ["--token", dashed]).status == 77)
+        }
         let other = CLI.test(["user", "visibility", "ayse", "private", "--db", db, "--token", mehmetToken])
         #expect(other.status == 77)
         #expect(CLI.test(["user", "show", "ayse", "--db", db, "--json"]).standardOutput.contains(#""public""#))
