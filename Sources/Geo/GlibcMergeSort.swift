@@ -8,19 +8,21 @@ enum GlibcMergeSort {
     static func sort<Element>(_ elements: inout [Element], by compare: (Element, Element) -> Int) {
         guard elements.count > 1 else { return }
         var scratch = elements
-        sort(&elements, &scratch, 0, elements.count, compare)
+        elements.withUnsafeMutableBufferPointer { a in
+            scratch.withUnsafeMutableBufferPointer { scratch in sort(a, scratch, 0, a.count, compare) }
+        }
     }
 
     private static func sort<Element>(
-        _ a: inout [Element], _ scratch: inout [Element], _ start: Int, _ count: Int,
-        _ compare: (Element, Element) -> Int
+        _ a: UnsafeMutableBufferPointer<Element>, _ scratch: UnsafeMutableBufferPointer<Element>, _ start: Int,
+        _ count: Int, _ compare: (Element, Element) -> Int
     ) {
         guard count > 1 else { return }
         let leftCount = count / 2
         let middle = start + leftCount
         let end = start + count
-        sort(&a, &scratch, start, leftCount, compare)
-        sort(&a, &scratch, middle, count - leftCount, compare)
+        sort(a, scratch, start, leftCount, compare)
+        sort(a, scratch, middle, count - leftCount, compare)
         var left = start
         var right = middle
         var output = start

@@ -56,6 +56,20 @@ extension GridIndex {
         }
     }
 
+    /// The handles of all points within `radiusMeters` of `center` (distance ≤ radius), in no
+    /// particular order and without their distances: `within` without the ordering, for callers
+    /// that filter or order by their own rule.
+    ///
+    /// - Throws: `GeoError.invalidRadius`, or a projection error for `projected`.
+    public func handles(withinRadiusMeters radiusMeters: Double, of center: Coordinate, model: DistanceModel)
+        throws(GeoError) -> [UInt32]
+    {
+        guard radiusMeters.isFinite, radiusMeters >= 0 else { throw .invalidRadius(radiusMeters) }
+        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
+            try search.collect(radiusMeters: radiusMeters).map(\.handle)
+        }
+    }
+
     /// The `count` points nearest to `center`, nearest first, ties by `tieOrder`; optionally only
     /// those within `maxDistanceMeters`. Exact: equals sorting a brute-force scan and taking the
     /// first `count`.

@@ -44,6 +44,37 @@ public enum RedisGeo {
         return 2.0 * earthRadiusMeters * asin(a.squareRoot())
     }
 
+    /// `distance(longitude1:latitude1:longitude2:latitude2:)` from a fixed first point, with the
+    /// values that depend on it alone computed once: for the many distances of one search. Each
+    /// result is bit for bit what the four-argument function returns.
+    struct DistanceFrom: Sendable, Hashable {
+        let longitude: Double
+        let latitude: Double
+        private let longitudeRadians: Double
+        private let latitudeRadians: Double
+        private let latitudeCosine: Double
+        private let radius = RedisGeo.earthRadiusMeters
+        private let toRadians = RedisGeo.radiansPerDegree
+
+        init(longitude: Double, latitude: Double) {
+            self.longitude = longitude
+            self.latitude = latitude
+            longitudeRadians = longitude * RedisGeo.radiansPerDegree
+            latitudeRadians = latitude * RedisGeo.radiansPerDegree
+            latitudeCosine = cos(latitudeRadians)
+        }
+
+        /// Meters to a point given in degrees.
+        func distance(longitude pointLongitude: Double, latitude pointLatitude: Double) -> Double {
+            let v = sin((pointLongitude * toRadians - longitudeRadians) / 2)
+            if v == 0 { return radius * abs(pointLatitude * toRadians - latitudeRadians) }
+            let pointLatitudeRadians = pointLatitude * toRadians
+            let u = sin((pointLatitudeRadians - latitudeRadians) / 2)
+            let a = u * u + latitudeCosine * cos(pointLatitudeRadians) * v * v
+            return 2.0 * radius * asin(a.squareRoot())
+        }
+    }
+
     /// Distance in meters along a meridian between two latitudes in degrees (Redis
     /// `geohashGetLatDistance`): R |φ2 − φ1|, with both latitudes converted to radians first.
     public static func latitudeDistance(_ latitude1: Double, _ latitude2: Double) -> Double {

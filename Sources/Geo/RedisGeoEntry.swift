@@ -40,3 +40,17 @@ public struct RedisGeoMatch<Member: Sendable>: Sendable {
 
 extension RedisGeoMatch: Equatable where Member: Equatable {}
 extension RedisGeoMatch: Hashable where Member: Hashable {}
+
+/// A member found by `RedisGeoSearch.hits(scores:order:count:)`: its position in the scores
+/// searched, with what WITHDIST, WITHHASH and WITHCOORD print (see `RedisGeoMatch`).
+public struct RedisGeoHit: Sendable, Hashable {
+    /// The member's index in the `scores` array searched.
+    public var position: Int
+    /// The sorted-set score.
+    public var score: Double
+    /// The decoded position (the centre of the member's cell), degrees.
+    public var longitude: Double
+    public var latitude: Double
+    /// Distance from the search centre, meters.
+    public var distanceMeters: Double
+}

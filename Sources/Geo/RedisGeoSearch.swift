@@ -29,6 +29,8 @@ public struct RedisGeoSearch: Sendable, Hashable {
     /// The nine cells in Redis's scan order (centre, N, S, E, W, NE, NW, SE, SW), nil for the
     /// neighbours Redis prunes. All have the same step.
     public let cells: [GeoHashCell?]
+    /// The centre, prepared for many distances.
+    private let centre: RedisGeo.DistanceFrom
 
     /// Order of the reply (ASC, DESC or neither).
     public enum Order: Sendable, Hashable {
@@ -66,6 +68,7 @@ public struct RedisGeoSearch: Sendable, Hashable {
         self.longitude = longitude
         self.latitude = latitude
         self.shape = shape
+        centre = RedisGeo.DistanceFrom(longitude: longitude, latitude: latitude)
         let box = Self.boundingBox(longitude: longitude, latitude: latitude, shape: shape)
         boundingBox = box
         cells = Self.cells(longitude: longitude, latitude: latitude, shape: shape, box: box)
@@ -80,9 +83,8 @@ public struct RedisGeoSearch: Sendable, Hashable {
     public func distanceIfInside(longitude pointLongitude: Double, latitude pointLatitude: Double) -> Double? {
         switch shape {
         case .radius(let radius, let unit):
-            return RedisGeo.distanceIfInRadius(
-                centerLongitude: longitude, centerLatitude: latitude, longitude: pointLongitude,
-                latitude: pointLatitude, radiusMeters: radius * unit.metersPerUnit)
+            let distance = centre.distance(longitude: pointLongitude, latitude: pointLatitude)
+            return distance > radius * unit.metersPerUnit ? nil : distance
         case .box(let width, let height, let unit):
             return RedisGeo.distanceIfInRectangle(
                 widthMeters: width * unit.metersPerUnit, heightMeters: height * unit.metersPerUnit,
@@ -100,9 +102,36 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///   - count: COUNT n, COUNT n ANY or no COUNT.
     /// - Returns: the members Redis replies with, in its order, with their distances in meters.
     /// - Throws: `GeoError.invalidCount` for a COUNT below 1 (Redis: `RedisGeoMessage.countNotPositive`).
-    public func matches<Member: Sendable, Entries: RandomAccessCollection<RedisGeoEntry<Member>>>(
-        in entries: Entries, order: Order = .unsorted, count: Count = .all
+    public func matches<Member: Sendable>(
+        in entries: [RedisGeoEntry<Member>], order: Order = .unsorted, count: Count = .all
     ) throws(GeoError) -> [RedisGeoMatch<Member>] {
+        // Sorted-set order is position order, so positions break score ties.
+        try hits(candidates: entries.map(\.score), order: order, count: count, membersPrecede: { $0 < $1 }).map {
+            hit in
+            RedisGeoMatch(
+                member: entries[hit.position].member, score: hit.score, longitude: hit.longitude,
+                latitude: hit.latitude, distanceMeters: hit.distanceMeters)
+        }
+    }
+
+    /// Runs the search over candidate members given by their scores, in any order, and answers
+    /// with positions in `candidates`: what `matches(in:order:count:)` answers for a sorted set
+    /// holding (at least) every member the search can report.
+    ///
+    /// A member counts once for each scanned cell that holds it, as in Redis. When the reply is
+    /// ordered by distance and no two distances are equal, that order alone decides the reply and
+    /// one sort gives it; otherwise the members are put in Redis's scan order (cell, score, member
+    /// bytes) and sorted with Redis's own algorithms, so ties come out as in Redis.
+    ///
+    /// - Parameters:
+    ///   - candidates: the members' scores, in any order.
+    ///   - membersPrecede: whether the member at one position comes before the one at another in
+    ///     sorted-set order (Redis compares member bytes with `memcmp`); asked only for equal scores.
+    /// - Throws: `GeoError.invalidCount` for a COUNT below 1.
+    public func hits(
+        candidates: [Double], order: Order = .unsorted, count: Count = .all,
+        membersPrecede: (Int, Int) -> Bool
+    ) throws(GeoError) -> [RedisGeoHit] {
         var limit = 0
         var any = false
         switch count {
@@ -112,13 +141,49 @@ public struct RedisGeoSearch: Sendable, Hashable {
             limit = value
             any = { if case .any = count { return true } else { return false } }()
         }
-        var found = scan(entries, stopAfter: any ? limit : 0)
-        let sortOrder = (limit != 0 && order == .unsorted && !any) ? .ascending : order
+        let ranges = scannedRanges
+        var found: [RedisGeoHit] = []
+        var cellOfHit: [Int] = []
+        for (position, score) in candidates.enumerated() {
+            var point: (longitude: Double, latitude: Double)?
+            var distance: Double?
+            for (cell, range) in ranges.enumerated() where score >= range.minimum && score < range.maximum {
+                if point == nil {
+                    let decoded = GeoHash.decode(score: score)
+                    point = decoded
+                    distance = distanceIfInside(longitude: decoded.longitude, latitude: decoded.latitude)
+                }
+                guard let point, let distance else { break }
+                found.append(
+                    RedisGeoHit(
+                        position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+                        distanceMeters: distance))
+                cellOfHit.append(cell)
+            }
+        }
+        let sortOrder = (limit != 0 && order == .unsorted && !any) ? Order.ascending : order
+        if sortOrder != .unsorted && !any,
+            let sorted = Self.sortedIfDistinct(found, descending: sortOrder == .descending)
+        {
+            found = sorted
+            if limit != 0, found.count > limit { found.removeSubrange(limit...) }
+            return found
+        }
+        // Redis's scan order: by cell, then sorted-set order within the cell.
+        var scanOrder = Array(found.indices)
+        scanOrder.sort { a, b in
+            if cellOfHit[a] != cellOfHit[b] { return cellOfHit[a] < cellOfHit[b] }
+            if found[a].score != found[b].score { return found[a].score < found[b].score }
+            return membersPrecede(found[a].position, found[b].position)
+        }
+        found = scanOrder.map { found[$0] }
+        // COUNT n ANY: Redis stops scanning once n members matched.
+        if any, found.count > limit { found.removeSubrange(limit...) }
         let returned = (limit == 0 || found.count < limit) ? found.count : limit
         if sortOrder != .unsorted {
             let descending = sortOrder == .descending
-            let compare = { (a: RedisGeoMatch<Member>, b: RedisGeoMatch<Member>) -> Int in
-                let ascending =
+            let compare = { (a: RedisGeoHit, b: RedisGeoHit) -> Int in
+                let ascending: Int =
                     a.distanceMeters > b.distanceMeters ? 1 : (a.distanceMeters == b.distanceMeters ? 0 : -1)
                 return descending ? -ascending : ascending
             }
@@ -128,59 +193,39 @@ public struct RedisGeoSearch: Sendable, Hashable {
                 RedisPartialSort.sort(&found, lower: 0, upper: returned - 1, by: compare)
             }
         }
-        return Array(found.prefix(returned))
-    }
-
-    /// Scans the cells in Redis's order (`membersOfAllNeighbors`), stopping once `stopAfter` members
-    /// matched if it is not 0.
-    private func scan<Member: Sendable, Entries: RandomAccessCollection<RedisGeoEntry<Member>>>(
-        _ entries: Entries, stopAfter limit: Int
-    ) -> [RedisGeoMatch<Member>] {
-        var found: [RedisGeoMatch<Member>] = []
-        var lastProcessed = 0
-        for (index, candidate) in cells.enumerated() {
-            guard let cell = candidate else { continue }
-            // Redis skips a cell equal to the last one scanned, but never compares with the centre
-            // (its "last processed" index 0 doubles as "none yet").
-            if lastProcessed != 0, cells[lastProcessed] == cell { continue }
-            if !found.isEmpty && limit != 0 && found.count >= limit { break }
-            let range = cell.scoreRange
-            let minimum = Double(range.lowerBound)
-            let maximum = Double(range.upperBound)
-            var position = firstIndex(in: entries, notBelow: minimum)
-            while position < entries.endIndex, entries[position].score < maximum {
-                let entry = entries[position]
-                let point = GeoHash.decode(score: entry.score)
-                if let distance = distanceIfInside(longitude: point.longitude, latitude: point.latitude) {
-                    found.append(
-                        RedisGeoMatch(
-                            member: entry.member, score: entry.score, longitude: point.longitude,
-                            latitude: point.latitude, distanceMeters: distance))
-                }
-                if !found.isEmpty && limit != 0 && found.count >= limit { break }
-                position = entries.index(after: position)
-            }
-            lastProcessed = index
-        }
+        if found.count > returned { found.removeSubrange(returned...) }
         return found
     }
 
-    /// The first position whose score is `minimum` or more (Redis `zslFirstInRange`).
-    private func firstIndex<Member: Sendable, Entries: RandomAccessCollection<RedisGeoEntry<Member>>>(
-        in entries: Entries, notBelow minimum: Double
-    ) -> Entries.Index {
-        var low = entries.startIndex
-        var count = entries.count
-        while count > 0 {
-            let half = count / 2
-            let middle = entries.index(low, offsetBy: half)
-            if entries[middle].score < minimum {
-                low = entries.index(after: middle)
-                count -= half + 1
-            } else {
-                count = half
-            }
+    /// The hits sorted by distance when every distance differs from every other (and none is NaN),
+    /// so that any correct sort gives Redis's order; nil otherwise.
+    private static func sortedIfDistinct(_ hits: [RedisGeoHit], descending: Bool) -> [RedisGeoHit]? {
+        // Sort (distance, index) pairs: a quarter of the bytes of a hit to move.
+        if hits.contains(where: { $0.distanceMeters.isNaN }) { return nil }
+        var keys = hits.indices.map { (distance: hits[$0].distanceMeters, index: $0) }
+        DistanceKeySort.sort(&keys, descending: descending)
+        for index in keys.indices.dropFirst() {
+            let previous = keys[index - 1].distance
+            let current = keys[index].distance
+            guard descending ? previous > current : previous < current else { return nil }
         }
-        return low
+        return keys.map { hits[$0.index] }
+    }
+
+    /// The score ranges of the cells Redis scans, in its order (`membersOfAllNeighbors`): pruned
+    /// neighbours left out, and a cell equal to the one scanned just before it skipped, but never
+    /// compared with the centre (Redis's "last processed" index 0 doubles as "none yet"), so a
+    /// cell can be scanned twice and its members reported twice.
+    private var scannedRanges: [(minimum: Double, maximum: Double)] {
+        var ranges: [(minimum: Double, maximum: Double)] = []
+        var lastProcessed = 0
+        for (index, candidate) in cells.enumerated() {
+            guard let cell = candidate else { continue }
+            if lastProcessed != 0, cells[lastProcessed] == cell { continue }
+            let range = cell.scoreRange
+            ranges.append((Double(range.lowerBound), Double(range.upperBound)))
+            lastProcessed = index
+        }
+        return ranges
     }
 }

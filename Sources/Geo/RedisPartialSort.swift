@@ -13,11 +13,14 @@ enum RedisPartialSort {
     static func sort<Element>(
         _ elements: inout [Element], lower: Int, upper: Int, by compare: (Element, Element) -> Int
     ) {
-        sort(&elements, start: 0, count: elements.count, lower: lower, upper: upper, by: compare)
+        elements.withUnsafeMutableBufferPointer { a in
+            sort(a, start: 0, count: a.count, lower: lower, upper: upper, by: compare)
+        }
     }
 
     private static func sort<Element>(
-        _ a: inout [Element], start: Int, count: Int, lower: Int, upper: Int, by compare: (Element, Element) -> Int
+        _ a: UnsafeMutableBufferPointer<Element>, start: Int, count: Int, lower: Int, upper: Int,
+        by compare: (Element, Element) -> Int
     ) {
         var base = start
         var n = count
@@ -76,12 +79,12 @@ enum RedisPartialSort {
             }
             let pn = base + n
             var r = min(pa - base, pb - pa)
-            swapBlocks(&a, base, pb - r, r)
+            swapBlocks(a, base, pb - r, r)
             r = min(pd - pc, pn - pd - 1)
-            swapBlocks(&a, pb, pn - r, r)
+            swapBlocks(a, pb, pn - r, r)
             r = pb - pa
             if r > 1 && overlaps(start: base, count: r, lower: lower, upper: upper) {
-                sort(&a, start: base, count: r, lower: lower, upper: upper, by: compare)
+                sort(a, start: base, count: r, lower: lower, upper: upper, by: compare)
             }
             r = pd - pc
             guard r > 1 else { return }
@@ -99,7 +102,7 @@ enum RedisPartialSort {
     }
 
     private static func medianOfThree<Element>(
-        _ a: [Element], _ i: Int, _ j: Int, _ k: Int, _ compare: (Element, Element) -> Int
+        _ a: UnsafeMutableBufferPointer<Element>, _ i: Int, _ j: Int, _ k: Int, _ compare: (Element, Element) -> Int
     ) -> Int {
         if compare(a[i], a[j]) < 0 {
             return compare(a[j], a[k]) < 0 ? j : (compare(a[i], a[k]) < 0 ? k : i)
@@ -109,7 +112,8 @@ enum RedisPartialSort {
 
     /// Swaps `a[i + m]` with `a[j + m]` for m in 0..<count, in increasing m, like Redis's `vecswap`
     /// (the blocks may overlap).
-    private static func swapBlocks<Element>(_ a: inout [Element], _ i: Int, _ j: Int, _ count: Int) {
+    private static func swapBlocks<Element>(_ a: UnsafeMutableBufferPointer<Element>, _ i: Int, _ j: Int, _ count: Int)
+    {
         for offset in 0..<max(count, 0) { a.swapAt(i + offset, j + offset) }
     }
 }

@@ -21,6 +21,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var stallTimer: Scheduled<Void>?
     /// Set by the server's shutdown: close once the queue is empty.
     private var draining = false
+    /// Whether the channel reads by itself (`ChannelOptions.autoRead`), as this handler last set it.
+    private var reading = true
 
     init(service: LineService, configuration: ServerConfiguration) {
         self.service = service
@@ -51,9 +53,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard !closed else { return }
         queue.append(unwrapInboundIn(data))
         // A client that pipelines faster than replies go out waits for them.
-        if queue.count > 1_024 {
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
-        }
+        if queue.count > 1_024 { setAutoRead(false, context: context) }
         process(context: context)
     }
 
@@ -84,16 +84,23 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if context.channel.isWritable {
             stallTimer?.cancel()
             stallTimer = nil
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            setAutoRead(true, context: context)
             process(context: context)
         } else if stallTimer == nil, configuration.outputStallSeconds > 0 {
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            setAutoRead(false, context: context)
             let channel = context.channel
             stallTimer = context.eventLoop.scheduleTask(in: .seconds(Int64(configuration.outputStallSeconds))) {
                 channel.close(promise: nil)
             }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Turns reading on or off, only when that changes it (setting an option costs a future).
+    private func setAutoRead(_ on: Bool, context: ChannelHandlerContext) {
+        guard reading != on else { return }
+        reading = on
+        context.channel.setOption(ChannelOptions.autoRead, value: on).whenComplete { _ in }
     }
 
     /// Closes the connection once every queued request is answered (graceful shutdown).
@@ -128,9 +135,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.flush()
-        if queue.count < 512, !closed, context.channel.isWritable {
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-        }
+        if queue.count < 512, !closed, context.channel.isWritable { setAutoRead(true, context: context) }
         if draining, !busy, queue.isEmpty, !closed {
             closed = true
             context.close(promise: nil)

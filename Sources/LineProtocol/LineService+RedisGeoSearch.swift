@@ -125,7 +125,8 @@ extension LineService {
         _ keyspace: RedisGeoKeyspace, key: String, center: (longitude: Double, latitude: Double),
         shape: RedisGeoShape, options: SearchOptions
     ) throws(CommandFailure) -> RESPReply {
-        let matches: [RedisGeoMatch<String>]
+        let hits: [RedisGeoHit]
+        let candidates: RedisGeoCandidates
         do {
             let search = try RedisGeoSearch(longitude: center.longitude, latitude: center.latitude, shape: shape)
             // Every point of Redis's box is within half the height (along the centre's meridian)
@@ -133,30 +134,34 @@ extension LineService {
             // inequality; half the diagonal would not be a bound on the sphere.
             let half = shape.halfExtents
             let reach = shape.isBox ? half.height + half.width : half.height
-            let entries = try keyspace.candidates(
+            candidates = try keyspace.candidates(
                 key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
             let limit = Int(clamping: options.count)
             let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
-            matches = try search.matches(in: entries, order: options.order, count: count)
+            hits = try search.hits(
+                candidates: candidates.scores, order: options.order, count: count,
+                membersPrecede: candidates.memberPrecedes)
         } catch let error as PlacesError {
             throw failure(error)
         } catch {
             throw .error(String(describing: error))
         }
+        let members = candidates.members
         let extras = [options.withDistance, options.withHash, options.withCoordinates].filter { $0 }.count
+        guard extras > 0 else { return .array(hits.map { .text(members[$0.position]) }) }
         return .array(
-            matches.map { match in
-                guard extras > 0 else { return .text(match.member) }
-                var row: [RESPReply] = [.text(match.member)]
+            hits.map { hit in
+                var row: [RESPReply] = [.text(members[hit.position])]
+                row.reserveCapacity(extras + 1)
                 if options.withDistance {
-                    row.append(.text(RedisGeoText.distance(meters: match.distanceMeters, unit: shape.unit)))
+                    row.append(.text(RedisGeoText.distance(meters: hit.distanceMeters, unit: shape.unit)))
                 }
-                if options.withHash { row.append(.integer(Int(RedisGeoText.hash(score: match.score)) ?? 0)) }
+                if options.withHash { row.append(.integer(Int(RedisGeoText.hash(score: hit.score)) ?? 0)) }
                 if options.withCoordinates {
                     row.append(
                         .array([
-                            .text(RedisGeoText.coordinate(match.longitude)),
-                            .text(RedisGeoText.coordinate(match.latitude)),
+                            .text(RedisGeoText.coordinate(hit.longitude)),
+                            .text(RedisGeoText.coordinate(hit.latitude)),
                         ]))
                 }
                 return .array(row)

@@ -9,7 +9,7 @@ import NIOCore
 /// ```swift
 /// let reply: RESPReply = .array([.bulkString("Eiffel Tower"), .double(0.8271)])
 /// ```
-public enum RESPReply: Sendable, Equatable {
+public enum RESPReply: Sendable {
     /// `+OK`: a short status text. Line ends in it are written as spaces.
     case simpleString(String)
     /// `-ERR unknown command`: the error's code word and message, without the `-`. Line ends in it are
@@ -19,6 +19,9 @@ public enum RESPReply: Sendable, Equatable {
     case integer(Int)
     /// `$5 hello`: binary-safe bytes.
     case bulkString(ByteBuffer)
+    /// `$5 hello`: a bulk string of the text's UTF-8 bytes, kept as the `String` (no buffer is made
+    /// for it). Equal to the ``bulkString(_:)-swift.enum.case`` of the same bytes.
+    case bulkText(String)
     /// `$-1`: a missing value (`GET` of an absent key); RESP3 `_`.
     case nullBulk
     /// `*2 …`: replies in order.
@@ -60,11 +63,33 @@ public enum RESPReply: Sendable, Equatable {
 
     /// A bulk string of the text's UTF-8 bytes.
     public static func bulkString(_ text: String) -> RESPReply {
-        .bulkString(ByteBuffer(string: text))
+        .bulkText(text)
     }
 
     /// A map of string keys, in order, each key a bulk string.
     public static func map(_ pairs: KeyValuePairs<String, RESPReply>) -> RESPReply {
         .map(pairs.map { MapEntry(key: .bulkString($0.key), value: $0.value) })
+    }
+}
+
+extension RESPReply: Equatable {
+    /// Replies are equal when they are written the same: a ``bulkText(_:)`` equals the
+    /// ``bulkString(_:)-swift.enum.case`` of its UTF-8 bytes.
+    public static func == (lhs: RESPReply, rhs: RESPReply) -> Bool {
+        switch (lhs, rhs) {
+        case (.simpleString(let a), .simpleString(let b)), (.error(let a), .error(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.bulkString(let a), .bulkString(let b)): return a == b
+        case (.bulkText(let a), .bulkText(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.bulkText(let text), .bulkString(let bytes)), (.bulkString(let bytes), .bulkText(let text)):
+            return text.utf8.elementsEqual(bytes.readableBytesView)
+        case (.nullBulk, .nullBulk), (.nullArray, .nullArray), (.null, .null): return true
+        case (.array(let a), .array(let b)): return a == b
+        case (.map(let a), .map(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.boolean(let a), .boolean(let b)): return a == b
+        case (.verbatim(let formatA, let a), .verbatim(let formatB, let b)): return formatA == formatB && a == b
+        default: return false
+        }
     }
 }

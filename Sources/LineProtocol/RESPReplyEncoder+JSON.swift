@@ -26,6 +26,8 @@ extension RESPReplyEncoder {
             out.writeString(String(value))
         case .bulkString(let bytes), .verbatim(_, let bytes):
             writeJSONBytes(bytes, to: &out)
+        case .bulkText(let text):
+            writeJSONString(text.utf8, to: &out)
         case .nullBulk, .nullArray, .null:
             out.writeStaticString("null")
         case .array(let elements):
@@ -80,6 +82,7 @@ extension RESPReplyEncoder {
         case .simpleString(let text): return text
         case .bulkString(let bytes), .verbatim(_, let bytes):
             return utf8Text(bytes)
+        case .bulkText(let text): return text
         default: return nil
         }
     }

@@ -89,13 +89,33 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
             writeLine(prefix: ":", String(value), to: &out)
         case .bulkString(let bytes):
             writeBulk(bytes, to: &out)
+        case .bulkText(let text):
+            var text = text
+            text.withUTF8 { bytes in
+                out.reserveCapacity(minimumWritableBytes: bytes.count + 24)
+                writeLength(prefix: UInt8(ascii: "$"), bytes.count, to: &out)
+                out.writeBytes(bytes)
+                out.writeStaticString("\r\n")
+            }
         case .nullBulk, .null:
             out.writeStaticString(resp3 ? "_\r\n" : "$-1\r\n")
         case .nullArray:
             out.writeStaticString(resp3 ? "_\r\n" : "*-1\r\n")
         case .array(let elements):
-            writeLine(prefix: "*", String(elements.count), to: &out)
-            for element in elements { writeRESP(element, resp3: resp3, to: &out) }
+            writeLength(prefix: UInt8(ascii: "*"), elements.count, to: &out)
+            var start = 0
+            while start < elements.count {
+                // Runs of text (a GEOSEARCH reply is one) are written in one pass over raw memory.
+                let end =
+                    elements[start...].firstIndex { if case .bulkText = $0 { false } else { true } } ?? elements.count
+                if end > start {
+                    writeTexts(elements[start..<end], to: &out)
+                    start = end
+                } else {
+                    writeRESP(elements[start], resp3: resp3, to: &out)
+                    start += 1
+                }
+            }
         case .map(let entries):
             writeLine(prefix: resp3 ? "%" : "*", String(resp3 ? entries.count : 2 * entries.count), to: &out)
             for entry in entries {
@@ -138,8 +158,81 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
         out.writeStaticString("\r\n")
     }
 
+    /// Bulk strings of text, `$len\r\ntext\r\n` each, written with one capacity check: a buffer
+    /// write per piece would check its storage and exclusive access every time.
+    private static func writeTexts(_ replies: ArraySlice<RESPReply>, to out: inout ByteBuffer) {
+        var total = 0
+        for case .bulkText(let text) in replies {
+            let count = text.utf8.count
+            total += count + 5 + decimalDigits(count)
+        }
+        out.writeWithUnsafeMutableBytes(minimumWritableBytes: total) { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+            var position = 0
+            for case .bulkText(var text) in replies {
+                text.withUTF8 { bytes in
+                    base[position] = UInt8(ascii: "$")
+                    position += 1
+                    let digits = decimalDigits(bytes.count)
+                    var value = bytes.count
+                    for index in stride(from: position + digits - 1, through: position, by: -1) {
+                        base[index] = UInt8(truncatingIfNeeded: value % 10) &+ UInt8(ascii: "0")
+                        value /= 10
+                    }
+                    position += digits
+                    base[position] = ASCII.carriageReturn
+                    base[position + 1] = ASCII.newline
+                    position += 2
+                    if let source = bytes.baseAddress { (base + position).update(from: source, count: bytes.count) }
+                    position += bytes.count
+                    base[position] = ASCII.carriageReturn
+                    base[position + 1] = ASCII.newline
+                    position += 2
+                }
+            }
+            return position
+        }
+    }
+
+    /// The number of decimal digits of a count (0 has one).
+    private static func decimalDigits(_ value: Int) -> Int {
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits
+    }
+
+    /// `prefix`, a count in decimal and `\r\n` (`$5\r\n`, `*251\r\n`), without making a string.
+    private static func writeLength(prefix: UInt8, _ count: Int, to out: inout ByteBuffer) {
+        guard count >= 0 else {
+            out.writeInteger(prefix)
+            out.writeString(String(count))
+            out.writeStaticString("\r\n")
+            return
+        }
+        // Up to 19 digits, the prefix and the line end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var position = 24
+            var value = count
+            digits[position - 1] = ASCII.newline
+            digits[position - 2] = ASCII.carriageReturn
+            position -= 2
+            repeat {
+                position -= 1
+                digits[position] = UInt8(truncatingIfNeeded: value % 10) &+ UInt8(ascii: "0")
+                value /= 10
+            } while value > 0
+            position -= 1
+            digits[position] = prefix
+            out.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(digits)[position...]))
+        }
+    }
+
     private static func writeBulk(_ bytes: ByteBuffer, to out: inout ByteBuffer) {
-        writeLine(prefix: "$", String(bytes.readableBytes), to: &out)
+        writeLength(prefix: UInt8(ascii: "$"), bytes.readableBytes, to: &out)
         out.writeImmutableBuffer(bytes)
         out.writeStaticString("\r\n")
     }

@@ -77,33 +77,32 @@ struct RedisGeoKeyspace {
     }
 
     /// The members within `reachMeters` of a centre on Redis's sphere, plus the quantization
-    /// margin, in sorted-set order: a superset of what any Redis search within that reach can
-    /// report, for `RedisGeoSearch.matches` to choose and order from.
+    /// margin, in no particular order: a superset of what any Redis search within that reach can
+    /// report, for `RedisGeoSearch.hits` to choose and order from.
     ///
     /// - Parameters:
     ///   - longitude, latitude: the search centre, degrees, inside Redis's limits.
     ///   - reachMeters: 0 or more; a radius, or for a box half its width plus half its height.
     func candidates(key: String, longitude: Double, latitude: Double, reachMeters: Double) throws(PlacesError)
-        -> [RedisGeoEntry<String>]
+        -> RedisGeoCandidates
     {
         let center: Coordinate
         do { center = try Coordinate(latitude: latitude, longitude: longitude) } catch { throw .geo(error) }
         let reach = min(reachMeters, Self.maximumReachMeters) + Self.quantizationMarginMeters
         let model = DistanceModel.haversine(.redis)
-        var entries: [RedisGeoEntry<String>] = []
+        var candidates = RedisGeoCandidates()
         if key == PlaceDirectory.userKind {
             for hit in try directory.nearbyUsers(center, radiusMeters: reach, model: model, as: principal) {
                 guard let location = hit.user.location, let score = Self.score(location) else { continue }
-                entries.append(RedisGeoEntry(score: score, member: hit.user.id))
+                candidates.append(score: score, member: hit.user.id)
             }
         } else {
-            for hit in try directory.nearby(center, radiusMeters: reach, kind: key, model: model) {
-                guard let score = Self.score(hit.place.coordinate) else { continue }
-                entries.append(RedisGeoEntry(score: score, member: hit.place.id))
+            try directory.forEachPlace(within: reach, of: center, kind: key, model: model) { id, coordinate in
+                guard let score = Self.score(coordinate) else { return }
+                candidates.append(score: score, member: id)
             }
         }
-        entries.sort { $0.precedes($1) }
-        return entries
+        return candidates
     }
 
     /// Whether the asker may see a user in the `user` key.

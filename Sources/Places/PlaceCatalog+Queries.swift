@@ -28,6 +28,27 @@ extension PlaceCatalog {
         }
     }
 
+    /// Calls `body` with the id and coordinate of each place of `kind` within `radiusMeters` of
+    /// `center`, in no particular order: `nearby` without ordering, distances or copies of the
+    /// places, for front ends that choose and order by their own rule (Redis's GEOSEARCH).
+    ///
+    /// - Throws: `PlacesError.geo` for an invalid radius or a projection failure.
+    public func forEachPlace(
+        within radiusMeters: Double, of center: Coordinate, kind: String, model: DistanceModel,
+        _ body: (_ id: String, _ coordinate: Coordinate) -> Void
+    ) throws(PlacesError) {
+        guard let collection = collections[kind] else { return }
+        let handles: [UInt32]
+        do {
+            handles = try collection.index.handles(withinRadiusMeters: radiusMeters, of: center, model: model)
+        } catch {
+            throw .geo(error)
+        }
+        collection.places.withUnsafeBufferPointer { places in
+            for handle in handles { body(places[Int(handle)].id, places[Int(handle)].coordinate) }
+        }
+    }
+
     /// `nearby` for a point given as latitude and longitude in degrees.
     ///
     /// - Throws: also `PlacesError.geo(.invalidLatitude)` / `(.invalidLongitude)`.

@@ -19,6 +19,15 @@ extension PlaceDirectory {
         try places.nearby(center, radiusMeters: radiusMeters, kind: kind, model: model, limit: limit)
     }
 
+    /// The id and coordinate of each place of `kind` within `radiusMeters` of `center`, unordered;
+    /// see `PlaceCatalog.forEachPlace`.
+    public func forEachPlace(
+        within radiusMeters: Double, of center: Coordinate, kind: String, model: DistanceModel,
+        _ body: (_ id: String, _ coordinate: Coordinate) -> Void
+    ) throws(PlacesError) {
+        try places.forEachPlace(within: radiusMeters, of: center, kind: kind, model: model, body)
+    }
+
     /// The `count` places of `kind` nearest to `center`; see `PlaceCatalog.nearest`.
     public func nearest(
         _ count: Int, to center: Coordinate, kind: String, model: DistanceModel = .geodesic,

@@ -18,6 +18,8 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port of the line protocol (RESP and inline).") var linePort = 7878
     @Option(help: "Clients connected at once.") var maxClients = 10_000
+    @Option(help: "Event-loop threads answering clients (default: one per core).") var threads = ProcessInfo.processInfo
+        .activeProcessorCount
     @Option(help: "Seconds without a request before a client is closed; 0 for never.") var idleTimeout = 300
     @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
@@ -28,6 +30,9 @@ struct ServeCommand: OutputCommand {
     func validate() throws {
         guard (0...65_535).contains(linePort) else {
             throw ValidationError("invalid line port \"\(linePort)\": expected 0 to 65535")
+        }
+        guard (1...256).contains(threads) else {
+            throw ValidationError("invalid thread count \"\(threads)\": expected 1 to 256")
         }
         guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
             maxArguments >= 1
@@ -46,7 +51,8 @@ struct ServeCommand: OutputCommand {
         configuration.limits.maximumInlineBytes = maxInlineBytes
         configuration.limits.maximumBulkBytes = maxBulkBytes
         configuration.limits.maximumArguments = maxArguments
-        let server = LineServer(service: LineService(directory: durable), configuration: configuration)
+        let server = LineServer(
+            service: LineService(directory: durable), configuration: configuration, threads: threads)
         let bound = try ServeCommand.blocking { try await server.start() }
         let address = "\(bound.ipAddress ?? host):\(bound.port ?? linePort)"
         let places = durable.read { $0.places.count }
