@@ -6,13 +6,15 @@ Usage: scripts/redis-compat.py path/to/vicinity
 Creates a fresh database in a temporary folder, makes an admin token (`vicinity admin-token`),
 starts `vicinity serve --line-port P` and `redis-server --port Q --save ''` on 127.0.0.1, AUTHs to
 Vicinity with the admin token, sends every command of COMMANDS to both over raw sockets (RESP
-arrays) and compares the reply bytes. Prints each difference and exits 1 if there is any, else
+arrays) and compares the reply bytes; then checks HELLO's replies and errors, switches both to
+RESP3 and sends the queries again. Prints each difference and exits 1 if there is any, else
 prints "redis-compat: N commands, 0 differences". Builds nothing; needs redis-server on PATH.
 Python 3 standard library only.
 """
 
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -63,14 +65,19 @@ class Connection:
         return data
 
     def reply(self):
+        """One whole reply, RESP2 or RESP3 (after HELLO 3)."""
         line = self._line()
         kind, header = line[:1], line[1:-2]
-        if kind == b"$":
+        if kind in (b"$", b"=", b"!"):  # bulk string, verbatim string, blob error
             length = int(header)
             return line if length < 0 else line + self._exact(length + 2)
-        if kind == b"*":
+        if kind in (b"*", b"~", b">"):  # array, set, push
             count = int(header)
             return line + b"".join(self.reply() for _ in range(max(0, count)))
+        if kind == b"%":  # map
+            return line + b"".join(self.reply() for _ in range(2 * int(header)))
+        if kind == b"|":  # attribute, then the reply it annotates
+            return line + b"".join(self.reply() for _ in range(2 * int(header))) + self.reply()
         return line
 
     def call(self, arguments):
@@ -263,6 +270,29 @@ def queries():
     return c
 
 
+def hello_checks(vicinity, redis):
+    """HELLO answered as Redis answers it: errors byte for byte, and the same map (RESP3) or flat
+    array (RESP2) with the same keys in the same order, where server, version and id are ours.
+    Leaves both connections in RESP3. Returns the number of differences."""
+    differences = 0
+
+    def normalize(reply):
+        # Only the values of server, version and id may differ.
+        for name, value in ((b"server", rb"\$\d+\r\n[^\r]*"), (b"version", rb"\$\d+\r\n[^\r]*"), (b"id", rb":\d+")):
+            reply = re.sub(rb"(\$%d\r\n%s\r\n)%s" % (len(name), name, value), rb"\1<%s>" % name, reply)
+        return reply
+
+    for command in (["HELLO", "4"], ["HELLO", "abc"], ["HELLO", "0"], ["HELLO", "3", "FOO"],
+                    ["HELLO", "3", "SETNAME"], ["HELLO", "3", "AUTH", "x"], ["HELLO", "3", "setname", "a b"],
+                    ["HELLO", "3", "setname", "a\x01"], ["HELLO", "2", "SETNAME", "compat"], ["HELLO", "2"], ["HELLO"],
+                    ["HELLO", "3", "SetName", "compat-3"], ["HELLO"]):
+        ours, theirs = vicinity.call(command), redis.call(command)
+        if normalize(ours) != normalize(theirs):
+            differences += 1
+            print("DIFF %s\n  vicinity: %r\n  redis:    %r" % (" ".join(command), ours[:600], theirs[:600]))
+    return differences
+
+
 def start(vicinity, work):
     db = os.path.join(work, "compat.sqlite")
     env = dict(os.environ, VICINITY_DB=db)
@@ -294,13 +324,20 @@ def main():
             print("redis-compat: AUTH to vicinity failed: %r" % auth)
             return 1
         differences = 0
-        commands = dataset() + queries()
-        for command in commands:
-            ours, theirs = vicinity.call(command), redis.call(command)
-            if ours != theirs:
-                differences += 1
-                print("DIFF %s\n  vicinity: %r\n  redis:    %r" % (" ".join(command), ours[:600], theirs[:600]))
-        print("redis-compat: %d commands, %d differences" % (len(commands), differences))
+        # The queries once more in RESP3 (HELLO 3), where GEOPOS and WITHCOORD answer doubles.
+        passes = [("RESP2", dataset() + queries()), ("RESP3", queries())]
+        count = 0
+        for protocol, commands in passes:
+            if protocol == "RESP3":
+                differences += hello_checks(vicinity, redis)
+            for command in commands:
+                ours, theirs = vicinity.call(command), redis.call(command)
+                count += 1
+                if ours != theirs:
+                    differences += 1
+                    print("DIFF %s %s\n  vicinity: %r\n  redis:    %r"
+                          % (protocol, " ".join(command), ours[:600], theirs[:600]))
+        print("redis-compat: %d commands (RESP2 and RESP3) and HELLO, %d differences" % (count, differences))
         return 1 if differences else 0
     finally:
         for process in processes:

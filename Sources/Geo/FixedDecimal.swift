@@ -12,6 +12,13 @@ enum FixedDecimal {
         let sign = value.sign == .minus ? "-" : ""
         if value.isNaN { return sign + "nan" }
         if value.isInfinite { return sign + "inf" }
+        if let text = small(value, fractionDigits: fractionDigits, trimmingZeros: false) { return text }
+        return exact(value, fractionDigits: fractionDigits)
+    }
+
+    /// `format` for finite values, in limbs of any length.
+    static func exact(_ value: Double, fractionDigits: Int) -> String {
+        let sign = value.sign == .minus ? "-" : ""
         var digits = scaledDigits(abs(value), fractionDigits: fractionDigits)
         if digits.count <= fractionDigits {
             digits = String(repeating: "0", count: fractionDigits + 1 - digits.count) + digits
@@ -19,6 +26,83 @@ enum FixedDecimal {
         guard fractionDigits > 0 else { return sign + digits }
         let point = digits.index(digits.endIndex, offsetBy: -fractionDigits)
         return sign + digits[..<point] + "." + digits[point...]
+    }
+
+    /// `%.Nf` of a finite value with trailing decimal zeros and then a trailing point removed, "-0"
+    /// as "0"
+    /// (Redis `addReplyHumanLongDouble` for a long double that holds a double).
+    static func trimmed(_ value: Double, fractionDigits: Int) -> String {
+        if let text = small(value, fractionDigits: fractionDigits, trimmingZeros: true) { return text }
+        var text = exact(value, fractionDigits: fractionDigits)
+        if fractionDigits > 0 {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+
+    /// The same digits for finite values below 2^53 in magnitude with at most 17 decimals whose
+    /// scaled value is below 2^62, in 128-bit integer arithmetic: the significand times 10^digits
+    /// is below 2^110 and the binary exponent is negative, so one shift with its remainder rounds
+    /// exactly. Nil otherwise (then `format` counts in limbs of any length).
+    private static func small(_ value: Double, fractionDigits: Int, trimmingZeros: Bool) -> String? {
+        guard value.isFinite, (0...17).contains(fractionDigits) else { return nil }
+        var power: UInt64 = 1
+        for _ in 0..<fractionDigits { power &*= 10 }
+        // Rounded, the scaled value then fits in 63 bits.
+        guard abs(value) < 0x1p53, abs(value) * Double(power) < 0x1p62 else { return nil }
+        var scaled: UInt64 = 0  // value * 10^fractionDigits, rounded to an integer, ties to even
+        if value != 0 {
+            let significand = value.significandBitPattern | (value.isNormal ? 1 << 52 : 0)
+            let shift = value.isNormal ? 52 - Int(value.exponent) : 1074
+            let product = UInt128(significand) * UInt128(power)
+            if shift == 0 {
+                scaled = UInt64(product)
+            } else if shift < 128 {
+                let quotient = product >> shift
+                let remainder = product & ((1 << shift) - 1)
+                let half = UInt128(1) << (shift - 1)
+                let roundsUp = remainder > half || (remainder == half && quotient & 1 == 1)
+                scaled = UInt64(quotient) + (roundsUp ? 1 : 0)
+            }
+        }
+        let negative = value.sign == .minus
+        // Sign, up to 16 integer digits, point, up to 17 decimals.
+        return String(unsafeUninitializedCapacity: 40) { bytes in
+            var digits: (UInt64, UInt64) = (scaled / power, scaled % power)
+            var end = 0
+            if negative {
+                bytes[end] = UInt8(ascii: "-")
+                end += 1
+            }
+            // Integer part, most significant digit first.
+            let integerStart = end
+            repeat {
+                bytes[end] = UInt8(ascii: "0") + UInt8(digits.0 % 10)
+                digits.0 /= 10
+                end += 1
+            } while digits.0 > 0
+            bytes[integerStart..<end].reverse()
+            if fractionDigits > 0 {
+                bytes[end] = UInt8(ascii: ".")
+                var position = end + fractionDigits
+                end = position + 1
+                while position > end - 1 - fractionDigits {
+                    bytes[position] = UInt8(ascii: "0") + UInt8(digits.1 % 10)
+                    digits.1 /= 10
+                    position -= 1
+                }
+                if trimmingZeros {
+                    while bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
+                    if bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+                }
+            }
+            if trimmingZeros, negative, end == 2, bytes[1] == UInt8(ascii: "0") {
+                bytes[0] = UInt8(ascii: "0")
+                end = 1
+            }
+            return end
+        }
     }
 
     /// The decimal digits of `value * 10^fractionDigits` rounded to an integer, ties to even.

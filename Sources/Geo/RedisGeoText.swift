@@ -18,10 +18,7 @@ public enum RedisGeoText {
     ///   "inf"/"-inf".
     public static func coordinate(_ degrees: Double) -> String {
         guard degrees.isFinite else { return FixedDecimal.format(degrees, fractionDigits: 0) }
-        var text = FixedDecimal.format(degrees, fractionDigits: 17)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
+        return FixedDecimal.trimmed(degrees, fractionDigits: 17)
     }
 
     /// A score as WITHHASH prints it: the integer `(long long)score` (Redis `addReplyLongLong`),

@@ -88,15 +88,20 @@ extension LineService {
             version = number
         }
         var pending = session
-        while let option = arguments.option() {
-            switch option {
-            case "AUTH":
+        // Redis 7.0 `helloCommand`: an option without its arguments is a syntax error that quotes
+        // the option as given.
+        while !arguments.isAtEnd {
+            let option = try arguments.next()
+            switch option.uppercased() {
+            case "AUTH" where arguments.remaining >= 2:
                 _ = try arguments.next()
                 try authenticate(try arguments.next(), &pending)
-            case "SETNAME":
-                pending.name = try arguments.next()
+            case "SETNAME" where arguments.remaining >= 1:
+                let name = try arguments.next()
+                try Self.checkClientName(name)
+                pending.name = name.isEmpty ? nil : name
             default:
-                throw .error("Syntax error in HELLO option '\(option.lowercased())'")
+                throw .error("Syntax error in HELLO option '\(option)'")
             }
         }
         pending.protocolVersion = version
@@ -109,6 +114,13 @@ extension LineService {
         return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: $0.1) })
     }
 
+    /// Redis `clientSetName`: printable ASCII from "!" to "~" only.
+    private static func checkClientName(_ name: String) throws(CommandFailure) {
+        guard name.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .error("Client names cannot contain spaces, newlines or special characters.")
+        }
+    }
+
     private func client(_ arguments: inout CommandArguments, _ session: inout Session) throws(CommandFailure)
         -> RESPReply
     {
@@ -117,9 +129,7 @@ extension LineService {
         case "SETNAME":
             guard arguments.remaining == 1 else { throw .wrongArity("client|setname") }
             let name = try arguments.next()
-            guard !name.contains(where: { $0 == " " || $0 == "\n" }) else {
-                throw .error("Client names cannot contain spaces, newlines or special characters.")
-            }
+            try Self.checkClientName(name)
             session.name = name.isEmpty ? nil : name
             return .simpleString("OK")
         case "GETNAME":

@@ -102,8 +102,8 @@ extension LineService {
                         guard let score = keyspace.score(key: argv[1], member: member) else { return .nullArray }
                         let position = GeoHash.decode(score: score)
                         return .array([
-                            .text(RedisGeoText.coordinate(position.longitude)),
-                            .text(RedisGeoText.coordinate(position.latitude)),
+                            .doubleText(RedisGeoText.coordinate(position.longitude)),
+                            .doubleText(RedisGeoText.coordinate(position.latitude)),
                         ])
                     })
             case "GEOHASH":

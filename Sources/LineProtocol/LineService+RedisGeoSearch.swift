@@ -134,13 +134,20 @@ extension LineService {
             // inequality; half the diagonal would not be a bound on the sphere.
             let half = shape.halfExtents
             let reach = shape.isBox ? half.height + half.width : half.height
-            candidates = try keyspace.candidates(
-                key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
             let limit = Int(clamping: options.count)
-            let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
-            hits = try search.hits(
-                candidates: candidates.scores, order: options.order, count: count,
-                membersPrecede: candidates.memberPrecedes)
+            if limit > 0, !options.any, options.order != .descending,
+                let nearest = try nearestFirst(
+                    limit, search: search, keyspace: keyspace, key: key, center: center, reachMeters: reach)
+            {
+                (hits, candidates) = nearest
+            } else {
+                candidates = try keyspace.candidates(
+                    key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
+                let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
+                hits = try search.hits(
+                    candidates: candidates.scores, order: options.order, count: count,
+                    membersPrecede: candidates.memberPrecedes)
+            }
         } catch let error as PlacesError {
             throw failure(error)
         } catch {
@@ -160,12 +167,53 @@ extension LineService {
                 if options.withCoordinates {
                     row.append(
                         .array([
-                            .text(RedisGeoText.coordinate(hit.longitude)),
-                            .text(RedisGeoText.coordinate(hit.latitude)),
+                            .doubleText(RedisGeoText.coordinate(hit.longitude)),
+                            .doubleText(RedisGeoText.coordinate(hit.latitude)),
                         ]))
                 }
                 return .array(row)
             })
+    }
+
+    /// COUNT n (ASC or unordered, without ANY) from the n + 1 nearest members instead of every
+    /// member in the shape — Redis scans them all; the index finds the nearest directly.
+    ///
+    /// Let k be the distance, between exact positions, to the (n + 1)-th nearest member in reach.
+    /// Every member whose Redis distance (between decoded positions) is at most k + m, with m the
+    /// quantization margin, lies within k + 2m of the exact centre, so the candidates fetched within
+    /// k + 2m hold all of them — among them the n + 1 nearest by exact position, whose Redis
+    /// distances are at most k + m. If the search reports at least n + 1 members within k + m, and
+    /// the first n + 1 distances strictly increase, then no member Redis might scan ties with or
+    /// precedes them, and any sort Redis uses puts exactly these n first, in this order. Otherwise
+    /// (ties, duplicates from overlapping cells, members outside the shape or the scanned cells)
+    /// the answer is nil and the caller runs the full search.
+    private static func nearestFirst(
+        _ limit: Int, search: RedisGeoSearch, keyspace: RedisGeoKeyspace, key: String,
+        center: (longitude: Double, latitude: Double), reachMeters: Double
+    ) throws(PlacesError) -> (hits: [RedisGeoHit], candidates: RedisGeoCandidates)? {
+        let margin = RedisGeoKeyspace.quantizationMarginMeters
+        guard limit < 1_000_000,
+            let kth = try keyspace.distanceToNearest(
+                rank: limit + 1, key: key, longitude: center.longitude, latitude: center.latitude,
+                reachMeters: reachMeters),
+            kth + margin < reachMeters
+        else { return nil }
+        // `candidates` adds the margin once more: k + 2m in all.
+        let candidates = try keyspace.candidates(
+            key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: kth + margin)
+        let sorted: [RedisGeoHit]
+        do {
+            sorted = try search.hits(
+                candidates: candidates.scores, order: .ascending, count: .all,
+                membersPrecede: candidates.memberPrecedes)
+        } catch {
+            return nil
+        }
+        guard sorted.count > limit, sorted[limit].distanceMeters <= kth + margin,
+            sorted[0].distanceMeters.isFinite,
+            (0..<limit).allSatisfy({ sorted[$0].distanceMeters < sorted[$0 + 1].distanceMeters })
+        else { return nil }
+        return (Array(sorted.prefix(limit)), candidates)
     }
 
     /// Redis `extractLongLatOrReply`: both numbers read, then the pair checked.

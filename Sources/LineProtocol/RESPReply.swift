@@ -32,6 +32,10 @@ public enum RESPReply: Sendable {
     case map([MapEntry])
     /// RESP3 `,`: a double; RESP2 its text as a bulk string.
     case double(Double)
+    /// RESP3 `,text`: a double already printed, for replies whose digits Redis chooses itself
+    /// (GEOPOS and WITHCOORD print 17 decimals, trailing zeros removed); RESP2 the text as a bulk
+    /// string. JSON writes it as a number when it is a finite one, else as a string.
+    case doubleText(String)
     /// RESP3 `_`; RESP2 `$-1`.
     case null
     /// RESP3 `#t`/`#f`; RESP2 `:1`/`:0`.
@@ -87,6 +91,7 @@ extension RESPReply: Equatable {
         case (.array(let a), .array(let b)): return a == b
         case (.map(let a), .map(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
+        case (.doubleText(let a), .doubleText(let b)): return a == b
         case (.boolean(let a), .boolean(let b)): return a == b
         case (.verbatim(let formatA, let a), .verbatim(let formatB, let b)): return formatA == formatB && a == b
         default: return false

@@ -46,6 +46,12 @@ extension RESPReplyEncoder {
             } else {
                 writeJSONString(doubleText(value).utf8, to: &out)
             }
+        case .doubleText(let text):
+            if let value = Double(text), value.isFinite, text.first != "+" {
+                out.writeString(text)
+            } else {
+                writeJSONString(text.utf8, to: &out)
+            }
         case .boolean(let value):
             out.writeStaticString(value ? "true" : "false")
         }

@@ -14,6 +14,7 @@ import NIOCore
 /// | ``RESPReply/null`` | `$-1` | `_` |
 /// | ``RESPReply/map(_:)-swift.enum.case`` | `*2n` then key, value… | `%n` then key, value… |
 /// | ``RESPReply/double(_:)`` | bulk string of its text | `,text` |
+/// | ``RESPReply/doubleText(_:)`` | bulk string of the text | `,text` |
 /// | ``RESPReply/boolean(_:)`` | `:1` / `:0` | `#t` / `#f` |
 /// | ``RESPReply/verbatim(_:_:)`` | bulk string of the text | `=len` `txt:text` |
 ///
@@ -127,6 +128,12 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
                 writeLine(prefix: ",", doubleText(value), to: &out)
             } else {
                 writeBulk(ByteBuffer(string: doubleText(value)), to: &out)
+            }
+        case .doubleText(let text):
+            if resp3 {
+                writeLine(prefix: ",", text, to: &out)
+            } else {
+                writeBulk(ByteBuffer(string: text), to: &out)
             }
         case .boolean(let value):
             if resp3 {

@@ -105,6 +105,22 @@ struct RedisGeoKeyspace {
         return candidates
     }
 
+    /// The distance in meters on Redis's sphere, between exact positions, from the centre to the
+    /// `rank`-th nearest place of `key` within `reachMeters` (plus the quantization margin); nil
+    /// when fewer places lie there, and always for the `user` key (it holds few members, and its
+    /// candidates come through the privacy filter).
+    func distanceToNearest(rank: Int, key: String, longitude: Double, latitude: Double, reachMeters: Double)
+        throws(PlacesError) -> Double?
+    {
+        guard key != PlaceDirectory.userKind, rank > 0 else { return nil }
+        let center: Coordinate
+        do { center = try Coordinate(latitude: latitude, longitude: longitude) } catch { throw .geo(error) }
+        let reach = min(reachMeters, Self.maximumReachMeters) + Self.quantizationMarginMeters
+        let nearest = try directory.nearest(
+            rank, to: center, kind: key, model: .haversine(.redis), maxDistanceMeters: reach)
+        return nearest.count == rank ? nearest.last?.distanceMeters : nil
+    }
+
     /// Whether the asker may see a user in the `user` key.
     private func isVisible(_ user: User) -> Bool {
         user.visibility == .public || principal == .user(user.id)

@@ -5,7 +5,8 @@ import Geo
 ///
 /// Places are grouped by kind. Each kind has its own `GridIndex`, and each place gets a handle
 /// that is dense within its kind: the places of a kind have handles 0, 1, 2, … in the order they
-/// were added. A place is identified by kind and id; adding a second place with the same pair is
+/// were added, except that the first 1,024 or more added to a new kind at once are numbered in a
+/// spatial order (nearby places, nearby in memory). A place is identified by kind and id; adding a second place with the same pair is
 /// an error that names where both came from.
 ///
 /// Queries for a kind that the catalog does not hold return no places rather than an error: an
@@ -139,6 +140,11 @@ public struct PlaceCatalog: Sendable {
             if firstHandle + offsets.count - 1 > GridIndex.maximumHandle {
                 throw .geo(.handleOutOfRange(firstHandle + offsets.count - 1))
             }
+            // A new kind of many places takes them in a spatial order, so that the places of one grid
+            // cell sit together in memory: a query then reads a few runs of `places` instead of
+            // missing the cache once per candidate (a third of GEOSEARCH's time over the wire).
+            let unordered = offsets
+            let offsets = existing == nil && offsets.count >= 1_024 ? Self.spatialOrder(places, offsets) : offsets
             let table = IDTable()
             let parallel = existing == nil && offsets.count >= 100_000
             let emptyIndex = self.emptyIndex
@@ -155,13 +161,19 @@ public struct PlaceCatalog: Sendable {
                     table.set(index)
                 }
             }
+            if case .failure = table.result, offsets != unordered {
+                // The same duplicate as the order given would find (the first repeated id in it).
+                _ = try Self.idTable(
+                    places, offsets: unordered, origins: origins, existing: existing, firstHandle: firstHandle
+                ).get()
+            }
             built.append((kind, offsets, try table.result.get(), table.index))
         }
         for (kind, offsets, handleByID, index) in built {
             var collection = collections.removeValue(forKey: kind) ?? Collection(index: emptyIndex)
             let firstHandle = collection.places.count
-            if firstHandle == 0 && offsets.count == places.count {
-                // Every place is of this new kind: share the arrays instead of copying them.
+            if firstHandle == 0 && offsets.count == places.count && offsets.elementsEqual(places.indices) {
+                // Every place is of this new kind, in order: share the arrays instead of copying them.
                 collection.places = places
                 collection.origins = origins
             } else {
@@ -195,6 +207,33 @@ public struct PlaceCatalog: Sendable {
 }
 
 extension PlaceCatalog {
+    /// `offsets` ordered along a Z-order (Morton) curve of latitude and longitude quantized to 2^26
+    /// steps (about 0.3 m by 0.6 m at the equator), ties in the order given.
+    static func spatialOrder(_ places: [Place], _ offsets: [Int]) -> [Int] {
+        /// The low 26 bits of `value` spread to the even bits of the result.
+        func spread(_ value: UInt64) -> UInt64 {
+            var bits = value & 0x3FF_FFFF
+            bits = (bits | bits << 16) & 0x0000_FFFF_0000_FFFF
+            bits = (bits | bits << 8) & 0x00FF_00FF_00FF_00FF
+            bits = (bits | bits << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            bits = (bits | bits << 2) & 0x3333_3333_3333_3333
+            bits = (bits | bits << 1) & 0x5555_5555_5555_5555
+            return bits
+        }
+        func step(_ degrees: Double, _ range: Double) -> UInt64 {
+            UInt64(min(max((degrees + range) / (2 * range) * 0x1p26, 0), 0x1p26 - 1))
+        }
+        var keyed = offsets.map { offset in
+            let coordinate = places[offset].coordinate
+            return (
+                key: spread(step(coordinate.latitude, 90)) << 1 | spread(step(coordinate.longitude, 180)),
+                offset: offset
+            )
+        }
+        keyed.sort { ($0.key, $0.offset) < ($1.key, $1.offset) }
+        return keyed.map(\.offset)
+    }
+
     /// The id table of a kind after adding `offsets`, or the duplicate found.
     static func idTable(
         _ places: [Place], offsets: [Int], origins: [SourceLocation?], existing: Collection?, firstHandle: Int

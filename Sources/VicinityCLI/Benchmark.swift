@@ -61,8 +61,10 @@ struct Benchmark {
     }
 
     /// Writes the dataset as Redis commands for `redis-cli --pipe`: `points.redis` (GEOADD, longitude
-    /// first, 500 points a command) and `queries.redis` (GEOSEARCH … BYRADIUS … ASC WITHDIST, the same
-    /// query set `run` times), so Redis can be measured on exactly the same work.
+    /// first, 500 points a command), the same points as `points.csv` for `vicinity import` (ids are
+    /// the Redis members), and `queries.redis` (GEOSEARCH … BYRADIUS … ASC WITHDIST, the same
+    /// query set `run` times), so Redis can be measured on exactly the same work, and `varied.redis`
+    /// (the same centres, queries of every shape: `variedQueries`).
     func exportRedis(to folder: String) throws {
         let (points, queries) = dataset()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -75,11 +77,49 @@ struct Benchmark {
             text += "\r\n"
         }
         try text.write(toFile: folder + "/points.redis", atomically: true, encoding: .utf8)
+        text = "id,name,lat,lon\n"
+        for point in points {
+            text += "\(point.handle),Point \(point.handle),\(point.coordinate.latitude),\(point.coordinate.longitude)\n"
+        }
+        try text.write(toFile: folder + "/points.csv", atomically: true, encoding: .utf8)
         let radius = DistanceText.plain(configuration.radiusMeters)
         text = queries.map {
             "GEOSEARCH city FROMLONLAT \($0.longitude) \($0.latitude) BYRADIUS \(radius) m ASC WITHDIST\r\n"
         }.joined()
         try text.write(toFile: folder + "/queries.redis", atomically: true, encoding: .utf8)
+        try Self.variedQueries(at: queries, members: points.count, seed: configuration.seed).joined()
+            .write(toFile: folder + "/varied.redis", atomically: true, encoding: .utf8)
+    }
+
+    /// One Redis GEO query per centre, of every shape a client asks: `GEOSEARCH` from the
+    /// coordinate or from a member (a random point's handle), by radius (100 m to 2 km, in any unit)
+    /// or by box, ASC, DESC or unordered, `COUNT` with and without `ANY`, any `WITH*` combination;
+    /// one in eight is `GEORADIUS` or `GEORADIUSBYMEMBER_RO`. Deterministic for a seed; lines end
+    /// with CRLF.
+    static func variedQueries(at centres: [Coordinate], members: Int, seed: UInt64) -> [String] {
+        var random = SplitMix64(seed: seed ^ 0x5641_5249_4544)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
+        return centres.map { centre in
+            let meters = pick([100.0, 250, 500, 500, 1_000, 2_000])
+            let unit = pick(["m", "m", "km", "ft", "mi"])
+            let perUnit = ["m": 1.0, "km": 1_000, "ft": 0.3048, "mi": 1_609.34][unit]!
+            let radius = DistanceText.plain((meters / perUnit * 1_000).rounded() / 1_000)
+            let order = pick(["ASC", "ASC", "DESC", ""])
+            let count = pick(["", "", "COUNT 10", "COUNT 50", "COUNT 10 ANY"])
+            let with = ["WITHCOORD", "WITHDIST", "WITHHASH"].filter { _ in random.next() % 2 == 0 }
+            let tail = [order, count].filter { !$0.isEmpty } + with
+            let member = String(random.next() % UInt64(members))
+            let lonLat = "\(centre.longitude) \(centre.latitude)"
+            var words: [String]
+            switch random.next() % 16 {
+            case 0: words = ["GEORADIUS city", lonLat, radius, unit]
+            case 1: words = ["GEORADIUSBYMEMBER_RO city", member, radius, unit]
+            case 2, 3, 4: words = ["GEOSEARCH city FROMMEMBER", member, "BYRADIUS", radius, unit]
+            case 5, 6, 7: words = ["GEOSEARCH city FROMLONLAT", lonLat, "BYBOX", radius, radius, unit]
+            default: words = ["GEOSEARCH city FROMLONLAT", lonLat, "BYRADIUS", radius, unit]
+            }
+            return (words + tail).joined(separator: " ") + "\r\n"
+        }
     }
 
     func run(progress: (String) -> Void) throws -> Report {

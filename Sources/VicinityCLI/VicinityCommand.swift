@@ -19,7 +19,7 @@ struct VicinityCommand: ParsableCommand {
             NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, ImportCommand.self,
             ExportCommand.self, UserCommand.self, AdminTokenCommand.self, BenchCommand.self, StoreBenchCommand.self,
             ServeCommand.self,
-            CrashWriterCommand.self,
+            CrashWriterCommand.self, LineBenchCommand.self,
         ]
     )
 }

@@ -51,6 +51,39 @@ import Testing
         #expect(FixedDecimal.format(value, fractionDigits: digits) == expected)
     }
 
+    /// The 128-bit fast path against glibc's own printf and against the arbitrary-length one, on
+    /// values of every magnitude, ties (multiples of powers of two), and the edges of the fast path.
+    @Test func fixedDecimalFastPathMatchesGlibcPrintf() {
+        var random = SplitMix64(seed: 7_0_15)
+        func glibc(_ value: Double, _ digits: Int) -> String {
+            var buffer = [CChar](repeating: 0, count: 512)
+            _ = withVaList([Int32(digits), value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        for step in 0..<100_000 {
+            let digits = Int(random.next() % 18)
+            let value: Double
+            switch step % 4 {
+            case 0: value = Double(bitPattern: random.next())  // any double, NaN and inf included
+            case 1: value = (random.nextUnit() - 0.5) * pow(10, Double(random.next() % 40) - 20)
+            case 2: value = Double(Int64(random.next() % 2_000_001) - 1_000_000) / Double(1 << (random.next() % 30))
+            default: value = (random.nextUnit() * 2 - 1) * 0x1p62 / pow(10, Double(digits)) * random.nextUnit() * 2
+            }
+            let printed = FixedDecimal.format(value, fractionDigits: digits)
+            #expect(printed == glibc(value, digits), "\(value) with \(digits) digits")
+            if value.isFinite {
+                #expect(printed == FixedDecimal.exact(value, fractionDigits: digits))
+                var trimmed = FixedDecimal.exact(value, fractionDigits: digits)
+                if digits > 0 {
+                    while trimmed.hasSuffix("0") { trimmed.removeLast() }
+                    if trimmed.hasSuffix(".") { trimmed.removeLast() }
+                }
+                if trimmed == "-0" { trimmed = "0" }
+                #expect(FixedDecimal.trimmed(value, fractionDigits: digits) == trimmed, "\(value) trimmed")
+            }
+        }
+    }
+
     @Test func coordinatesPrintLikeAddReplyHumanLongDouble() {
         #expect(RedisGeoText.coordinate(180) == "180")
         #expect(RedisGeoText.coordinate(-0.0) == "0")

@@ -144,6 +144,38 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
         await fixture.server.shutdown()
     }
 
+    /// HELLO's option errors quote the option as Redis does, client names are printable ASCII, and
+    /// after HELLO 3 the connection speaks RESP3: GEOPOS answers doubles printed as Redis prints
+    /// them (17 decimals, trailing zeros removed); JSON output writes them as numbers.
+    @Test func helloThreeSwitchesToRESP3AndChecksItsOptions() async throws {
+        let fixture = try await Fixture.start()
+        let client = try fixture.client()
+        let omur = GeoHash.decode(try GeoHash.encode(longitude: 29.014096, latitude: 41.087853))
+        let longitude = RedisGeoText.coordinate(omur.longitude)
+        let latitude = RedisGeoText.coordinate(omur.latitude)
+        let badName = "-ERR Client names cannot contain spaces, newlines or special characters.\r\n"
+        client.send(
+            Self.resp(["HELLO", "3", "SETNAME", "a", "b"]) + Self.resp(["HELLO", "3", "auth", "x"])
+                + Self.resp(["CLIENT", "SETNAME", "a b"]) + Self.resp(["CLIENT", "SETNAME", "tab\there"])
+                + Self.resp(["HELLO", "3", "SETNAME", "é"]) + Self.resp(["GEOPOS", "pharmacy", "omur"]))
+        let resp2 = "*1\r\n*2\r\n$\(longitude.utf8.count)\r\n\(longitude)\r\n$\(latitude.utf8.count)\r\n\(latitude)\r\n"
+        #expect(
+            client.receive(until: resp2)
+                == "-ERR Syntax error in HELLO option 'b'\r\n-ERR Syntax error in HELLO option 'auth'\r\n" + badName
+                + badName + badName + resp2)
+        client.send(Self.resp(["HELLO", "3", "SETNAME", "class-map"]) + Self.resp(["GEOPOS", "pharmacy", "omur"]))
+        let resp3 = "*1\r\n*2\r\n,\(longitude)\r\n,\(latitude)\r\n"
+        let replies = client.receive(until: resp3)
+        #expect(replies.hasPrefix("%7\r\n$6\r\nserver\r\n$8\r\nvicinity\r\n"))
+        #expect(replies.contains("$5\r\nproto\r\n:3\r\n"))
+        client.send("CLIENT GETNAME\r\nOUTPUT json\r\nGEOPOS pharmacy omur\r\n")
+        #expect(
+            client.receive(until: "]]}\n")
+                == "$9\r\nclass-map\r\n" + #"{"ok":true,"result":"OK"}"# + "\n"
+                + #"{"ok":true,"result":[[\#(longitude),\#(latitude)]]}"# + "\n")
+        await fixture.server.shutdown()
+    }
+
     @Test func jsonOutputIsOneObjectPerLine() async throws {
         let fixture = try await Fixture.start()
         let client = try fixture.client()

@@ -58,7 +58,9 @@ import Testing
         #expect(await fixture.run("GEODIST", "Sicily", "Palermo", "Catania") == .text("166274.1516"))
         #expect(
             await fixture.run("GEOPOS", "Sicily", "Palermo", "Nowhere")
-                == .array([.array([.text("13.36138933897018433"), .text("38.11555639549629859")]), .nullArray]))
+                == .array([
+                    .array([.doubleText("13.36138933897018433"), .doubleText("38.11555639549629859")]), .nullArray,
+                ]))
         #expect(await fixture.run("GEOHASH", "Sicily", "Palermo") == .array([.text("sqc8b49rny0")]))
         #expect(
             await fixture.run("GEOSEARCH", "Sicily", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "ASC")
@@ -150,6 +152,64 @@ import Testing
                 trial % 2 == 0 ? ["BYRADIUS", String(size), "m"] : ["BYBOX", String(size), String(size / 2), "m"]
             let command = ["GEOSEARCH", "grid", "FROMLONLAT", String(longitude), String(latitude)] + by + ["ASC"]
             #expect(await fixture.service.reply(command, session: fixture.anonymous) == .array(expected))
+        }
+    }
+
+    /// COUNT n without ANY is answered from the n + 1 nearest members when they decide it, and by the
+    /// full search when they do not: members at exactly the same place (equal distances), twins one
+    /// quantization step apart, centres on a member, boxes, radii from 1 m to 20 km, n from 1 to 40.
+    /// Every reply equals Redis's search of the whole sorted set.
+    @Test func countWithoutAnyEqualsASearchOfTheWholeSortedSet() async throws {
+        let fixture = try Fixture()
+        var generator = SplitMix64(seed: 7)
+        func uniform(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + Double(generator.next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        var points: [(longitude: Double, latitude: Double)] = (0..<400).map { _ in
+            (uniform(28.9...29.1), uniform(40.95...41.05))
+        }
+        for copy in 0..<30 { points.append(points[copy % 6]) }  // exact duplicates
+        for twin in 0..<20 { points.append((points[twin].longitude + 0.000_005, points[twin].latitude)) }
+        var entries: [RedisGeoEntry<String>] = []
+        var add = ["GEOADD", "dense"]
+        for (index, point) in points.enumerated() {
+            add += [String(point.longitude), String(point.latitude), "m\(index)"]
+            entries.append(
+                RedisGeoEntry(
+                    score: Double(try GeoHash.encode(longitude: point.longitude, latitude: point.latitude)),
+                    member: "m\(index)"))
+        }
+        #expect(await fixture.service.reply(add, session: fixture.admin) == .integer(Int(points.count)))
+        entries.sort { $0.precedes($1) }
+        for trial in 0..<300 {
+            let onMember = trial % 3 == 0
+            let centre: (longitude: Double, latitude: Double) =
+                onMember ? points[Int(generator.next() % 40)] : (uniform(28.9...29.1), uniform(40.95...41.05))
+            let size = [1.0, 50, 300, 1_000, 3_000, 20_000][trial % 6]
+            let shape: RedisGeoShape =
+                trial % 4 == 1 ? .box(width: size, height: size * 0.7, unit: .meters) : .radius(size, unit: .meters)
+            let count = 1 + Int(generator.next() % 40)
+            let ascending = trial % 2 == 0
+            let search = try RedisGeoSearch(longitude: centre.longitude, latitude: centre.latitude, shape: shape)
+            let expected = try search.matches(
+                in: entries, order: ascending ? RedisGeoSearch.Order.ascending : .unsorted, count: .first(count)
+            ).map {
+                RESPReply.array([
+                    .text($0.member), .text(RedisGeoText.distance(meters: $0.distanceMeters, unit: .meters)),
+                ])
+            }
+            let by: [String]
+            if case .box = shape {
+                by = ["BYBOX", String(size), String(size * 0.7), "m"]
+            } else {
+                by = ["BYRADIUS", String(size), "m"]
+            }
+            let command =
+                ["GEOSEARCH", "dense", "FROMLONLAT", String(centre.longitude), String(centre.latitude)] + by
+                + (ascending ? ["ASC"] : []) + ["COUNT", String(count), "WITHDIST"]
+            #expect(
+                await fixture.service.reply(command, session: fixture.anonymous) == .array(expected),
+                "\(command.joined(separator: " "))")
         }
     }
 

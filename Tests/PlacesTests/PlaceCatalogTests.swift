@@ -94,6 +94,48 @@ import Testing
         }
     }
 
+    /// A large new kind is numbered along a Z-order curve: every place is still found by id and by
+    /// position, and a duplicate is reported as the order given would find it (the later line of
+    /// the first id that repeats), not as the spatial order meets it.
+    @Test func aLargeKindInSpatialOrderKeepsEveryPlaceAndReportsDuplicatesInFileOrder() throws {
+        var random = SplitMix64(seed: 1_024)
+        let places = try (0..<5_000).map { number in
+            try place("p\(number)", random.nextUnit() * 170 - 85, random.nextUnit() * 360 - 180)
+        }
+        var catalog = try PlaceCatalog()
+        try catalog.add(contentsOf: places)
+        #expect(catalog.count(kind: "pharmacy") == 5_000)
+        for original in places {
+            #expect(catalog.place(kind: "pharmacy", id: original.id) == original)
+        }
+        let center = try Coordinate(latitude: 10, longitude: 20)
+        let nearest = try catalog.nearest(20, to: center, kind: "pharmacy")
+        let expected = places.map { ($0.id, try! DistanceModel.geodesic.measure(center, $0.coordinate).distanceMeters) }
+            .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(20).map(\.0)
+        #expect(nearest.map(\.place.id) == Array(expected))
+        #expect(
+            catalog.place(kind: "pharmacy", handle: 0) != places[0]
+                || catalog.place(kind: "pharmacy", handle: 1) != places[1])
+
+        // Lines 3000 and 4000 repeat the ids of lines 2000 and 10: the first repeat in file order is line 3000.
+        var repeated = places
+        repeated[2_999].id = "p1999"
+        repeated[3_999].id = "p9"
+        // The second pair comes first in the spatial order (its corner of the curve).
+        repeated[9].coordinate = try Coordinate(latitude: -89.9, longitude: -179.9)
+        repeated[3_999].coordinate = try Coordinate(latitude: -89.8, longitude: -179.8)
+        let origins = (0..<5_000).map { Optional(SourceLocation(file: "big.csv", position: .line($0 + 1))) }
+        var fresh = try PlaceCatalog()
+        #expect(
+            throws: PlacesError.duplicateID(
+                "p1999", at: SourceLocation(file: "big.csv", position: .line(3_000)),
+                firstAt: SourceLocation(file: "big.csv", position: .line(2_000)))
+        ) {
+            try fresh.add(contentsOf: repeated, origins: origins)
+        }
+        #expect(fresh.count == 0)
+    }
+
     @Test func duplicateAddedInCode() throws {
         var catalog = try PlaceCatalog()
         try catalog.add(place("a", 1, 1))
