@@ -7,7 +7,7 @@ BIN_DEBUG := .build/debug/vicinity
 # Sudo only when not root and available (a fresh Debian container runs as root without sudo).
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: demo test deps build build-debug bench lint format clean
+.PHONY: demo test deps build build-debug bench fuzz lint format clean
 
 ## Install the system libraries Vicinity links against (PROJ, SQLite), if pkg-config cannot find them.
 deps:
@@ -58,11 +58,15 @@ bench: build
 	$(BIN_RELEASE) bench
 	$(BIN_RELEASE) bench-store
 
+## libFuzzer on the request decoder, 1,000,000 inputs (not part of `make test`: ~10 min here).
+fuzz:
+	scripts/fuzz-decoder.sh
+
 lint:
-	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Fuzz Package.swift
 
 format:
-	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Fuzz Package.swift
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-fuzz.log

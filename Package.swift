@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "Places", targets: ["Places"]),
         .library(name: "TextMap", targets: ["TextMap"]),
+        .library(name: "LineProtocol", targets: ["LineProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

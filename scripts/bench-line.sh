@@ -12,7 +12,9 @@
 #    WITHDIST set, COUNT 10 within 500 m, COUNT 10 within 5 km (500 calls), and a varied set
 #    (GEOSEARCH/GEORADIUS/GEORADIUSBYMEMBER_RO, radius 100 m-2 km in m/km/ft/mi or box, from a
 #    point or a member, ASC/DESC/none, COUNT with and without ANY, every WITH* combination).
-#    Each set's replies are digested on both servers: "same replies" means byte for byte.
+#    Each set's replies are digested on both servers: "same replies" means byte for byte. Each
+#    server's own time per call (INFO commandstats after CONFIG RESETSTAT) is printed too: the
+#    time spent answering, without the network and the client.
 #
 # Usage: scripts/bench-line.sh [requests]    (redis-benchmark requests per run, default 200000)
 # Needs: redis-server, redis-cli, redis-benchmark (installed with apt-get when missing), a release
@@ -25,6 +27,7 @@ vport=$((port + 1))
 
 "$bin" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
 "$bin" import "$work/points.csv" --kind city --db "$work/line.sqlite" >/dev/null 2>&1
+admin=$("$bin" admin-token --db "$work/line.sqlite" 2>/dev/null)
 start_redis
 redis-cli -p "$port" --pipe <"$work/points.redis" >/dev/null
 "$bin" serve --db "$work/line.sqlite" --line-port "$vport" --idle-timeout 0 2>/dev/null &
@@ -63,16 +66,28 @@ sed 's/BYRADIUS 500 m ASC WITHDIST/BYRADIUS 500 m ASC COUNT 10 WITHDIST/' "$work
 head -500 "$work/queries.redis" | sed 's/BYRADIUS 500 m ASC WITHDIST/BYRADIUS 5 km ASC COUNT 10 WITHDIST/' \
     >"$sets/5km-count10"
 cp "$work/varied.redis" "$sets/varied"
+# Mean server time per call of the queries since the last CONFIG RESETSTAT (INFO commandstats:
+# time executing the command, without reading the request or writing the reply).
+server_time() { # port [redis-cli options]
+    redis-cli -p "$@" info commandstats | tr -d '\r' | grep '^cmdstat_' | grep -vE '^cmdstat_(config|info|auth):' \
+        | sed -E 's/.*:calls=([0-9]+),usec=([0-9]+),.*/\1 \2/' | awk '{ c += $1; u += $2 } END { printf "%.2f", c ? u / c : 0 }'
+}
 for set in ping 500m-withdist 500m-count10 5km-count10 varied; do
     passes=3
     [[ $set == 5km-count10 ]] && passes=1 # Redis takes ~20 ms a call here
+    redis-cli -p "$port" config resetstat >/dev/null
     redis=$("$bin" line-bench --port "$port" --file "$sets/$set" --passes "$passes")
+    redis_server=$(server_time "$port")
+    redis-cli -p "$vport" -a "$admin" --no-auth-warning config resetstat >/dev/null
     vicinity=$("$bin" line-bench --port "$vport" --file "$sets/$set" --passes "$passes")
+    vicinity_server=$(server_time "$vport" -a "$admin" --no-auth-warning)
     digest() { grep -oE 'digest [0-9a-f]+' <<<"$1"; }
     rate() { grep -oE '[0-9]+ calls/s' <<<"$1" | cut -d' ' -f1; }
     same=$([[ $(digest "$redis") == $(digest "$vicinity") ]] && echo "same replies" || echo "REPLIES DIFFER")
     awk -v s="$set" -v r="$(rate "$redis")" -v v="$(rate "$vicinity")" -v same="$same" \
         'BEGIN { printf "  %-14s redis %6d calls/s  vicinity %6d calls/s  ratio %5.1fx  %s\n", s, r, v, v / r, same }'
+    awk -v r="$redis_server" -v v="$vicinity_server" \
+        'BEGIN { printf "  %-14s server time per call (INFO commandstats): redis %.1f µs, vicinity %.1f µs, ratio %.1fx\n", "", r, v, r / v }'
     echo "    redis:    ${redis#*: }"
     echo "    vicinity: ${vicinity#*: }"
 done

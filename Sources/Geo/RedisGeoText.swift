@@ -24,10 +24,13 @@ public enum RedisGeoText {
     /// A score as WITHHASH prints it: the integer `(long long)score` (Redis `addReplyLongLong`),
     /// truncated toward zero; like x86-64's `cvttsd2si`, values that do not fit print as
     /// -9223372036854775808.
-    public static func hash(score: Double) -> String {
+    public static func hash(score: Double) -> String { String(hashInteger(score: score)) }
+
+    /// The integer `hash(score:)` prints.
+    public static func hashInteger(score: Double) -> Int64 {
         let limit = 9_223_372_036_854_775_808.0  // 2^63
-        guard score > -limit, score < limit else { return String(Int64.min) }
-        return String(Int64(score))
+        guard score > -limit, score < limit else { return Int64.min }
+        return Int64(score)
     }
 
     /// C's `%f`: six decimals, as in Redis's "invalid longitude,latitude pair" error.

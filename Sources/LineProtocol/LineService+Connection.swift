@@ -2,7 +2,7 @@ import Foundation
 import Places
 
 /// The connection commands real clients send: PING, ECHO, QUIT, AUTH, HELLO, CLIENT, SELECT,
-/// COMMAND, INFO, DBSIZE, and Vicinity's OUTPUT.
+/// COMMAND, INFO, CONFIG GET/RESETSTAT, DBSIZE, and Vicinity's OUTPUT.
 extension LineService {
     /// The version `HELLO` and `INFO` report.
     static let version = "0.5.0"
@@ -38,7 +38,11 @@ extension LineService {
         case "COMMAND":
             return .reply(try commandInfo(&arguments))
         case "INFO":
-            return .reply(.text(info()))
+            var sections: [String] = []
+            while !arguments.isAtEnd { sections.append(try arguments.next().lowercased()) }
+            return .reply(.text(info(sections: sections)))
+        case "CONFIG":
+            return .reply(try config(&arguments, session))
         case "DBSIZE":
             guard arguments.isAtEnd else { throw .wrongArity(name) }
             return .reply(.integer(try read { directory in LineService.keyCount(directory) }))
@@ -164,26 +168,70 @@ extension LineService {
     }
 
     static let commandNames = [
-        "PING", "ECHO", "QUIT", "AUTH", "HELLO", "CLIENT", "SELECT", "COMMAND", "INFO", "DBSIZE", "OUTPUT",
-        "NEARBY", "NEAREST", "DIST", "PLACE.SET", "PLACE.GET", "PLACE.DEL", "USER.ADD", "USER.MOVE",
+        "PING", "ECHO", "QUIT", "AUTH", "HELLO", "CLIENT", "SELECT", "COMMAND", "INFO", "CONFIG", "DBSIZE",
+        "OUTPUT", "NEARBY", "NEAREST", "DIST", "PLACE.SET", "PLACE.GET", "PLACE.DEL", "USER.ADD", "USER.MOVE",
         "USER.VISIBILITY", "USER.GET", "USER.DEL", "MAP", "GEOADD", "GEOSEARCH", "GEORADIUS", "GEORADIUS_RO",
         "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOPOS", "GEOHASH", "ZREM", "ZCARD", "DEL", "EXISTS",
         "TYPE",
     ]
 
-    private func info() -> String {
-        let (places, kinds, publicUsers) = directory.read {
-            ($0.places.count, $0.places.kinds.count, $0.publicUserCount)
+    /// `INFO [section …]` as Redis 7.0 answers it: no section (or `default`) gives server, clients,
+    /// stats and keyspace; `commandstats` the per-command counters; `all` and `everything` every
+    /// section; names are case-insensitive, unknown ones give nothing, sections are separated by an
+    /// empty line.
+    private func info(sections asked: [String]) -> String {
+        let all = ["server", "clients", "stats", "keyspace", "commandstats"]
+        var wanted = Set<String>()
+        for name in asked.isEmpty ? ["default"] : asked {
+            switch name {
+            case "default": wanted.formUnion(all.dropLast())
+            case "all", "everything": wanted.formUnion(all)
+            default: wanted.insert(name)
+            }
         }
-        let statistics = directory.statistics
-        let lines = [
-            "# Server", "vicinity_version:\(LineService.version)", "redis_version:7.0.15",
-            "uptime_in_seconds:\(Int(Date().timeIntervalSince(started)))", "",
-            "# Clients", "connected_clients:\(connectedClients)", "",
-            "# Stats", "total_commands_processed:\(commandsProcessed)", "commits:\(statistics.commits)",
-            "committed_changes:\(statistics.changes)", "",
-            "# Keyspace", "places:\(places)", "place_kinds:\(kinds)", "public_users:\(publicUsers)",
-        ]
-        return lines.joined(separator: "\r\n") + "\r\n"
+        var text: [[String]] = []
+        for section in all where wanted.contains(section) {
+            switch section {
+            case "server":
+                text.append([
+                    "# Server", "vicinity_version:\(LineService.version)", "redis_version:7.0.15",
+                    "uptime_in_seconds:\(Int(Date().timeIntervalSince(started)))",
+                ])
+            case "clients":
+                text.append(["# Clients", "connected_clients:\(connectedClients)"])
+            case "stats":
+                let store = directory.statistics
+                text.append([
+                    "# Stats", "total_commands_processed:\(commandsProcessed)", "commits:\(store.commits)",
+                    "committed_changes:\(store.changes)",
+                ])
+            case "keyspace":
+                let (places, kinds, publicUsers) = directory.read {
+                    ($0.places.count, $0.places.kinds.count, $0.publicUserCount)
+                }
+                text.append(["# Keyspace", "places:\(places)", "place_kinds:\(kinds)", "public_users:\(publicUsers)"])
+            default:
+                text.append(["# Commandstats"] + statistics.infoLines)
+            }
+        }
+        return text.map { $0.joined(separator: "\r\n") + "\r\n" }.joined(separator: "\r\n")
+    }
+
+    /// `CONFIG GET pattern…` (an empty list: no Redis parameter applies here) and `CONFIG RESETSTAT`
+    /// (admin only: it clears what `INFO` reports for everybody).
+    private func config(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
+        guard let sub = arguments.option() else { throw .wrongArity("config") }
+        switch sub {
+        case "GET":
+            guard !arguments.isAtEnd else { throw .wrongArity("config|get") }
+            return .array([])
+        case "RESETSTAT":
+            guard arguments.isAtEnd else { throw .wrongArity("config|resetstat") }
+            try LineService.requireAdmin(session, action: "resetting the statistics needs the admin token")
+            resetStatistics()
+            return .simpleString("OK")
+        default:
+            throw .error("unknown subcommand '\(sub.lowercased())'. Try CONFIG HELP.")
+        }
     }
 }

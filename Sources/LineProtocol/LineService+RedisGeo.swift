@@ -133,7 +133,7 @@ extension LineService {
         }
     }
 
-    private static func requireAdmin(_ session: Session, action: String) throws(CommandFailure) {
+    static func requireAdmin(_ session: Session, action: String) throws(CommandFailure) {
         guard session.principal == .admin else { throw failure(.forbidden(action: action)) }
     }
 

@@ -158,12 +158,13 @@ extension LineService {
         guard extras > 0 else { return .array(hits.map { .text(members[$0.position]) }) }
         return .array(
             hits.map { hit in
-                var row: [RESPReply] = [.text(members[hit.position])]
+                var row: [RESPReply] = []
                 row.reserveCapacity(extras + 1)
+                row.append(.text(members[hit.position]))
                 if options.withDistance {
                     row.append(.text(RedisGeoText.distance(meters: hit.distanceMeters, unit: shape.unit)))
                 }
-                if options.withHash { row.append(.integer(Int(RedisGeoText.hash(score: hit.score)) ?? 0)) }
+                if options.withHash { row.append(.integer(Int(RedisGeoText.hashInteger(score: hit.score)))) }
                 if options.withCoordinates {
                     row.append(
                         .array([

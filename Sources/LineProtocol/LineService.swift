@@ -16,6 +16,8 @@ public final class LineService: Sendable {
     /// Commands run so far: an atomic, not under the mutex, since every command counts itself and
     /// event loops would otherwise queue for the lock.
     private let commands = Atomic<Int>(0)
+    /// `INFO commandstats`.
+    let statistics = CommandStatistics(names: LineService.commandNames)
 
     public init(directory: DurableDirectory) {
         self.directory = directory
@@ -46,27 +48,48 @@ public final class LineService: Sendable {
             completion(.error("ERR empty command"), session)
             return
         }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let upperName = name.uppercased()
+        let counters = statistics.counters(for: upperName)
+        let statistics = self.statistics
+        func record(failure: String?) {
+            guard let counters else { return }
+            let elapsed = DispatchTime.now().uptimeNanoseconds &- started
+            statistics.record(counters, nanoseconds: Int(clamping: elapsed), failure: failure)
+        }
         var session = session
         let arguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))
         do throws(CommandFailure) {
-            switch try command(name.uppercased(), arguments, &session) {
+            switch try command(upperName, arguments, &session) {
             case .reply(let reply):
+                if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
                 completion(reply, session)
             case .write(let request, let reply):
+                record(failure: nil)
                 let final = session
                 directory.submit(request, presenting: session.token) { result in
                     switch result {
                     case .success(let token): completion(reply(token), final)
-                    case .failure(let error): completion(LineService.reply(for: error), final)
+                    case .failure(let error):
+                        if let counters { statistics.recordFailedWrite(counters) }
+                        completion(LineService.reply(for: error), final)
                     }
                 }
             case .writes(let requests, let reply):
+                record(failure: nil)
                 let final = session
                 submitAll(requests, presenting: session.token) { results in completion(reply(results), final) }
             }
         } catch {
+            record(failure: error.line)
             completion(.error(error.line), session)
         }
+    }
+
+    /// Sets the command counters and statistics to zero (`CONFIG RESETSTAT`).
+    func resetStatistics() {
+        statistics.reset()
+        commands.store(0, ordering: .relaxed)
     }
 
     /// What a command does: answer now, or make a write and answer once it is stored.
