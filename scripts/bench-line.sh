@@ -39,21 +39,50 @@ echo "$(redis-server --version | grep -oE 'v=[0-9.]+') against vicinity $(git re
     "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
 echo
 echo "redis-benchmark -c 50 -n $requests: GEOSEARCH city FROMLONLAT lon lat BYRADIUS 500 m ASC"
+echo "(cpu: CPU time per request of the client and of the server, user + system, from /proc and bash's time)"
 count() { redis-cli -p "$1" geosearch city fromlonlat "$2" "$3" byradius 500 m asc | wc -l; }
-rps() { # port, pipeline, lon, lat
-    redis-benchmark -p "$1" -c 50 -P "$2" -n "$requests" -q geosearch city fromlonlat "$3" "$4" byradius 500 m asc \
-        | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1 | cut -d' ' -f1
+ticks=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; } # user + system ticks of a process
+# Prints "requests/s client-µs server-µs" for one redis-benchmark run against the server on port $1.
+bench() { # port, server pid, pipeline, command…
+    local port=$1 pid=$2 pipeline=$3
+    shift 3
+    local before after out rate client
+    before=$(cpu_ticks "$pid")
+    out=$({ TIMEFORMAT='%U %S'; time redis-benchmark -p "$port" -c 50 -P "$pipeline" -n "$requests" -q "$@" \
+        2>/dev/null | tr '\r' '\n' | grep -oE '[0-9.]+ requests per second' | tail -1; } 2>&1)
+    after=$(cpu_ticks "$pid")
+    rate=$(head -1 <<<"$out" | cut -d' ' -f1)
+    client=$(tail -1 <<<"$out")
+    awk -v r="$rate" -v c="$client" -v s="$((after - before))" -v t="$ticks" -v n="$requests" \
+        'BEGIN { split(c, u, " "); printf "%.0f %.1f %.1f", r, (u[1] + u[2]) * 1e6 / n, s / t * 1e6 / n }'
+}
+redis_pid=$(cat "$work/redis.pid")
+row() { # label, results, pipeline, redis "rate client server", vicinity "…"
+    read -r rr rc rs <<<"$4"
+    read -r vr vc vs <<<"$5"
+    awk -v l="$1" -v c="$2" -v p="$3" -v rr="$rr" -v rc="$rc" -v rs="$rs" -v vr="$vr" -v vc="$vc" -v vs="$vs" \
+        'BEGIN { printf "  %-6s (%3d results) -P %-2d  redis %7.0f/s (cpu %5.1f + %5.1f µs)  vicinity %7.0f/s (cpu %5.1f + %5.1f µs)  ratio %.1fx\n", l, c, p, rr, rc, rs, vr, vc, vs, vr / rr }'
 }
 for point in "median 28.90500860848254 41.308095327014605" "sparse 28.921983114282227 41.24901001269346"; do
     read -r name lon lat <<<"$point"
     results=$(count "$port" "$lon" "$lat")
     [[ $(count "$vport" "$lon" "$lat") == "$results" ]] || echo "warning: different result counts at $name"
     for pipeline in 1 16; do
-        redis=$(rps "$port" "$pipeline" "$lon" "$lat")
-        vicinity=$(rps "$vport" "$pipeline" "$lon" "$lat")
-        awk -v n="$name" -v c="$results" -v p="$pipeline" -v r="$redis" -v v="$vicinity" \
-            'BEGIN { printf "  %-6s (%3d results) -P %-2d  redis %8.0f/s  vicinity %8.0f/s  ratio %.1fx\n", n, c, p, r, v, v / r }'
+        query=(geosearch city fromlonlat "$lon" "$lat" byradius 500 m asc)
+        row "$name" "$results" "$pipeline" "$(bench "$port" "$redis_pid" "$pipeline" "${query[@]}")" \
+            "$(bench "$vport" "$server" "$pipeline" "${query[@]}")"
     done
+done
+# The ceiling of the apparatus: Redis sending the median point's reply bytes with no geometry at all
+# (LRANGE of a list holding the same 251 members, in the same order) through the same client on the
+# same two cores. Any server must send those bytes; the client's CPU per request is the same.
+redis-cli -p "$port" geosearch city fromlonlat 28.90500860848254 41.308095327014605 byradius 500 m asc \
+    | xargs redis-cli -p "$port" rpush same-bytes >/dev/null
+for pipeline in 1 16; do
+    read -r lr lc ls <<<"$(bench "$port" "$redis_pid" "$pipeline" lrange same-bytes 0 -1)"
+    awk -v p="$pipeline" -v r="$lr" -v c="$lc" -v s="$ls" 'BEGIN {
+        printf "  ceiling: redis LRANGE of the same reply bytes, -P %-2d  %7.0f/s (cpu %5.1f + %5.1f µs); two cores / that cpu = %.0f/s\n", p, r, c, s, 2e6 / (c + s) }'
 done
 
 echo

@@ -16,6 +16,6 @@ trap 'redis-cli -p $port shutdown nosave >/dev/null 2>&1 || true; rm -rf "$work"
 
 start_redis() {
     redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
-        --logfile "$work/redis.log" --dir "$work"
+        --logfile "$work/redis.log" --dir "$work" --pidfile "$work/redis.pid"
     for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 }
