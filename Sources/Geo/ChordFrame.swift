@@ -76,13 +76,7 @@ struct ChordFrame {
             p = a * cos(phi) * inverseW
             z = aOneMinusE2 * sinPhi * inverseW
         }
-        var deltaLongitude = longitude - longitude0
-        if deltaLongitude > 180 {
-            deltaLongitude -= 360
-        } else if deltaLongitude < -180 {
-            deltaLongitude += 360
-        }
-        let v = deltaLongitude * (ChordFrame.radiansPerDegree / 2)
+        let v = halfLongitudeDifference(longitude)
         let sinV: Double
         if abs(v) <= ChordFrame.shortSeriesLimit {
             // The omitted v⁵/120 is below 1e-17.
@@ -96,6 +90,21 @@ struct ChordFrame {
         let dp = p - p0
         let dz = z - z0
         return dp * dp + dz * dz + 4 * p * p0 * sinV * sinV
+    }
+}
+
+extension ChordFrame {
+    /// Half the longitude difference from the centre to `longitude` in radians, the shorter way
+    /// round: in [-π/2, π/2].
+    @inline(__always)
+    func halfLongitudeDifference(_ longitude: Double) -> Double {
+        var deltaLongitude = longitude - longitude0
+        if deltaLongitude > 180 {
+            deltaLongitude -= 360
+        } else if deltaLongitude < -180 {
+            deltaLongitude += 360
+        }
+        return deltaLongitude * (ChordFrame.radiansPerDegree / 2)
     }
 }
 

@@ -4,11 +4,16 @@
 /// descriptions print the shortest round-trip form instead, which differs in the last digits
 /// (Redis prints 13.36138933897018433 where Swift says 13.361389338970184). An `x87` long double
 /// holds every double exactly, so `%.17Lf` of a double converted to long double prints the same
-/// digits as this does.
-enum FixedDecimal {
+/// digits as this does. Checked against glibc's `vsnprintf` on 100,000 values of every magnitude
+/// (`RedisGeoTests.fixedDecimalFastPathMatchesGlibcPrintf`); faster than `String(format:)`, which parses its format.
+public enum FixedDecimal {
     /// `printf("%.*f", fractionDigits, value)` with glibc's output for infinities ("inf", "-inf") and
     /// NaN ("nan", "-nan" when the sign bit is set).
-    static func format(_ value: Double, fractionDigits: Int) -> String {
+    ///
+    /// - Parameters:
+    ///   - value: any double.
+    ///   - fractionDigits: decimals after the point, 0 or more.
+    public static func format(_ value: Double, fractionDigits: Int) -> String {
         let sign = value.sign == .minus ? "-" : ""
         if value.isNaN { return sign + "nan" }
         if value.isInfinite { return sign + "inf" }

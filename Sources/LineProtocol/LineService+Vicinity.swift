@@ -180,9 +180,11 @@ extension LineService {
         model: DistanceModel, unit: DistanceUnit, withCoordinates: Bool
     ) throws(CommandFailure) -> RESPReply {
         var rows: [RESPReply] = []
+        rows.reserveCapacity(hits.count)
+        let bearings = BearingFrame(from: center, model: model)
         for hit in hits {
             let bearing: Double
-            do { bearing = try model.measure(center, hit.coordinate).bearing } catch { throw .error(error.description) }
+            do { bearing = try bearings.bearing(to: hit.coordinate) } catch { throw .error(error.description) }
             var row: [RESPReply] = [
                 .text(hit.id), .text(hit.name), .text(fixed(hit.meters / unit.meters, decimals: 4)),
                 .text(fixed(bearing, decimals: 1)),
@@ -199,7 +201,7 @@ extension LineService {
         return .array(rows)
     }
 
-    static func fixed(_ value: Double, decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+    static func fixed(_ value: Double, decimals: Int) -> String { FixedDecimal.format(value, fractionDigits: decimals) }
 
     // MARK: - Writes
 

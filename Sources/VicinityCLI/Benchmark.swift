@@ -151,6 +151,39 @@ struct Benchmark {
                 })
         }
 
+        // What a front end adds to a geodesic radius query: every hit's initial bearing, by the
+        // normal-section frame (`BearingFrame`) and by one `geod_inverse` a hit.
+        let bearingCount = min(configuration.queries, configuration.projectedQueries)
+        if bearingCount > 0 {
+            progress("\(bearingCount) radius queries with bearings, geodesic, \(configuration.passes) passes")
+            let sample = Array(queries.prefix(bearingCount))
+            // The control: the same query reading each hit's coordinates, without a bearing.
+            radius.append(
+                try measurePasses("+reads", queries: sample) { query in
+                    var sum = 0.0
+                    let hits = try index.within(radiusMeters: configuration.radiusMeters, of: query, model: .geodesic)
+                    for hit in hits { sum += points[Int(hit.handle)].coordinate.latitude }
+                    return sum.isNaN ? 0 : hits.count
+                })
+            radius.append(
+                try measurePasses("+bearings", queries: sample) { query in
+                    let frame = BearingFrame(from: query, model: .geodesic)
+                    var sum = 0.0
+                    let hits = try index.within(radiusMeters: configuration.radiusMeters, of: query, model: .geodesic)
+                    for hit in hits { sum += try frame.bearing(to: points[Int(hit.handle)].coordinate) }
+                    return sum.isNaN ? 0 : hits.count
+                })
+            radius.append(
+                try measurePasses("+geod_inv", queries: sample) { query in
+                    var sum = 0.0
+                    let hits = try index.within(radiusMeters: configuration.radiusMeters, of: query, model: .geodesic)
+                    for hit in hits {
+                        sum += Geodesic.wgs84.inverse(query, points[Int(hit.handle)].coordinate).initialBearing
+                    }
+                    return sum.isNaN ? 0 : hits.count
+                })
+        }
+
         progress("\(configuration.queries) nearest-\(configuration.nearestCount) queries, geodesic")
         let nearest = try measurePasses("geodesic", queries: queries) { query in
             try index.nearest(configuration.nearestCount, to: query, model: .geodesic).count
