@@ -1,0 +1,37 @@
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Reads `Authorization: Bearer <token>` and hands the token to the handler as
+/// `RequestToken.current`. Without the header the handler sees no token (anonymous on reads, 401
+/// on writes, before anything else is checked); a header in any other form is a 401 at once.
+/// The token is never logged.
+struct BearerTokenMiddleware: ServerMiddleware {
+    /// The operations that write: they need a token before their body or parameters are looked at.
+    static let writeOperations: Set<String> = [
+        "putPlace", "deletePlace", "registerUser", "deleteUser", "moveUser", "forgetUserLocation",
+        "setUserVisibility",
+    ]
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let field = request.headerFields[.authorization] else {
+            if BearerTokenMiddleware.writeOperations.contains(operationID) { throw HTTPAPIError.missingToken }
+            return try await next(request, body, metadata)
+        }
+        let token = try BearerTokenMiddleware.token(in: field)
+        return try await RequestToken.$current.withValue(token) { try await next(request, body, metadata) }
+    }
+
+    /// The token of an `Authorization` value: the scheme `Bearer` in any letter case, one or more
+    /// spaces, then the token (RFC 6750 §2.1).
+    static func token(in field: String) throws(HTTPAPIError) -> String {
+        let scheme = field.prefix { $0 != " " }
+        let token = field.dropFirst(scheme.count).drop { $0 == " " }
+        guard scheme.lowercased() == "bearer", !token.isEmpty, !token.contains(" ") else {
+            throw .malformedAuthorization
+        }
+        return String(token)
+    }
+}
