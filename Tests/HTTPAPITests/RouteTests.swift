@@ -1,0 +1,151 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Testing
+
+@testable import HTTPAPI
+
+/// Requests through the generated server and the middlewares (no socket): the text of
+/// parameters, tokens, bodies, and the problem documents every error becomes.
+@Suite(.timeLimit(.minutes(1))) struct RouteTests {
+    static let nearby = "/v1/nearby?lat=41.088154&lon=29.015615"
+
+    @Test(arguments: [
+        ("lat=abc&lon=29", #"invalid latitude "abc": expected a number of degrees from -90 to 90"#, "lat"),
+        ("lat=nan&lon=29", #"invalid latitude "nan": expected a number of degrees from -90 to 90"#, "lat"),
+        ("lat=0x10&lon=29", #"invalid latitude "0x10": expected a number of degrees from -90 to 90"#, "lat"),
+        ("lat=95&lon=29", #"invalid latitude "95": expected a number of degrees from -90 to 90"#, "lat"),
+        ("lat=41&lon=%2B181", #"invalid longitude "+181": expected a number of degrees from -180 to 180"#, "lon"),
+        ("lat=41", #"missing query parameter "lon": expected a number of degrees from -180 to 180"#, "lon"),
+        ("lat=41&lon=29&limit=2.5", #"invalid limit "2.5": expected a whole number from 1 to 10000"#, "limit"),
+        ("lat=41&lon=29&radius=1e9", #"invalid radius "1e9": expected 0 to 20000000 meters"#, "radius"),
+        ("lat=41&lon=29&model=flat", #"invalid model "flat": expected geodesic, haversine or projected"#, "model"),
+    ])
+    func badQueryTextIsA400ProblemNamingTheParameter(query: String, detail: String, parameter: String) async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let reply = try await RecordingTransport.serving(fixture).send(.get, "/v1/nearby?" + query)
+        #expect(reply.status == 400)
+        #expect(reply.response.headerFields[.contentType] == "application/problem+json")
+        #expect(reply.detail == detail)
+        #expect(reply.json["title"] as? String == "Bad Request" && reply.json["type"] as? String == "about:blank")
+        let invalid = reply.json["invalid_params"] as? [[String: String]]
+        #expect(invalid?.first?["name"] == parameter && invalid?.first?["in"] == "query")
+    }
+
+    @Test func jsonOrGeoJSONAsTheClientAsks() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let json = try await transport.send(.get, Self.nearby)
+        #expect(json.status == 200 && json.response.headerFields[.contentType] == "application/json; charset=utf-8")
+        #expect((json.json["results"] as? [[String: Any]])?.first?["distance_m"] is Double)
+        let geo = try await transport.send(.get, Self.nearby, headers: [.accept: "application/geo+json"])
+        #expect(geo.status == 200 && geo.response.headerFields[.contentType] == "application/geo+json; charset=utf-8")
+        let feature = (geo.json["features"] as? [[String: Any]])?.first
+        #expect((feature?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [29.014096, 41.087853])
+        let byFormat = try await transport.send(.get, Self.nearby + "&format=geojson")
+        #expect(byFormat.json["type"] as? String == "FeatureCollection")
+    }
+
+    @Test func writesWithoutAGoodTokenAre401WithTheScheme() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let body = HTTPBody(#"{"lat":41,"lon":29}"#)
+        let none = try await transport.send(
+            .put, "/v1/places/pharmacy/x", headers: [.contentType: "application/json"], body: body)
+        #expect(none.status == 401)
+        #expect(none.response.headerFields[.wwwAuthenticate] == #"Bearer realm="vicinity""#)
+        #expect(none.detail == "this needs a token: send Authorization: Bearer <token>")
+        let basic = try await transport.send(.delete, "/v1/users/ayse", headers: [.authorization: "Basic eDp5"])
+        #expect(basic.status == 401)
+        let stranger = try await transport.send(
+            .get, "/v1/users/ayse", headers: [.authorization: "Bearer " + APIFixture.strangerToken])
+        #expect(stranger.status == 401)
+        #expect(stranger.response.headerFields[.wwwAuthenticate] == #"Bearer realm="vicinity", error="invalid_token""#)
+    }
+
+    @Test func bodiesAreCheckedForTypeSizeSyntaxAndSchema() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let admin: HTTPFields = [.authorization: "Bearer " + fixture.admin, .contentType: "application/json"]
+        func put(_ text: String, headers: HTTPFields? = nil) async throws -> RecordingTransport.Reply {
+            try await transport.send(.put, "/v1/places/pharmacy/x", headers: headers ?? admin, body: HTTPBody(text))
+        }
+        let created = try await put(#"{"lat":41,"lon":29,"name":"X"}"#)
+        // Not `%2Fv1%2Fplaces…` as the runtime writes it (apple/swift-openapi-generator#857).
+        #expect(created.status == 201 && created.response.headerFields[.location] == "/v1/places/pharmacy/x")
+        #expect(try await put(#"{"lat":41,"lon":29}"#).status == 200)
+        let slash = try await transport.send(
+            .put, "/v1/places/pharmacy/a%2Fb", headers: admin, body: HTTPBody(#"{"lat":41,"lon":29}"#))
+        #expect(slash.response.headerFields[.location] == "/v1/places/pharmacy/a%2Fb")
+
+        var text = admin
+        text[.contentType] = "text/plain"
+        let wrongType = try await put(#"{"lat":41,"lon":29}"#, headers: text)
+        #expect(wrongType.status == 415 && wrongType.detail == "the body is text/plain: expected application/json")
+
+        let notJSON = try await put(#"{"lat":41,"#)
+        #expect(notJSON.status == 400)
+        let unknown = try await put(#"{"lat":41,"lon":29,"colour":"red"}"#)
+        #expect(unknown.status == 422 && unknown.detail == #"unknown field "colour" at /"#)
+        let wrongType2 = try await put(#"{"lat":"north","lon":29}"#)
+        #expect(wrongType2.status == 422 && wrongType2.detail == "invalid value at /lat: expected a number")
+        let missing = try await put(#"{"lat":41}"#)
+        #expect(missing.status == 422 && missing.detail == #"missing field "lon" at /"#)
+        let outOfRange = try await put(#"{"lat":95,"lon":29}"#)
+        #expect(outOfRange.status == 422)
+        #expect(outOfRange.detail == "invalid latitude 95 at /lat: expected a number of degrees from -90 to 90")
+    }
+
+    @Test func aBodyOverTheCapIsRefusedWithoutBeingReadWhole() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let headers: HTTPFields = [.authorization: "Bearer " + fixture.admin, .contentType: "application/json"]
+        let cap = BodyLimitMiddleware.defaultMaximumBytes
+        let stated = try await transport.send(
+            .put, "/v1/places/pharmacy/x", headers: headers,
+            body: HTTPBody(Array(repeating: UInt8(ascii: " "), count: cap + 1), length: .known(Int64(cap + 1))))
+        #expect(stated.status == 413 && stated.detail == "the body is \(cap + 1) bytes: expected at most \(cap)")
+
+        // A body of unknown length that never ends: refused once the cap is passed.
+        let chunks = AsyncStream<HTTPBody.ByteChunk> { continuation in
+            continuation.onTermination = { _ in }
+            Task {
+                for _ in 0..<1_000_000 { continuation.yield(ArraySlice(repeating: UInt8(ascii: " "), count: 4096)) }
+                continuation.finish()
+            }
+        }
+        let streamed = try await transport.send(
+            .put, "/v1/places/pharmacy/x", headers: headers, body: HTTPBody(chunks, length: .unknown))
+        #expect(streamed.status == 413 && streamed.detail == "the body is over \(cap) bytes: expected at most \(cap)")
+    }
+
+    @Test func privateUsersAre404ThroughTheRoutesAndTheLiteralNearbyWins() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let hidden = try await transport.send(.get, "/v1/users/mehmet")
+        let ghost = try await transport.send(.get, "/v1/users/ghost")
+        #expect(hidden.status == 404 && ghost.status == 404)
+        #expect(hidden.body.replacingOccurrences(of: "mehmet", with: "ghost") == ghost.body)
+        let own = try await transport.send(
+            .get, "/v1/users/mehmet", headers: [.authorization: "Bearer " + fixture.mehmet])
+        #expect(own.status == 200 && own.json["visibility"] as? String == "private")
+        let nearby = try await transport.send(.get, "/v1/users/nearby?lat=41.088154&lon=29.015615")
+        #expect(nearby.status == 200 && nearby.json["total"] as? Int == 1)
+    }
+
+    @Test func healthAnswersAndUnservedOperationsAre501() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let health = try await transport.send(.get, "/healthz")
+        #expect(health.status == 200 && health.json["status"] as? String == "ok" && health.json["places"] as? Int == 3)
+        let metrics = try await transport.send(.get, "/metrics")
+        #expect(metrics.status == 501 && metrics.response.headerFields[.contentType] == "application/problem+json")
+    }
+}
