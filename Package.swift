@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol",
+                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
