@@ -1,6 +1,6 @@
 import Places
 
-/// `/healthz`, `/metrics` and `/v1/map`.
+/// `/healthz` and `/metrics`.
 extension VicinityAPI {
     /// 200 while serving, with the number of places in memory (all kinds; users not counted).
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
@@ -11,10 +11,5 @@ extension VicinityAPI {
     /// Not served yet (swift-prometheus is not wired in): 501.
     func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output {
         throw HTTPAPIError.notImplemented(operation: "GET /metrics")
-    }
-
-    /// Not served yet: 501.
-    func renderMap(_ input: Operations.RenderMap.Input) async throws -> Operations.RenderMap.Output {
-        throw HTTPAPIError.notImplemented(operation: "GET /v1/map")
     }
 }
