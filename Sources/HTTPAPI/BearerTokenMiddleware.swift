@@ -12,10 +12,17 @@ struct BearerTokenMiddleware: ServerMiddleware {
         "setUserVisibility",
     ]
 
+    /// The operations whose contract takes no token (`security` not declared): the header is not
+    /// looked at, as `/v1/distance` promises.
+    static let publicOperations: Set<String> = ["measureDistance", "getPlace", "getHealth", "getMetrics"]
+
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if BearerTokenMiddleware.publicOperations.contains(operationID) {
+            return try await next(request, body, metadata)
+        }
         guard let field = request.headerFields[.authorization] else {
             if BearerTokenMiddleware.writeOperations.contains(operationID) { throw HTTPAPIError.missingToken }
             return try await next(request, body, metadata)

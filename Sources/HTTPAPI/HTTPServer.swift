@@ -34,19 +34,21 @@ public final class HTTPServer: Sendable {
         self.port = port
     }
 
-    /// The middlewares, outermost first: problems for every error, `Location` as the handler
-    /// wrote it, the bearer token, the body's type and size, then the text of number parameters.
-    static var middlewares: [any ServerMiddleware] {
+    /// The middlewares, outermost first: request metrics, problems for every error, `Location`
+    /// as the handler wrote it, the bearer token, the body's type and size, then the text of
+    /// number parameters.
+    static func middlewares(metrics: HTTPMetrics) -> [any ServerMiddleware] {
         [
-            ProblemMiddleware(), LocationHeaderMiddleware(), BearerTokenMiddleware(), BodyLimitMiddleware(),
-            QueryTextMiddleware(),
+            MetricsMiddleware(metrics: metrics), ProblemMiddleware(), LocationHeaderMiddleware(),
+            BearerTokenMiddleware(), BodyLimitMiddleware(), QueryTextMiddleware(),
         ]
     }
 
     /// A router serving every operation of openapi.yaml over `directory`.
     public static func router(directory: DurableDirectory) throws -> Router<BasicRequestContext> {
         let router = Router()
-        try VicinityAPI(directory: directory).registerHandlers(on: router, middlewares: middlewares)
+        let api = VicinityAPI(directory: directory)
+        try api.registerHandlers(on: router, middlewares: middlewares(metrics: api.metrics))
         return router
     }
 

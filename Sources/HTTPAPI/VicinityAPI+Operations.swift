@@ -1,3 +1,4 @@
+import OpenAPIRuntime
 import Places
 
 /// `/healthz` and `/metrics`.
@@ -8,8 +9,9 @@ extension VicinityAPI {
         return .ok(.init(body: .json(.init(status: .ok, places: places))))
     }
 
-    /// Not served yet (swift-prometheus is not wired in): 501.
+    /// The Prometheus text exposition format: requests by operation and status, latencies, index
+    /// sizes per kind (public users only for `user`) and the store's commits.
     func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output {
-        throw HTTPAPIError.notImplemented(operation: "GET /metrics")
+        .ok(.init(body: .plainText(HTTPBody(metrics.exposition(of: directory)))))
     }
 }

@@ -13,14 +13,19 @@ import Places
 ///
 /// ```swift
 /// let api = VicinityAPI(directory: durable)
-/// try api.registerHandlers(on: router, middlewares: VicinityAPI.middlewares)
+/// try api.registerHandlers(on: router, middlewares: HTTPServer.middlewares(metrics: api.metrics))
 /// ```
 public struct VicinityAPI: Sendable {
     public let directory: DurableDirectory
+    /// What `GET /metrics` shows; `MetricsMiddleware` counts the requests into it.
+    public let metrics: HTTPMetrics
 
-    /// - Parameter directory: the store's directory, shared with the line protocol in `serve`.
-    public init(directory: DurableDirectory) {
+    /// - Parameters:
+    ///   - directory: the store's directory, shared with the line protocol in `serve`.
+    ///   - metrics: the server's metrics.
+    public init(directory: DurableDirectory, metrics: HTTPMetrics = HTTPMetrics()) {
         self.directory = directory
+        self.metrics = metrics
     }
 
     // MARK: - Who asks

@@ -72,7 +72,8 @@ final class RecordingTransport: ServerTransport, Sendable {
     /// The fixture's handler with the server's middlewares on a new transport.
     static func serving(_ fixture: APIFixture) throws -> RecordingTransport {
         let transport = RecordingTransport()
-        try fixture.api.registerHandlers(on: transport, middlewares: HTTPServer.middlewares)
+        try fixture.api.registerHandlers(
+            on: transport, middlewares: HTTPServer.middlewares(metrics: fixture.api.metrics))
         return transport
     }
 }

@@ -60,6 +60,10 @@ import Testing
         #expect(none.detail == "this needs a token: send Authorization: Bearer <token>")
         let basic = try await transport.send(.delete, "/v1/users/ayse", headers: [.authorization: "Basic eDp5"])
         #expect(basic.status == 401)
+        // Operations that take no token do not look at the header.
+        let distance = try await transport.send(
+            .get, "/v1/distance?from_lat=0&from_lon=0&to_lat=0&to_lon=1", headers: [.authorization: "Basic eDp5"])
+        #expect(distance.status == 200)
         let stranger = try await transport.send(
             .get, "/v1/users/ayse", headers: [.authorization: "Bearer " + APIFixture.strangerToken])
         #expect(stranger.status == 401)
@@ -139,13 +143,23 @@ import Testing
         #expect(nearby.status == 200 && nearby.json["total"] as? Int == 1)
     }
 
-    @Test func healthAnswersAndUnservedOperationsAre501() async throws {
+    @Test func healthAndMetrics() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
         let transport = try RecordingTransport.serving(fixture)
         let health = try await transport.send(.get, "/healthz")
         #expect(health.status == 200 && health.json["status"] as? String == "ok" && health.json["places"] as? Int == 3)
+        _ = try await transport.send(.get, Self.nearby)
+        _ = try await transport.send(.get, "/v1/nearby?lat=95&lon=0")
         let metrics = try await transport.send(.get, "/metrics")
-        #expect(metrics.status == 501 && metrics.response.headerFields[.contentType] == "application/problem+json")
+        #expect(metrics.status == 200 && metrics.response.headerFields[.contentType]?.hasPrefix("text/plain") == true)
+        let lines = Set(metrics.body.split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"vicinity_http_requests_total{operation="findNearby",status="200"} 1"#))
+        #expect(lines.contains(#"vicinity_http_requests_total{operation="findNearby",status="400"} 1"#))
+        #expect(lines.contains(#"vicinity_http_request_duration_seconds_count{operation="findNearby"} 2"#))
+        #expect(lines.contains(#"vicinity_index_points{kind="pharmacy"} 3.0"#))
+        // Ayşe only: Mehmet is private and Zeynep has no location.
+        #expect(lines.contains(#"vicinity_index_points{kind="user"} 1.0"#))
+        #expect(lines.contains("vicinity_store_commits 3.0"), "the fixture's three users, one commit each")
     }
 }

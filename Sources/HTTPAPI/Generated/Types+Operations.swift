@@ -4518,7 +4518,9 @@ internal enum Operations {
     /// The Prometheus text exposition format (`text/plain; version=0.0.4; charset=utf-8`),
     /// from swift-prometheus: HTTP requests by operation and status, request latencies,
     /// index sizes per kind (the `user` index holds public users with a location only, so
-    /// it reveals nothing about private users) and the store's commit latency.
+    /// it reveals nothing about private users) and the store's commits since the start
+    /// (transactions, changes, seconds spent committing: the directory keeps totals, not a
+    /// latency histogram).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
