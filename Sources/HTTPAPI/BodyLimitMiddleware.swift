@@ -5,7 +5,8 @@ import OpenAPIRuntime
 /// Refuses a request body that is not `application/json` (415) or is over `maximumBytes` (413)
 /// on the operations that take one, without reading more than `maximumBytes` of it: from its
 /// `Content-Length` when it states one, else by collecting at most that much as it streams in.
-/// The generated code would otherwise collect a body of any size.
+/// The generated code would otherwise collect a body of any size. A `null` anywhere in the body
+/// is a 422 (see `JSONNulls`).
 struct BodyLimitMiddleware: ServerMiddleware {
     /// 256 KiB: a place with 32 attributes of 512 characters is under 80 KiB even in 4-byte UTF-8.
     static let defaultMaximumBytes = 262_144
@@ -33,6 +34,11 @@ struct BodyLimitMiddleware: ServerMiddleware {
             bytes = try await ArraySlice(collecting: body, upTo: maximumBytes)
         } catch {
             throw HTTPAPIError.bodyTooLarge(bytes: nil, limit: maximumBytes)
+        }
+        if let pointer = JSONNulls.firstPointer(in: bytes) {
+            throw HTTPAPIError.invalidBody(
+                pointer: pointer, detail: "invalid value null at \(pointer): leave the field out instead",
+                reason: "null is not a value here: leave the field out")
         }
         return try await next(request, HTTPBody(bytes), metadata)
     }

@@ -18,6 +18,8 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .bodyTooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .missingToken, .malformedAuthorization: return .unauthorized
+        case .noSuchRoute: return .notFound
+        case .methodNotAllowed: return .methodNotAllowed
         case .notImplemented: return .notImplemented
         case .internalError: return .internalServerError
         case .places(let error): return HTTPAPIError.status(of: error)

@@ -36,6 +36,11 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A request the generated code could not read for another reason (400); the text is the
     /// runtime's description of the cause.
     case malformedRequest(String)
+    /// A path that names no operation of the contract (404).
+    case noSuchRoute(path: String)
+    /// A path of the contract asked with a method it does not take (405); `allowed` are those it
+    /// takes.
+    case methodNotAllowed(method: String, path: String, allowed: [String])
     /// An operation of the contract that this server does not implement yet (501).
     case notImplemented(operation: String)
     /// A failure that is the server's, not the request's (500); the detail names the operation
@@ -67,6 +72,11 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
         case .malformedRequest(let cause):
             return
                 "the request does not match the API: \(cause.split(whereSeparator: \.isNewline).joined(separator: " "))"
+        case .noSuchRoute(let path):
+            return "no operation at \(HTTPAPIError.quoted(path)): see openapi.yaml for the paths served"
+        case .methodNotAllowed(let method, let path, let allowed):
+            return "\(method) is not an operation of \(HTTPAPIError.quoted(path)): "
+                + "expected \(allowed.joined(separator: " or "))"
         case .notImplemented(let operation):
             return "\(operation) is part of the contract but not served yet"
         case .internalError(let operation):

@@ -47,8 +47,12 @@ public final class HTTPServer: Sendable {
     /// A router serving every operation of openapi.yaml over `directory`.
     public static func router(directory: DurableDirectory) throws -> Router<BasicRequestContext> {
         let router = Router()
+        let table = RouteTable()
+        // Before the routes: Hummingbird wraps a route in the middlewares added before it.
+        router.add(middleware: UnroutedRequestMiddleware(table: table))
         let api = VicinityAPI(directory: directory)
-        try api.registerHandlers(on: router, middlewares: middlewares(metrics: api.metrics))
+        try api.registerHandlers(
+            on: TableRecordingTransport(router: router, table: table), middlewares: middlewares(metrics: api.metrics))
         return router
     }
 

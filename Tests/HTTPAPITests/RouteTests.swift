@@ -97,6 +97,13 @@ import Testing
         #expect(unknown.status == 422 && unknown.detail == #"unknown field "colour" at /"#)
         let wrongType2 = try await put(#"{"lat":"north","lon":29}"#)
         #expect(wrongType2.status == 422 && wrongType2.detail == "invalid value at /lat: expected a number")
+        // Found by schemathesis: the generated decoder reads null as an absent field.
+        let null = try await put(#"{"lat":41,"lon":29,"attributes":null}"#)
+        #expect(null.status == 422 && null.detail == "invalid value null at /attributes: leave the field out instead")
+        let nested = try await put(#"{"lat":41,"lon":29,"attributes":[{"name":"a","value":null}]}"#)
+        #expect(
+            nested.status == 422
+                && nested.detail == "invalid value null at /attributes/0/value: leave the field out instead")
         let missing = try await put(#"{"lat":41}"#)
         #expect(missing.status == 422 && missing.detail == #"missing field "lon" at /"#)
         let outOfRange = try await put(#"{"lat":95,"lon":29}"#)
@@ -161,5 +168,33 @@ import Testing
         // Ayşe only: Mehmet is private and Zeynep has no location.
         #expect(lines.contains(#"vicinity_index_points{kind="user"} 1.0"#))
         #expect(lines.contains("vicinity_store_commits 3.0"), "the fixture's three users, one commit each")
+    }
+}
+
+/// What the router cannot route: 405 with the methods a known path takes, 404 otherwise.
+@Suite struct RouteTableTests {
+    static func table() -> RouteTable {
+        let table = RouteTable()
+        table.record(.get, path: "/v1/users/{id}")
+        table.record(.delete, path: "/v1/users/{id}")
+        table.record(.get, path: "/v1/users/nearby")
+        table.record(.post, path: "/v1/users")
+        return table
+    }
+
+    @Test func aKnownPathWithAnotherMethodIs405NamingTheMethodsItTakes() {
+        let problem = Self.table().problem(method: .init("TRACE")!, path: "/v1/users/ayse")
+        #expect(problem == .methodNotAllowed(method: "TRACE", path: "/v1/users/ayse", allowed: ["GET", "DELETE"]))
+        #expect(problem.httpStatus == .methodNotAllowed)
+        #expect(problem.description == #"TRACE is not an operation of "/v1/users/ayse": expected GET or DELETE"#)
+        // The literal segment wins, as in the router: DELETE /v1/users/nearby is not a removal.
+        #expect(Self.table().methods(forPath: "/v1/users/nearby") == [.get])
+    }
+
+    @Test func anUnknownPathIs404() {
+        #expect(Self.table().problem(method: .get, path: "/v2/users") == .noSuchRoute(path: "/v2/users"))
+        #expect(
+            Self.table().problem(method: .get, path: "/v1/users/ayse/shoes")
+                == .noSuchRoute(path: "/v1/users/ayse/shoes"))
     }
 }
