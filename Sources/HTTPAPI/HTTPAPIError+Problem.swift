@@ -20,7 +20,6 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .missingToken, .malformedAuthorization: return .unauthorized
         case .noSuchRoute: return .notFound
         case .methodNotAllowed: return .methodNotAllowed
-        case .notImplemented: return .notImplemented
         case .internalError: return .internalServerError
         case .places(let error): return HTTPAPIError.status(of: error)
         }

@@ -41,8 +41,6 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A path of the contract asked with a method it does not take (405); `allowed` are those it
     /// takes.
     case methodNotAllowed(method: String, path: String, allowed: [String])
-    /// An operation of the contract that this server does not implement yet (501).
-    case notImplemented(operation: String)
     /// A failure that is the server's, not the request's (500); the detail names the operation
     /// only, never internals.
     case internalError(operation: String)
@@ -77,8 +75,6 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
         case .methodNotAllowed(let method, let path, let allowed):
             return "\(method) is not an operation of \(HTTPAPIError.quoted(path)): "
                 + "expected \(allowed.joined(separator: " or "))"
-        case .notImplemented(let operation):
-            return "\(operation) is part of the contract but not served yet"
         case .internalError(let operation):
             return "the server failed to answer \(operation); this is a bug in the server, not in the request"
         }
