@@ -34,12 +34,12 @@ public final class HTTPServer: Sendable {
         self.port = port
     }
 
-    /// The middlewares, outermost first: request metrics, problems for every error, `Location`
-    /// as the handler wrote it, the bearer token, the body's type and size, then the text of
-    /// number parameters.
+    /// The middlewares, outermost first: request metrics, problems for every error, response
+    /// headers as the handler meant them, the bearer token, the body's type and size, then the
+    /// text of number parameters.
     static func middlewares(metrics: HTTPMetrics) -> [any ServerMiddleware] {
         [
-            MetricsMiddleware(metrics: metrics), ProblemMiddleware(), LocationHeaderMiddleware(),
+            MetricsMiddleware(metrics: metrics), ProblemMiddleware(), ResponseHeaderMiddleware(),
             BearerTokenMiddleware(), BodyLimitMiddleware(), QueryTextMiddleware(),
         ]
     }
