@@ -12,8 +12,8 @@ extension HTTPAPIError: HTTPResponseConvertible {
     /// breaks its rules or a projection that cannot be made, 503 for a write not stored.
     public var httpStatus: HTTPResponse.Status {
         switch self {
-        case .invalidParameter, .missingParameter, .conflictingParameter, .malformedBody, .malformedRequest:
-            return .badRequest
+        case .invalidParameter, .missingParameter, .conflictingParameter, .malformedBody: return .badRequest
+        case .malformedRequest(let status, _): return status
         case .invalidBody: return .unprocessableContent
         case .bodyTooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType

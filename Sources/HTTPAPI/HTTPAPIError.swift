@@ -1,3 +1,4 @@
+import HTTPTypes
 import Places
 
 /// Every error the `HTTPAPI` module answers with. Each becomes an `application/problem+json`
@@ -33,9 +34,10 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     case malformedAuthorization
     /// What the `Places` façade refused: 401, 403, 404, 409, 422 or 503 by case.
     case places(PlacesError)
-    /// A request the generated code could not read for another reason (400); the text is the
+    /// A request the generated code refused for another reason: 400, or the status the runtime
+    /// chose (406 for an `Accept` that allows none of the operation's answers); the text is the
     /// runtime's description of the cause.
-    case malformedRequest(String)
+    case malformedRequest(status: HTTPResponse.Status, cause: String)
     /// A path that names no operation of the contract (404).
     case noSuchRoute(path: String)
     /// A path of the contract asked with a method it does not take (405); `allowed` are those it
@@ -67,7 +69,7 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
             return "the Authorization header is not \"Bearer <token>\": send Authorization: Bearer <token>"
         case .places(let error):
             return error.description
-        case .malformedRequest(let cause):
+        case .malformedRequest(_, let cause):
             return
                 "the request does not match the API: \(cause.split(whereSeparator: \.isNewline).joined(separator: " "))"
         case .noSuchRoute(let path):

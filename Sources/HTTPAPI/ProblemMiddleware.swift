@@ -8,6 +8,9 @@ import OpenAPIRuntime
 /// - `HTTPAPIError` from the handler or another middleware: its own status and problem.
 /// - A body the generated code could not decode: 400 when it is not JSON, 422 naming the field by
 ///   JSON pointer when it breaks the schema (a missing or unknown field, a wrong type or value).
+/// - An error the runtime gives a client-error status (406 for an `Accept` that allows none of the
+///   operation's answers, 400 for a malformed header): that status with the runtime's description
+///   of the cause. (Found by hand: `Accept: text/html` was a 500.)
 /// - Anything else before the handler ran: 400 with the runtime's description of the cause.
 /// - Anything else: 500, naming the operation only.
 struct ProblemMiddleware: ServerMiddleware {
@@ -29,7 +32,10 @@ struct ProblemMiddleware: ServerMiddleware {
         guard let error = error as? ServerError else { return .internalError(operation: operationID) }
         if let api = error.underlyingError as? HTTPAPIError { return api }
         if let decoding = error.underlyingError as? DecodingError { return problem(for: decoding) }
-        if error.operationInput == nil { return .malformedRequest(error.causeDescription) }
+        if (400..<500).contains(error.httpStatus.code) {
+            return .malformedRequest(status: error.httpStatus, cause: error.causeDescription)
+        }
+        if error.operationInput == nil { return .malformedRequest(status: .badRequest, cause: error.causeDescription) }
         return .internalError(operation: operationID)
     }
 

@@ -48,6 +48,19 @@ import Testing
         #expect(byFormat.json["type"] as? String == "FeatureCollection")
     }
 
+    @Test func anAcceptHeaderThatAllowsNoAnswerIs406AndAMalformedOne400() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let html = try await transport.send(.get, Self.nearby, headers: [.accept: "text/html"])
+        #expect(html.status == 406 && html.response.headerFields[.contentType] == "application/problem+json")
+        #expect(html.detail?.contains("text/html") == true && html.json["title"] as? String == "Not Acceptable")
+        let malformed = try await transport.send(.get, Self.nearby, headers: [.accept: "garbage;;q=x"])
+        #expect(malformed.status == 400)
+        let any = try await transport.send(.get, Self.nearby, headers: [.accept: "*/*"])
+        #expect(any.status == 200)
+    }
+
     @Test func writesWithoutAGoodTokenAre401WithTheScheme() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
