@@ -73,7 +73,8 @@ final class RecordingTransport: ServerTransport, Sendable {
     static func serving(_ fixture: APIFixture) throws -> RecordingTransport {
         let transport = RecordingTransport()
         try fixture.api.registerHandlers(
-            on: transport, middlewares: HTTPServer.middlewares(metrics: fixture.api.metrics))
+            on: transport, configuration: HTTPServer.configuration,
+            middlewares: HTTPServer.middlewares(metrics: fixture.api.metrics))
         return transport
     }
 }

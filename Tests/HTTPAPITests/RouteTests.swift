@@ -40,6 +40,7 @@ import Testing
         let json = try await transport.send(.get, Self.nearby)
         #expect(json.status == 200 && json.response.headerFields[.contentType] == "application/json; charset=utf-8")
         #expect((json.json["results"] as? [[String: Any]])?.first?["distance_m"] is Double)
+        #expect(!json.body.contains("\n") && json.body.hasPrefix(#"{"query":{"#), "one line, keys sorted")
         let geo = try await transport.send(.get, Self.nearby, headers: [.accept: "application/geo+json"])
         #expect(geo.status == 200 && geo.response.headerFields[.contentType] == "application/geo+json; charset=utf-8")
         let feature = (geo.json["features"] as? [[String: Any]])?.first
