@@ -1,11 +1,16 @@
 import HTTPTypes
 import OpenAPIRuntime
+import Places
 
 /// Reads `Authorization: Bearer <token>` and hands the token to the handler as
 /// `RequestToken.current`. Without the header the handler sees no token (anonymous on reads, 401
-/// on writes, before anything else is checked); a header in any other form is a 401 at once.
-/// The token is never logged.
+/// on writes); a header in any other form, or a token that names no one, is a 401 at once —
+/// before the body is read or a parameter is checked. The token is never logged.
 struct BearerTokenMiddleware: ServerMiddleware {
+    /// Resolves tokens; the handler resolves them again, and the façade once more when it plans a
+    /// write (a token revoked meanwhile no longer works).
+    let directory: DurableDirectory
+
     /// The operations that write: they need a token before their body or parameters are looked at.
     static let writeOperations: Set<String> = [
         "putPlace", "deletePlace", "registerUser", "deleteUser", "moveUser", "forgetUserLocation",
@@ -28,6 +33,11 @@ struct BearerTokenMiddleware: ServerMiddleware {
             return try await next(request, body, metadata)
         }
         let token = try BearerTokenMiddleware.token(in: field)
+        do {
+            _ = try directory.read { directory throws(PlacesError) in try directory.principal(presenting: token) }
+        } catch {
+            throw HTTPAPIError.places(error)
+        }
         return try await RequestToken.$current.withValue(token) { try await next(request, body, metadata) }
     }
 

@@ -37,10 +37,10 @@ public final class HTTPServer: Sendable {
     /// The middlewares, outermost first: request metrics, problems for every error, response
     /// headers as the handler meant them, the bearer token, the body's type and size, then the
     /// text of number parameters.
-    static func middlewares(metrics: HTTPMetrics) -> [any ServerMiddleware] {
+    static func middlewares(for api: VicinityAPI) -> [any ServerMiddleware] {
         [
-            MetricsMiddleware(metrics: metrics), ProblemMiddleware(), ResponseHeaderMiddleware(),
-            BearerTokenMiddleware(), BodyLimitMiddleware(), QueryTextMiddleware(),
+            MetricsMiddleware(metrics: api.metrics), ProblemMiddleware(), ResponseHeaderMiddleware(),
+            BearerTokenMiddleware(directory: api.directory), BodyLimitMiddleware(), QueryTextMiddleware(),
         ]
     }
 
@@ -57,7 +57,7 @@ public final class HTTPServer: Sendable {
         let api = VicinityAPI(directory: directory)
         try api.registerHandlers(
             on: TableRecordingTransport(router: router, table: table), configuration: configuration,
-            middlewares: middlewares(metrics: api.metrics))
+            middlewares: middlewares(for: api))
         return router
     }
 

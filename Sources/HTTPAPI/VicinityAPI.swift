@@ -13,7 +13,7 @@ import Places
 ///
 /// ```swift
 /// let api = VicinityAPI(directory: durable)
-/// try api.registerHandlers(on: router, middlewares: HTTPServer.middlewares(metrics: api.metrics))
+/// try api.registerHandlers(on: router, middlewares: HTTPServer.middlewares(for: api))
 /// ```
 public struct VicinityAPI: Sendable {
     public let directory: DurableDirectory

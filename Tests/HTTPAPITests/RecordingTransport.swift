@@ -74,7 +74,7 @@ final class RecordingTransport: ServerTransport, Sendable {
         let transport = RecordingTransport()
         try fixture.api.registerHandlers(
             on: transport, configuration: HTTPServer.configuration,
-            middlewares: HTTPServer.middlewares(metrics: fixture.api.metrics))
+            middlewares: HTTPServer.middlewares(for: fixture.api))
         return transport
     }
 }

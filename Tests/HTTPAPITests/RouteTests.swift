@@ -131,6 +131,13 @@ import Testing
         let transport = try RecordingTransport.serving(fixture)
         let headers: HTTPFields = [.authorization: "Bearer " + fixture.admin, .contentType: "application/json"]
         let cap = BodyLimitMiddleware.defaultMaximumBytes
+        // A token that names no one is refused before the body is looked at.
+        var stranger = headers
+        stranger[.authorization] = "Bearer " + APIFixture.strangerToken
+        let refused = try await transport.send(
+            .put, "/v1/places/pharmacy/x", headers: stranger,
+            body: HTTPBody(Array(repeating: UInt8(ascii: " "), count: cap + 1), length: .known(Int64(cap + 1))))
+        #expect(refused.status == 401)
         let stated = try await transport.send(
             .put, "/v1/places/pharmacy/x", headers: headers,
             body: HTTPBody(Array(repeating: UInt8(ascii: " "), count: cap + 1), length: .known(Int64(cap + 1))))
