@@ -20,26 +20,26 @@ struct QueryTextMiddleware: ServerMiddleware {
     }
 
     /// Checks the parameters in their order in the contract; the first bad one is the error.
-    static func check(_ items: [String: String], against parameters: [QueryParameter]) throws(HTTPAPIError) {
+    /// Every value of a repeated parameter is checked: the generated decoder takes the first, but
+    /// a bad value is refused wherever it stands rather than silently ignored.
+    static func check(_ items: [String: [String]], against parameters: [QueryParameter]) throws(HTTPAPIError) {
         for parameter in parameters {
-            if let text = items[parameter.name] {
-                try parameter.check(text: text)
+            if let texts = items[parameter.name] {
+                for text in texts { try parameter.check(text: text) }
             } else if parameter.required {
                 throw parameter.missing
             }
         }
     }
 
-    /// The query items of a request target, percent-decoded (`+` is a space, as in forms); the
-    /// first of a repeated name counts.
-    static func items(of target: String) -> [String: String] {
+    /// The query items of a request target by name, percent-decoded (`+` is a space, as in
+    /// forms), each name's values in order.
+    static func items(of target: String) -> [String: [String]] {
         guard let mark = target.firstIndex(of: "?") else { return [:] }
-        var items: [String: String] = [:]
+        var items: [String: [String]] = [:]
         for pair in target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decoded(parts[0])
-            let value = parts.count > 1 ? decoded(parts[1]) : ""
-            if items[name] == nil { items[name] = value }
+            items[decoded(parts[0]), default: []].append(parts.count > 1 ? decoded(parts[1]) : "")
         }
         return items
     }

@@ -20,6 +20,7 @@ import Testing
         ("lat=41&lon=29&limit=2.5", #"invalid limit "2.5": expected a whole number from 1 to 10000"#, "limit"),
         ("lat=41&lon=29&radius=1e9", #"invalid radius "1e9": expected 0 to 20000000 meters"#, "radius"),
         ("lat=41&lon=29&model=flat", #"invalid model "flat": expected geodesic, haversine or projected"#, "model"),
+        ("lat=41&lat=0x10&lon=29", #"invalid latitude "0x10": expected a number of degrees from -90 to 90"#, "lat"),
     ])
     func badQueryTextIsA400ProblemNamingTheParameter(query: String, detail: String, parameter: String) async throws {
         let fixture = try await APIFixture()
