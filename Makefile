@@ -7,7 +7,7 @@ BIN_DEBUG := .build/debug/vicinity
 # Sudo only when not root and available (a fresh Debian container runs as root without sudo).
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: demo test deps build build-debug bench fuzz lint format clean
+.PHONY: demo test deps build build-debug bench fuzz lint format clean generate check-generated
 
 ## Install the system libraries Vicinity links against (PROJ, SQLite), if pkg-config cannot find them.
 deps:
@@ -62,11 +62,35 @@ bench: build
 fuzz:
 	scripts/fuzz-decoder.sh
 
+## The HTTP API's Swift code from openapi.yaml, written to Sources/HTTPAPI/Generated (committed).
+## The generator lives in its own package (Tools/openapi): the main package never compiles it.
+OPENAPI_TOOLS := Tools/openapi
+OPENAPI_GENERATOR := $(OPENAPI_TOOLS)/.build/debug/swift-openapi-generator
+OPENAPI_CONFIG := Sources/HTTPAPI/openapi-generator-config.yaml
+GENERATED := Sources/HTTPAPI/Generated
+
+$(OPENAPI_GENERATOR): $(OPENAPI_TOOLS)/Package.swift
+	$(SWIFT) build --package-path $(OPENAPI_TOOLS) --product swift-openapi-generator
+
+generate: $(OPENAPI_GENERATOR)
+	$(OPENAPI_GENERATOR) generate openapi.yaml --config $(OPENAPI_CONFIG) --output-directory $(GENERATED)
+
+## Fails when the committed generated code is not what openapi.yaml generates now (CI).
+check-generated: $(OPENAPI_GENERATOR)
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
+	{ $(OPENAPI_GENERATOR) generate openapi.yaml --config $(OPENAPI_CONFIG) --output-directory "$$out/code" \
+		>"$$out/log" 2>&1 || { cat "$$out/log" >&2; exit 1; }; } && \
+	if diff -ru $(GENERATED) "$$out/code"; then echo "$(GENERATED) matches openapi.yaml"; \
+	else echo "$(GENERATED) is stale: run make generate and commit the result" >&2; exit 1; fi
+
+# Generated code is checked against openapi.yaml (check-generated), not against the house style.
+SWIFT_SOURCES = $$(find Sources Tests Fuzz -name '*.swift' -not -path '*/Generated/*') Package.swift Tools/openapi/Package.swift
+
 lint:
-	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Tests Fuzz Package.swift
+	$(SWIFT) format lint --strict --configuration .swift-format $(SWIFT_SOURCES)
 
 format:
-	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Tests Fuzz Package.swift
+	$(SWIFT) format --in-place --configuration .swift-format $(SWIFT_SOURCES)
 
 clean:
-	rm -rf .build .build-fuzz .build-fuzz.log
+	rm -rf .build .build-fuzz .build-fuzz.log $(OPENAPI_TOOLS)/.build

@@ -10,12 +10,22 @@ let package = Package(
         .library(name: "Places", targets: ["Places"]),
         .library(name: "TextMap", targets: ["TextMap"]),
         .library(name: "LineProtocol", targets: ["LineProtocol"]),
+        .library(name: "HTTPAPI", targets: ["HTTPAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The HTTP API: code generated from openapi.yaml by Tools/openapi (`make generate`) and
+        // committed, so neither the generator nor its build plugin is compiled here.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -37,9 +47,24 @@ let package = Package(
             ]
         ),
         .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "Geo", "Places", "TextMap",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
+        ),
+        .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol",
+                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +74,14 @@ let package = Package(
         .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
+        .testTarget(
+            name: "HTTPAPITests",
+            dependencies: [
+                "HTTPAPI",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "LineProtocolTests",
             dependencies: [

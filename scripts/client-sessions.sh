@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real Redis clients against `vicinity serve`: a redis-cli session and a redis-py session, each
-# with GEOADD, GEOSEARCH, GEODIST, AUTH, NEARBY and USER.VISIBILITY, checking the replies.
+# with GEOADD, GEOSEARCH, GEODIST, AUTH, NEARBY and USER.VISIBILITY, checking the replies; and curl
+# on the HTTP API of the same process, which sees the line protocol's writes and the other way round.
 # Installs redis-tools (apt) and redis-py (pip) when missing.
 # Usage: VICINITY=.build/debug/vicinity scripts/client-sessions.sh
 set -euo pipefail
@@ -16,12 +17,13 @@ python3 -c 'import redis' 2>/dev/null || python3 -m pip install -q --break-syste
     || python3 -m pip install -q redis >/dev/null
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
+hport=$((port + 1))
 "$bin" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$work/db.sqlite" >/dev/null
 admin=$("$bin" admin-token --db "$work/db.sqlite" 2>/dev/null)
-"$bin" serve --db "$work/db.sqlite" --line-port "$port" 2>"$work/serve.log" &
+"$bin" serve --db "$work/db.sqlite" --line-port "$port" --http-port "$hport" 2>"$work/serve.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$hport/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 
 failed=0
 expect() { # name, actual, expected
@@ -40,6 +42,25 @@ expect "redis-cli NEARBY" "$(cli nearby pharmacy 41.088154 29.015615 500 | head 
 token=$(cli -a "$admin" user.add ayse AT 41.0885 29.0158)
 expect "redis-cli USER.VISIBILITY" "$(cli -a "$token" user.visibility ayse private)" "OK"
 expect "redis-cli private user hidden" "$(cli nearby user 41.088154 29.015615 500)" ""
+
+# curl on the HTTP API of the same process and store
+http() { curl -s -o "$work/body" -w '%{http_code}' "$@"; }
+api="http://127.0.0.1:$hport"
+# 3 pharmacies and the 2 shops that GEOADD stored over the line protocol.
+expect "curl healthz" "$(http "$api/healthz") $(jq -c . "$work/body")" '200 {"places":5,"status":"ok"}'
+expect "serve names both protocols" "$(grep -c "on 127.0.0.1:$port (line protocol) and 127.0.0.1:$hport (HTTP)" \
+    "$work/serve.log")" "1"
+expect "curl nearby" "$(http "$api/v1/nearby?lat=41.088154&lon=29.015615") $(jq -r '.results[0].id' "$work/body")" "200 omur"
+expect "curl private user hidden" "$(http "$api/v1/users/nearby?lat=41.088154&lon=29.015615") $(jq .total "$work/body")" "200 0"
+expect "curl private user 404" "$(http "$api/v1/users/ayse") $(jq -r .detail "$work/body")" '404 no user "ayse" that you can see'
+expect "curl own record" "$(http -H "Authorization: Bearer $token" "$api/v1/users/ayse") $(jq -r .visibility "$work/body")" "200 private"
+expect "curl bad latitude" "$(http "$api/v1/nearby?lat=95&lon=29") $(jq -r .detail "$work/body")" \
+    '400 invalid latitude "95": expected a number of degrees from -90 to 90'
+expect "curl write needs a token" "$(http -X PUT -H 'Content-Type: application/json' -d '{"visibility":"public"}' \
+    "$api/v1/users/ayse/visibility")" "401"
+expect "curl PUT visibility" "$(http -X PUT -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    -d '{"visibility":"public"}' "$api/v1/users/ayse/visibility") $(jq -r .visibility "$work/body")" "200 public"
+expect "redis-cli sees the HTTP write" "$(cli nearby user 41.088154 29.015615 500 | head -1)" "ayse"
 
 # redis-py
 python3 - "$port" "$admin" <<'PY' || failed=1

@@ -303,7 +303,7 @@ def start(vicinity, work):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             ports.append(probe.getsockname()[1])
-    server = subprocess.Popen([vicinity, "serve", "--db", db, "--line-port", str(ports[0])],
+    server = subprocess.Popen([vicinity, "serve", "--db", db, "--line-port", str(ports[0]), "--no-http"],
                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "vicinity.log"), "w"), env=env)
     redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(ports[1]), "--save", "",
                               "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL)

@@ -1,22 +1,26 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import HTTPAPI
 import LineProtocol
 import Places
 
-/// `vicinity serve`: the line-protocol server over the database.
+/// `vicinity serve`: the line protocol and the HTTP API, one process over one store.
 struct ServeCommand: OutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the database over the line protocol (RESP and inline lines: redis-cli, nc).",
+        abstract: "Serve the database over the line protocol (RESP and inline lines: redis-cli, nc) and HTTP.",
         discussion: """
-            Listens on 127.0.0.1 unless --host says otherwise. SIGTERM or SIGINT: stop accepting, \
-            answer what clients have sent, commit, exit 0. Run one server per database: writes \
-            that other processes make to it are seen after a restart.
+            Both protocols answer from the same places and users in memory, and their writes share \
+            one group commit. Listens on 127.0.0.1 unless --host says otherwise. SIGTERM or SIGINT: \
+            stop accepting, answer what clients have sent, commit, exit 0. Run one server per \
+            database: writes that other processes make to it are seen after a restart.
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port of the line protocol (RESP and inline).") var linePort = 7878
+    @Option(help: "Port of the HTTP API (openapi.yaml); 0 lets the system choose.") var httpPort = 8080
+    @Flag(help: "Serve the line protocol only.") var noHttp = false
     @Option(help: "Clients connected at once.") var maxClients = 10_000
     @Option(help: "Event-loop threads answering clients (default: one per core).") var threads = ProcessInfo.processInfo
         .activeProcessorCount
@@ -30,6 +34,9 @@ struct ServeCommand: OutputCommand {
     func validate() throws {
         guard (0...65_535).contains(linePort) else {
             throw ValidationError("invalid line port \"\(linePort)\": expected 0 to 65535")
+        }
+        guard (0...65_535).contains(httpPort) else {
+            throw ValidationError("invalid HTTP port \"\(httpPort)\": expected 0 to 65535")
         }
         guard (1...256).contains(threads) else {
             throw ValidationError("invalid thread count \"\(threads)\": expected 1 to 256")
@@ -54,10 +61,23 @@ struct ServeCommand: OutputCommand {
         let server = LineServer(
             service: LineService(directory: durable), configuration: configuration, threads: threads)
         let bound = try ServeCommand.blocking { try await server.start() }
-        let address = "\(bound.ipAddress ?? host):\(bound.port ?? linePort)"
+        var listening = "\(bound.ipAddress ?? host):\(bound.port ?? linePort) (line protocol)"
+        let http = noHttp ? nil : HTTPServer(directory: durable, host: host, port: httpPort)
+        if let http {
+            do {
+                let port = try ServeCommand.blocking { try await http.start() }
+                listening += " and \(bound.ipAddress ?? host):\(port) (HTTP)"
+            } catch {
+                // One process serves both or neither: a port in use must not leave half a server.
+                try? ServeCommand.blocking { await server.shutdown() }
+                durable.close()
+                throw CLIError.usage(
+                    "cannot serve HTTP on \(host):\(httpPort): \(error) (choose another --http-port, or --no-http)")
+            }
+        }
         let places = durable.read { $0.places.count }
         FileHandle.standardError.write(
-            Data("vicinity: serving \(places) places from \(store.path) on \(address) (line protocol)\n".utf8))
+            Data("vicinity: serving \(places) places from \(store.path) on \(listening)\n".utf8))
         // Wait for SIGTERM or SIGINT, then shut down in order.
         let stop = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
@@ -70,7 +90,10 @@ struct ServeCommand: OutputCommand {
         }
         stop.wait()
         FileHandle.standardError.write(Data("vicinity: stopping: answering what clients sent, then closing\n".utf8))
-        try ServeCommand.blocking { await server.shutdown() }
+        try ServeCommand.blocking {
+            await http?.shutdown()
+            await server.shutdown()
+        }
         durable.close()
         sources.forEach { $0.cancel() }
         FileHandle.standardError.write(Data("vicinity: stopped\n".utf8))

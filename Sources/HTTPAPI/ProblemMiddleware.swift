@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// The outermost middleware: every error becomes an `application/problem+json` response (RFC
+/// 9457) instead of the transport's empty 500.
+///
+/// - `HTTPAPIError` from the handler or another middleware: its own status and problem.
+/// - A body the generated code could not decode: 400 when it is not JSON, 422 naming the field by
+///   JSON pointer when it breaks the schema (a missing or unknown field, a wrong type or value).
+/// - An error the runtime gives a client-error status (406 for an `Accept` that allows none of the
+///   operation's answers, 400 for a malformed header): that status with the runtime's description
+///   of the cause. (Found by hand: `Accept: text/html` was a 500.)
+/// - Anything else before the handler ran: 400 with the runtime's description of the cause.
+/// - Anything else: 500, naming the operation only.
+struct ProblemMiddleware: ServerMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        do {
+            return try await next(request, body, metadata)
+        } catch {
+            let problem = ProblemMiddleware.problem(for: error, operationID: operationID)
+            return (HTTPResponse(status: problem.httpStatus, headerFields: problem.httpHeaderFields), problem.httpBody)
+        }
+    }
+
+    /// The error to answer with.
+    static func problem(for error: any Error, operationID: String) -> HTTPAPIError {
+        if let error = error as? HTTPAPIError { return error }
+        guard let error = error as? ServerError else { return .internalError(operation: operationID) }
+        if let api = error.underlyingError as? HTTPAPIError { return api }
+        if let decoding = error.underlyingError as? DecodingError { return problem(for: decoding) }
+        if (400..<500).contains(error.httpStatus.code) {
+            return .malformedRequest(status: error.httpStatus, cause: error.causeDescription)
+        }
+        if error.operationInput == nil { return .malformedRequest(status: .badRequest, cause: error.causeDescription) }
+        return .internalError(operation: operationID)
+    }
+
+    /// A JSON body that could not be decoded into the operation's input.
+    static func problem(for error: DecodingError) -> HTTPAPIError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = pointer(context.codingPath)
+            return .invalidBody(
+                pointer: pointer(context.codingPath + [key]),
+                detail: "missing field \"\(key.stringValue)\" at \(parent)", reason: "required")
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let at = pointer(context.codingPath)
+            return .invalidBody(
+                pointer: at, detail: "invalid value at \(at): expected \(typeName(type))",
+                reason: "expected \(typeName(type))")
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return .malformedBody(context.debugDescription)
+        case .dataCorrupted(let context):
+            let at = pointer(context.codingPath)
+            if context.debugDescription.hasPrefix("Additional properties"), let key = context.codingPath.last {
+                return .invalidBody(
+                    pointer: at,
+                    detail: "unknown field \"\(key.stringValue)\" at \(pointer(context.codingPath.dropLast()))",
+                    reason: "unknown field")
+            }
+            return .invalidBody(
+                pointer: at, detail: "invalid value at \(at): \(context.debugDescription)", reason: "invalid")
+        @unknown default:
+            return .malformedBody("\(error)")
+        }
+    }
+
+    /// An RFC 6901 JSON pointer (`/attributes/0/name`; `/` for the whole body).
+    static func pointer(_ path: some Collection<any CodingKey>) -> String {
+        guard !path.isEmpty else { return "/" }
+        return path.map { key in
+            let token = key.intValue.map(String.init) ?? key.stringValue
+            return "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        }.joined()
+    }
+
+    /// JSON's name for what a Swift type decodes from.
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default: return "a \(type)".replacingOccurrences(of: "Components.Schemas.", with: "")
+        }
+    }
+}

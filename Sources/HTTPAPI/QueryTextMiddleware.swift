@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Checks the text of each number and word query parameter (`QueryParameter.byOperation`) before
+/// the generated code decodes it, and reports the first bad or missing one naming its text and
+/// valid range: `invalid latitude "abc": expected a number of degrees from -90 to 90`.
+///
+/// Without it, text the generated decoder cannot read becomes an error without the parameter's
+/// name, and `Double(_:)` takes `nan` and hexadecimal floats that the contract refuses.
+struct QueryTextMiddleware: ServerMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        if let parameters = QueryParameter.byOperation[operationID] {
+            try QueryTextMiddleware.check(QueryTextMiddleware.items(of: request.path ?? ""), against: parameters)
+        }
+        return try await next(request, body, metadata)
+    }
+
+    /// Checks the parameters in their order in the contract; the first bad one is the error.
+    /// Every value of a repeated parameter is checked: the generated decoder takes the first, but
+    /// a bad value is refused wherever it stands rather than silently ignored.
+    static func check(_ items: [String: [String]], against parameters: [QueryParameter]) throws(HTTPAPIError) {
+        for parameter in parameters {
+            if let texts = items[parameter.name] {
+                for text in texts { try parameter.check(text: text) }
+            } else if parameter.required {
+                throw parameter.missing
+            }
+        }
+    }
+
+    /// The query items of a request target by name, percent-decoded (`+` is a space, as in
+    /// forms), each name's values in order.
+    static func items(of target: String) -> [String: [String]] {
+        guard let mark = target.firstIndex(of: "?") else { return [:] }
+        var items: [String: [String]] = [:]
+        for pair in target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            items[decoded(parts[0]), default: []].append(parts.count > 1 ? decoded(parts[1]) : "")
+        }
+        return items
+    }
+
+    private static func decoded(_ text: Substring) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}

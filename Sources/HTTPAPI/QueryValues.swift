@@ -1,0 +1,100 @@
+import Geo
+import OpenAPIRuntime
+import Places
+
+/// The checked values of a query, shared by the query operations: a coordinate, a kind, a
+/// distance model with the CRS and sphere the answer echoes, and the answer's format.
+enum QueryValues {
+    /// Latitude and longitude, each checked against its parameter's range.
+    static func coordinate(
+        _ latitude: Double, _ longitude: Double, names: (latitude: String, longitude: String) = ("lat", "lon")
+    ) throws(HTTPAPIError) -> Coordinate {
+        let lat = try QueryParameter.latitude(names.latitude).check(latitude)
+        let lon = try QueryParameter.longitude(names.longitude).check(longitude)
+        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw .places(.geo(error)) }
+    }
+
+    /// The collection to search: `user`, or a place kind of 1 to 64 characters without spaces or
+    /// control characters (the façade's rule for kinds).
+    static func kind(_ text: String?) throws(HTTPAPIError) -> String {
+        let kind = text ?? "pharmacy"
+        guard kind != PlaceDirectory.userKind else { return kind }
+        do {
+            // A valid kind is also a valid place id (1 to 128 characters, no control
+            // characters), so this checks the kind alone.
+            try PlaceDirectory.validatePlace(kind: kind, id: kind)
+        } catch {
+            throw .invalidParameter(
+                name: "kind", in: .query, noun: "kind", value: kind,
+                expected: "1 to 64 characters, no spaces or control characters")
+        }
+        return kind
+    }
+
+    /// A distance model as a query names it, and what the answer echoes of it.
+    struct Model: Sendable {
+        var model: DistanceModel
+        var name: Components.Schemas.DistanceModelName
+        /// The CRS actually used (`auto` resolved), for `projected` only.
+        var crs: String?
+        /// The sphere's radius in meters, for `haversine` only.
+        var sphereRadiusMeters: Double?
+    }
+
+    /// `model` and `crs` together: `crs` only with `projected` (as on the command line).
+    static func model(_ name: Components.Schemas.DistanceModelName?, crs: String?, center: Coordinate)
+        throws(HTTPAPIError) -> Model
+    {
+        let name = name ?? .geodesic
+        guard name == .projected || crs == nil else {
+            throw .conflictingParameter(
+                name: "crs", detail: "crs applies only to model=projected (model is \"\(name.rawValue)\")")
+        }
+        switch name {
+        case .geodesic:
+            return Model(model: .geodesic, name: name)
+        case .haversine:
+            return Model(model: .sphere, name: name, sphereRadiusMeters: Haversine.iuggMean.radiusMeters)
+        case .projected:
+            let choice = try projection(crs)
+            return Model(model: .projected(choice), name: name, crs: choice.crs(for: center))
+        }
+    }
+
+    /// `auto` (the default) or one of the CRSs the contract names: WGS 84 / UTM north
+    /// (EPSG:32601–32660) and south (EPSG:32701–32760), UPS (EPSG:32661, EPSG:32761) and the
+    /// British National Grid (EPSG:27700) — all surely projected and in every `proj.db`.
+    static func projection(_ text: String?) throws(HTTPAPIError) -> ProjectionChoice {
+        guard let text, text != "auto" else { return .auto }
+        let digits = text.hasPrefix("EPSG:") ? text.dropFirst(5) : ""
+        if digits.count == 5, digits.first != "0", digits.allSatisfy(\.isASCII), let code = Int(digits),
+            (32601...32660).contains(code) || (32701...32760).contains(code) || [32661, 32761, 27700].contains(code)
+        {
+            return .crs(text)
+        }
+        throw .invalidParameter(
+            name: "crs", in: .query, noun: "crs", value: text,
+            expected: "auto or EPSG:<code> of a WGS 84 / UTM zone (32601 to 32660, 32701 to 32760), "
+                + "UPS (32661, 32761) or the British National Grid (27700)")
+    }
+
+    /// Whether to answer GeoJSON: `format` when given, else whether the client prefers
+    /// `application/geo+json` to `application/json` in `Accept` (highest quality first, then
+    /// the order given).
+    static func wantsGeoJSON<T: AcceptableProtocol>(
+        format: Components.Schemas.ResultFormat?, accept: [AcceptHeaderContentType<T>]
+    ) -> Bool {
+        if let format { return format == .geojson }
+        let ranked = accept.enumerated().sorted {
+            ($0.element.quality.doubleValue, -$0.offset) > ($1.element.quality.doubleValue, -$1.offset)
+        }
+        for entry in ranked where entry.element.quality.doubleValue > 0 {
+            switch entry.element.contentType.rawValue {
+            case "application/geo+json": return true
+            case "application/json": return false
+            default: continue
+            }
+        }
+        return false
+    }
+}

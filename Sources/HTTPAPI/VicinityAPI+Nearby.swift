@@ -1,0 +1,86 @@
+import Geo
+import Places
+
+/// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point, as JSON
+/// or as an RFC 7946 FeatureCollection.
+extension VicinityAPI {
+    /// The places within a radius, nearest first, ties by id; `total` counts them all when
+    /// `limit` cuts the list.
+    func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
+        let query = input.query
+        let center = try QueryValues.coordinate(query.lat, query.lon)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500)
+        let kind = try QueryValues.kind(query.kind)
+        let limit = try QueryParameter.limit.check(query.limit ?? 1000)
+        let model = try QueryValues.model(query.model, crs: query.crs, center: center)
+        let principal = try principal()
+        let (hits, total) = try read { directory throws(PlacesError) in
+            var total = 0
+            let hits = try QueryHit.find(
+                in: directory, kind: kind, from: center, model: model.model,
+                users: { directory throws(PlacesError) in
+                    var users = try directory.nearbyUsers(
+                        center, radiusMeters: radius, model: model.model, as: principal)
+                    total = users.count
+                    if users.count > limit { users.removeSubrange(limit...) }
+                    return users
+                },
+                places: { directory throws(PlacesError) in
+                    let places = try directory.nearby(
+                        center, radiusMeters: radius, kind: kind, model: model.model, limit: limit)
+                    total =
+                        places.count < limit
+                        ? places.count
+                        : try directory.count(center, radiusMeters: radius, kind: kind, model: model.model)
+                    return places
+                })
+            return (hits, total)
+        }
+        let echo = Components.Schemas.NearbyQuery(
+            lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
+            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
+        let body: Operations.FindNearby.Output.Ok.Body
+        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
+            body = .applicationGeoJson(
+                .init(_type: .featureCollection, features: hits.map(\.feature), query: echo, total: total))
+        } else {
+            body = .json(.init(query: echo, results: hits.map(\.placeHit), total: total))
+        }
+        return .ok(.init(headers: .init(vary: "Accept"), body: body))
+    }
+
+    /// The `count` places nearest to a point, however far unless `max_distance` says otherwise.
+    func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
+        let query = input.query
+        let center = try QueryValues.coordinate(query.lat, query.lon)
+        let count = try QueryParameter.count.check(query.count ?? 5)
+        let maximum = try query.maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
+            try QueryParameter.maxDistance.check(value)
+        }
+        let kind = try QueryValues.kind(query.kind)
+        let model = try QueryValues.model(query.model, crs: query.crs, center: center)
+        let principal = try principal()
+        let hits = try read { directory throws(PlacesError) in
+            try QueryHit.find(
+                in: directory, kind: kind, from: center, model: model.model,
+                users: { directory throws(PlacesError) in
+                    try directory.nearestUsers(
+                        count, to: center, model: model.model, maxDistanceMeters: maximum, as: principal)
+                },
+                places: { directory throws(PlacesError) in
+                    try directory.nearest(
+                        count, to: center, kind: kind, model: model.model, maxDistanceMeters: maximum)
+                })
+        }
+        let echo = Components.Schemas.NearestQuery(
+            lat: center.latitude, lon: center.longitude, count: count, maxDistanceM: maximum, kind: kind,
+            model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
+        let body: Operations.FindNearest.Output.Ok.Body
+        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
+            body = .applicationGeoJson(.init(_type: .featureCollection, features: hits.map(\.feature), query: echo))
+        } else {
+            body = .json(.init(query: echo, results: hits.map(\.placeHit)))
+        }
+        return .ok(.init(headers: .init(vary: "Accept"), body: body))
+    }
+}

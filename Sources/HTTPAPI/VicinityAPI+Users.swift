@@ -1,0 +1,107 @@
+import Geo
+import Places
+
+/// `/v1/users…`: people, their locations and their visibility. The façade decides who may see
+/// or change whom; a private user looks exactly like a missing one to everybody else (404).
+extension VicinityAPI {
+    /// Registers a user (the admin token, as `vicinity user add`) and returns their token once.
+    func registerUser(_ input: Operations.RegisterUser.Input) async throws -> Operations.RegisterUser.Output {
+        let token = try writerToken()
+        guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
+        let id = try BodyValues.userID(body.id)
+        let name = try BodyValues.displayName(body.name ?? id, at: "/name")
+        let location = try body.location.map { (location) throws(HTTPAPIError) -> Coordinate in
+            try BodyValues.coordinate(location.lat, location.lon, at: "/location")
+        }
+        let visibility: Visibility = body.visibility == ._private ? .private : .public
+        let user = User(id: id, name: name, location: location, visibility: visibility)
+        let issued = try await write(.addUser(user), token: token) ?? ""
+        return .created(
+            .init(
+                headers: .init(location: "/v1/users/\(VicinityAPI.pathSegment(id))", cacheControl: .noStore),
+                body: .json(.init(user: VicinityAPI.record(user), token: issued))))
+    }
+
+    /// The public users within a radius (and yourself, with your own token), nearest first.
+    func findNearbyUsers(_ input: Operations.FindNearbyUsers.Input) async throws
+        -> Operations.FindNearbyUsers.Output
+    {
+        let query = input.query
+        let center = try QueryValues.coordinate(query.lat, query.lon)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500)
+        let limit = try QueryParameter.limit.check(query.limit ?? 1000)
+        let principal = try principal()
+        let hits = try read { directory throws(PlacesError) in
+            try QueryHit.find(
+                in: directory, kind: PlaceDirectory.userKind, from: center, model: .geodesic,
+                users: { directory throws(PlacesError) in
+                    try directory.nearbyUsers(center, radiusMeters: radius, as: principal)
+                },
+                places: { _ in [] })
+        }
+        let echo = Components.Schemas.NearbyUsersQuery(
+            lat: center.latitude, lon: center.longitude, radiusM: radius, limit: limit)
+        return .ok(
+            .init(body: .json(.init(query: echo, results: hits.prefix(limit).map(\.userHit), total: hits.count))))
+    }
+
+    /// A user's record: public users to anyone, a private one to themselves and the admin only.
+    func getUser(_ input: Operations.GetUser.Input) async throws -> Operations.GetUser.Output {
+        let id = try TextRules.userID(input.path.id)
+        let principal = try principal()
+        let user = try read { directory throws(PlacesError) in try directory.user(id, as: principal) }
+        return .ok(.init(body: .json(VicinityAPI.record(user))))
+    }
+
+    /// Removes the user and their token (that user or the admin).
+    func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output {
+        let token = try writerToken()
+        let id = try TextRules.userID(input.path.id)
+        try await write(.removeUser(id), token: token)
+        return .noContent(.init())
+    }
+
+    /// Moves the user (that user or the admin); answers the record after the move.
+    func moveUser(_ input: Operations.MoveUser.Input) async throws -> Operations.MoveUser.Output {
+        let token = try writerToken()
+        let id = try TextRules.userID(input.path.id)
+        guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
+        let location = try BodyValues.coordinate(body.lat, body.lon)
+        try await write(.moveUser(id, to: location), token: token)
+        return .ok(.init(body: .json(try recordAfterWrite(id))))
+    }
+
+    /// Forgets where the user is: on no map until they set a location again.
+    func forgetUserLocation(_ input: Operations.ForgetUserLocation.Input) async throws
+        -> Operations.ForgetUserLocation.Output
+    {
+        let token = try writerToken()
+        let id = try TextRules.userID(input.path.id)
+        try await write(.moveUser(id, to: nil), token: token)
+        return .ok(.init(body: .json(try recordAfterWrite(id))))
+    }
+
+    /// Makes the user public or private (that user or the admin).
+    func setUserVisibility(_ input: Operations.SetUserVisibility.Input) async throws
+        -> Operations.SetUserVisibility.Output
+    {
+        let token = try writerToken()
+        let id = try TextRules.userID(input.path.id)
+        guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
+        let visibility: Visibility = body.visibility == ._private ? .private : .public
+        try await write(.setVisibility(id, visibility), token: token)
+        return .ok(.init(body: .json(try recordAfterWrite(id))))
+    }
+
+    /// The user's record as the writer now sees it.
+    private func recordAfterWrite(_ id: String) throws(HTTPAPIError) -> Components.Schemas.User {
+        let principal = try principal()
+        return VicinityAPI.record(try read { directory throws(PlacesError) in try directory.user(id, as: principal) })
+    }
+
+    static func record(_ user: User) -> Components.Schemas.User {
+        Components.Schemas.User(
+            id: user.id, name: user.name, visibility: user.visibility == .private ? ._private : ._public,
+            location: user.location.map { .init(lat: $0.latitude, lon: $0.longitude) })
+    }
+}

@@ -1,0 +1,66 @@
+import Geo
+import OpenAPIRuntime
+import Places
+
+/// The HTTP API's handler: the generated `APIProtocol` over the `Places` façade.
+///
+/// Every operation reads through `DurableDirectory.read` (from memory, in parallel) or writes
+/// through its group commit, so authorization and visibility are the façade's: a private user
+/// is in no answer to anyone else, whatever the route. The handler checks every parameter (the
+/// generated server does not check `minimum`/`maximum`), turns the façade's answers into the
+/// contract's types, and throws `HTTPAPIError` for everything else; `ProblemMiddleware` turns
+/// that into `application/problem+json`.
+///
+/// ```swift
+/// let api = VicinityAPI(directory: durable)
+/// try api.registerHandlers(on: router, middlewares: HTTPServer.middlewares(for: api))
+/// ```
+public struct VicinityAPI: Sendable {
+    public let directory: DurableDirectory
+    /// What `GET /metrics` shows; `MetricsMiddleware` counts the requests into it.
+    public let metrics: HTTPMetrics
+
+    /// - Parameters:
+    ///   - directory: the store's directory, shared with the line protocol in `serve`.
+    ///   - metrics: the server's metrics.
+    public init(directory: DurableDirectory, metrics: HTTPMetrics = HTTPMetrics()) {
+        self.directory = directory
+        self.metrics = metrics
+    }
+
+    // MARK: - Who asks
+
+    /// The principal of the request's token: anonymous without one.
+    ///
+    /// - Throws: `.places(.invalidToken)` for a token that names no one (401, also on reads).
+    func principal() throws(HTTPAPIError) -> Principal {
+        let token = RequestToken.current
+        return try read { directory throws(PlacesError) in try directory.principal(presenting: token) }
+    }
+
+    /// The token of a write, checked before anything else: none is a 401, as is one that names
+    /// no one. The façade resolves it again when it plans the write (a token revoked meanwhile no
+    /// longer works).
+    func writerToken() throws(HTTPAPIError) -> String {
+        guard let token = RequestToken.current, !token.isEmpty else { throw .missingToken }
+        _ = try principal()
+        return token
+    }
+
+    // MARK: - The façade
+
+    /// Runs a read on the directory, turning the façade's errors into `HTTPAPIError`.
+    func read<T>(_ body: (PlaceDirectory) throws(PlacesError) -> T) throws(HTTPAPIError) -> T {
+        do { return try directory.read(body) } catch { throw .places(error) }
+    }
+
+    /// Makes a write with the request's token; returns once it is stored and visible.
+    ///
+    /// - Returns: the clear text of a token the write created (a registered user's).
+    @discardableResult
+    func write(_ request: DirectoryRequest, token: String) async throws(HTTPAPIError) -> String? {
+        do { return try await directory.perform(request, presenting: token) } catch { throw .places(error) }
+    }
+}
+
+extension VicinityAPI: APIProtocol {}
