@@ -41,6 +41,7 @@ public final class HTTPServer: Sendable {
         [
             MetricsMiddleware(metrics: api.metrics), ProblemMiddleware(), ResponseHeaderMiddleware(),
             BearerTokenMiddleware(directory: api.directory), BodyLimitMiddleware(), QueryTextMiddleware(),
+            HitsJSONMiddleware(),
         ]
     }
 

@@ -25,11 +25,16 @@ struct QueryHit: Sendable, Hashable {
         places: (PlaceDirectory) throws(PlacesError) -> [PlaceHit]
     ) throws(PlacesError) -> [QueryHit] {
         var hits: [QueryHit] = []
+        // One frame for every hit: normal-section bearings within 5 km (BearingFrame).
+        let bearings = BearingFrame(from: center, model: model)
+        func initialBearing(to point: Coordinate) throws(PlacesError) -> Double {
+            do { return try bearings.bearing(to: point) } catch { throw .geo(error) }
+        }
         if kind == PlaceDirectory.userKind {
             for hit in try users(directory) {
                 // A user without a location is on no map; the façade never returns one.
                 guard let location = hit.user.location else { continue }
-                let bearing = try directory.distance(center, location, model: model).bearing
+                let bearing = try initialBearing(to: location)
                 hits.append(
                     QueryHit(
                         id: hit.user.id, name: hit.user.name, kind: kind, coordinate: location,
@@ -37,7 +42,7 @@ struct QueryHit: Sendable, Hashable {
             }
         } else {
             for hit in try places(directory) {
-                let bearing = try directory.distance(center, hit.place.coordinate, model: model).bearing
+                let bearing = try initialBearing(to: hit.place.coordinate)
                 hits.append(
                     QueryHit(
                         id: hit.place.id, name: hit.place.name, kind: hit.place.kind, coordinate: hit.place.coordinate,

@@ -44,7 +44,10 @@ extension VicinityAPI {
             body = .applicationGeoJson(
                 .init(_type: .featureCollection, features: hits.map(\.feature), query: echo, total: total))
         } else {
-            body = .json(.init(query: echo, results: hits.map(\.placeHit), total: total))
+            let result = Components.Schemas.NearbyResult(query: echo, results: hits.map(\.placeHit), total: total)
+            // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
+            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+            body = .json(listSent ? .init(query: echo, results: [], total: total) : result)
         }
         return .ok(.init(headers: .init(vary: "Accept"), body: body))
     }
@@ -79,7 +82,9 @@ extension VicinityAPI {
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
             body = .applicationGeoJson(.init(_type: .featureCollection, features: hits.map(\.feature), query: echo))
         } else {
-            body = .json(.init(query: echo, results: hits.map(\.placeHit)))
+            let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
+            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+            body = .json(listSent ? .init(query: echo, results: []) : result)
         }
         return .ok(.init(headers: .init(vary: "Accept"), body: body))
     }

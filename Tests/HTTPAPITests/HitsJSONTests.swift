@@ -1,0 +1,105 @@
+import Foundation
+import Geo
+import Places
+import Testing
+
+@testable import HTTPAPI
+
+/// `/v1/nearby` and `/v1/nearest` lists written by hand (`HitsJSONMiddleware`, `JSONText`) read back
+/// to exactly the documents the generated encoder would have written, for every model, limit and
+/// kind, with names that need escaping.
+@Suite(.timeLimit(.minutes(2))) struct HitsJSONTests {
+    /// Names a JSON writer can get wrong.
+    static let names = [
+        "Omur", "Eczane \"Şifa\"", #"back\slash"#, "tab\there", "line\nbreak", "\u{1}\u{1F}\u{7F}", "日本薬局 💊",
+        "\u{2028}\u{2029}", "</script>", "", "a/b",
+    ]
+
+    /// 600 places within ~3 km of Levent, Istanbul, and the handler over them.
+    static func api() throws -> VicinityAPI {
+        var catalog = try PlaceCatalog()
+        var random = SplitMix64(seed: 42)
+        for index in 0..<600 {
+            let coordinate = try Coordinate(
+                latitude: 41.088154 + (random.nextUnit() - 0.5) * 0.05,
+                longitude: 29.015615 + (random.nextUnit() - 0.5) * 0.07)
+            let name = names[index % names.count] + (index % 3 == 0 ? "" : " \(index)")
+            try catalog.upsert(Place(id: "p\(index)", kind: "pharmacy", name: name, coordinate: coordinate))
+        }
+        return VicinityAPI(directory: DurableDirectory(PlaceDirectory(places: catalog), store: NullStore()))
+    }
+
+    @Test func handWrittenListsReadBackAsTheGeneratedDocuments() async throws {
+        let api = try Self.api()
+        defer { api.directory.close() }
+        let transport = RecordingTransport()
+        try api.registerHandlers(
+            on: transport, configuration: HTTPServer.configuration, middlewares: HTTPServer.middlewares(for: api))
+        var random = SplitMix64(seed: 7)
+        let models: [Components.Schemas.DistanceModelName?] = [nil, .geodesic, .haversine, .projected]
+        var results = 0
+        for step in 0..<120 {
+            let lat = 41.088154 + (random.nextUnit() - 0.5) * 0.04
+            let lon = 29.015615 + (random.nextUnit() - 0.5) * 0.05
+            let model = models[step % models.count]
+            let modelText = model.map { "&model=\($0.rawValue)" } ?? ""
+            if step % 2 == 0 {
+                let radius = (random.nextUnit() * 3_000).rounded()
+                let limit = step % 3 == 0 ? Int(random.next() % 50) + 1 : nil
+                let limitText = limit.map { "&limit=\($0)" } ?? ""
+                let served = try await transport.send(
+                    .get, "/v1/nearby?lat=\(lat)&lon=\(lon)&radius=\(radius)\(limitText)\(modelText)")
+                let expected = try await api.findNearby(
+                    .init(query: .init(lat: lat, lon: lon, radius: radius, limit: limit, model: model))
+                ).ok.body.json
+                #expect(served.status == 200, "\(served.body)")
+                #expect(!served.body.contains("\n"), "the hand-written (compact) list was sent")
+                let decoded = try JSONDecoder().decode(
+                    Components.Schemas.NearbyResult.self, from: Data(served.body.utf8))
+                #expect(decoded == expected)
+                results += expected.results.count
+            } else {
+                let count = Int(random.next() % 40) + 1
+                let maximum = step % 3 == 0 ? (random.nextUnit() * 2_000).rounded() : nil
+                let maximumText = maximum.map { "&max_distance=\($0)" } ?? ""
+                let served = try await transport.send(
+                    .get, "/v1/nearest?lat=\(lat)&lon=\(lon)&count=\(count)\(maximumText)\(modelText)")
+                let expected = try await api.findNearest(
+                    .init(query: .init(lat: lat, lon: lon, count: count, maxDistance: maximum, model: model))
+                ).ok.body.json
+                #expect(served.status == 200, "\(served.body)")
+                #expect(!served.body.contains("\n"))
+                let decoded = try JSONDecoder().decode(
+                    Components.Schemas.NearestResult.self, from: Data(served.body.utf8))
+                #expect(decoded == expected)
+                results += expected.results.count
+            }
+        }
+        #expect(results > 5_000)
+    }
+
+    @Test func stringsReadBackUnchanged() throws {
+        var text = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }.map(String.init).joined()
+        text += "Şifa 日本 💊 \u{2028} \u{FEFF}"
+        for candidate in Self.names + [text] {
+            var json = JSONText(capacity: 64)
+            json.string(candidate)
+            #expect(try JSONDecoder().decode(String.self, from: Data(json.bytes)) == candidate)
+        }
+    }
+
+    @Test func numbersReadBackToTheSameDouble() throws {
+        var random = SplitMix64(seed: 9)
+        var values: [Double] = [0, -0.0, 1, -1, 0.1, 1e-7, 123_456_789, 0x1p53, 0x1p53 + 2, 1e300, -1e-300, 5e-324]
+        for _ in 0..<20_000 {
+            let value = Double(bitPattern: random.next())
+            if value.isFinite { values.append(value) }
+            values.append((random.nextUnit() - 0.5) * 1_000)
+        }
+        for value in values {
+            var json = JSONText(capacity: 32)
+            json.number(value)
+            #expect(try JSONDecoder().decode(Double.self, from: Data(json.bytes)) == value, "\(value)")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The HTTP API against PostGIS in the same run, on the same 1M-point synthetic city (the dataset of
+# `vicinity bench`, written by `vicinity bench --export-redis`; the same CSV is imported into
+# Vicinity and loaded into PostGIS 3.3 as geography with a GiST index).
+#
+# Both answer the same question the same way: every place within 500 m on the WGS84 ellipsoid,
+# nearest first, ties by id, with id, name, latitude, longitude, distance and bearing.
+# - Vicinity: `GET /v1/nearby?lat&lon&radius=500&kind=city`, driven by wrk.
+# - PostGIS: `ST_DWithin(geog, point, 500)` with `ST_Distance` and `ST_Azimuth`, ORDER BY distance,
+#   id, driven by pgbench.
+# Equal concurrency (8 connections, 2 client threads), 10 s each, at the median-density point of
+# the query set and over the whole varied set of 2,000 data-weighted points. The result counts at
+# the median point are compared first.
+#
+# Usage: scripts/bench-http.sh [seconds] [connections]
+# Needs: a release build (made when missing), wrk, PostgreSQL 15 + PostGIS 3 (installed with
+# apt-get when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+connections=${2:-8}
+source scripts/redis-common.sh
+source scripts/postgis-common.sh
+if ! command -v wrk >/dev/null; then
+    sudo=""
+    [[ $(id -u) != 0 ]] && sudo=sudo
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
+hport=$((port + 2))
+lport=$((port + 3))
+
+"$bin" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
+"$bin" import "$work/points.csv" --kind city --db "$work/http.sqlite" >/dev/null 2>&1
+start_postgis
+trap 'stop_postgis; rm -rf "$work"' EXIT
+"$bin" serve --db "$work/http.sqlite" --http-port "$hport" --line-port "$lport" 2>/dev/null &
+server=$!
+trap 'kill $server 2>/dev/null; stop_postgis; rm -rf "$work"' EXIT
+load_city "$work/points.csv"
+for _ in $(seq 100); do curl -sf "http://127.0.0.1:$hport/healthz" >/dev/null && break; sleep 0.2; done
+
+median_lat=41.308095327014605
+median_lon=28.90500860848254
+# The query points, latitude first: from the GEOSEARCH set (longitude first there).
+awk '{ print $5, $4 }' "$work/queries.redis" >"$work/points.txt"
+awk -v k=city '{ printf "/v1/nearby?lat=%s&lon=%s&radius=500&kind=%s\n", $1, $2, k }' "$work/points.txt" \
+    >"$work/paths.txt"
+awk 'BEGIN { print "id,lat,lon" } { print NR "," $1 "," $2 }' "$work/points.txt" >"$work/queries.csv"
+chmod 644 "$work/queries.csv"
+psql_city <<SQL
+CREATE TABLE query_point (id int PRIMARY KEY, lat double precision, lon double precision);
+\copy query_point FROM '$work/queries.csv' WITH (FORMAT csv, HEADER true)
+SQL
+
+# One query, as a PostGIS user would write it; :lat and :lon are pgbench variables.
+postgis_query() {
+    cat <<'SQL'
+SELECT id, name, ST_Y(geog::geometry) AS lat, ST_X(geog::geometry) AS lon,
+       ST_Distance(geog, q) AS distance_m, degrees(ST_Azimuth(q, geog)) AS bearing_deg
+FROM city, (SELECT ST_SetSRID(ST_MakePoint(:lon, :lat), 4326)::geography AS q) AS centre
+WHERE ST_DWithin(geog, q, 500)
+ORDER BY distance_m, id;
+SQL
+}
+{
+    echo "\\set lat $median_lat"
+    echo "\\set lon $median_lon"
+    postgis_query
+} >"$work/median.sql"
+{
+    echo "\\set i random(1, $(wc -l <"$work/points.txt"))"
+    echo "SELECT lat, lon FROM query_point WHERE id = :i \\gset"
+    postgis_query
+} >"$work/varied.sql"
+cat >"$work/varied.lua" <<LUA
+local paths = {}
+for line in io.lines("$work/paths.txt") do paths[#paths + 1] = line end
+local i = math.random(#paths)
+request = function()
+    i = i % #paths + 1
+    return wrk.format("GET", paths[i])
+end
+LUA
+chmod 644 "$work"/*.sql "$work"/*.lua "$work/paths.txt"
+
+vicinity_count=$(curl -sf "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city" \
+    | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["results"]))')
+postgis_count=$(sed -e "s/:lat/$median_lat/; s/:lon/$median_lon/" <(postgis_query) | psql_city | wc -l)
+echo "PostgreSQL $("${pg_run[@]}" "$pg_bin/postgres" --version | grep -oE 'PostgreSQL\) [0-9.]+' | cut -d' ' -f2) with PostGIS" \
+    "$(psql_city -c 'SELECT postgis_lib_version()') against vicinity $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
+    "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+echo "median point: vicinity $vicinity_count results, PostGIS $postgis_count"
+echo
+tps() { grep -oE 'tps = [0-9.]+' | cut -d' ' -f3; }
+rps() { grep -oE 'Requests/sec: +[0-9.]+' | grep -oE '[0-9.]+$'; }
+for set in median varied; do
+    if [[ $set == median ]]; then
+        vicinity=$(wrk -t2 -c"$connections" -d"${seconds}s" \
+            "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city" | rps)
+    else
+        vicinity=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$work/varied.lua" "http://127.0.0.1:$hport" | rps)
+    fi
+    postgis=$("${pg_run[@]}" pgbench -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -n -c "$connections" -j 2 \
+        -T "$seconds" -f "$work/$set.sql" postgres 2>/dev/null | tps)
+    awk -v s="$set" -v c="$connections" -v p="$postgis" -v v="$vicinity" \
+        'BEGIN { printf "  %-7s %d connections  PostGIS %8.0f queries/s  vicinity %8.0f requests/s  ratio %.1fx\n", s, c, p, v, v / p }'
+done
