@@ -45,7 +45,7 @@ final class RouteTable: Sendable {
 
 /// Registers the generated routes on a Hummingbird router and in a `RouteTable`.
 struct TableRecordingTransport: ServerTransport {
-    let router: Router<BasicRequestContext>
+    let router: Router<VicinityRequestContext>
     let table: RouteTable
 
     func register(
@@ -63,7 +63,7 @@ struct TableRecordingTransport: ServerTransport {
 /// Answers what the router cannot route with `RouteTable.problem`: problem+json, with `Allow` on
 /// a 405.
 struct UnroutedRequestMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = VicinityRequestContext
     let table: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
