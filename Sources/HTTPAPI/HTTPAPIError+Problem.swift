@@ -18,6 +18,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .bodyTooLarge: return .contentTooLarge
         case .unsupportedMediaType: return .unsupportedMediaType
         case .missingToken, .malformedAuthorization: return .unauthorized
+        case .tooManyRequests: return .tooManyRequests
         case .noSuchRoute: return .notFound
         case .methodNotAllowed: return .methodNotAllowed
         case .internalError: return .internalServerError
@@ -33,6 +34,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
             let invalid = self == .places(.invalidToken) || self == .malformedAuthorization
             fields[.wwwAuthenticate] = "Bearer realm=\"vicinity\"" + (invalid ? ", error=\"invalid_token\"" : "")
         }
+        if case .tooManyRequests(_, let seconds) = self { fields[.retryAfter] = String(seconds) }
         return fields
     }
 

@@ -38,6 +38,8 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     /// chose (406 for an `Accept` that allows none of the operation's answers); the text is the
     /// runtime's description of the cause.
     case malformedRequest(status: HTTPResponse.Status, cause: String)
+    /// A client over its request budget (429); it may try again after `retryAfterSeconds`.
+    case tooManyRequests(client: String, retryAfterSeconds: Int)
     /// A path that names no operation of the contract (404).
     case noSuchRoute(path: String)
     /// A path of the contract asked with a method it does not take (405); `allowed` are those it
@@ -72,6 +74,8 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
         case .malformedRequest(_, let cause):
             return
                 "the request does not match the API: \(cause.split(whereSeparator: \.isNewline).joined(separator: " "))"
+        case .tooManyRequests(let client, let seconds):
+            return "too many requests from \(client); retry in \(seconds) s"
         case .noSuchRoute(let path):
             return "no operation at \(HTTPAPIError.quoted(path)): see openapi.yaml for the paths served"
         case .methodNotAllowed(let method, let path, let allowed):

@@ -23,15 +23,20 @@ public final class HTTPServer: Sendable {
     public let host: String
     /// The port asked for; 0 lets the system choose (`start` returns the one bound).
     public let port: Int
+    /// Requests a second per client address before 429s; 0 for no limit.
+    public let rateLimit: Int
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
     /// - Parameters:
     ///   - host: the address to listen on, e.g. `127.0.0.1`.
     ///   - port: 0 to 65535; 0 lets the system choose.
-    public init(directory: DurableDirectory, host: String, port: Int) {
+    ///   - rateLimit: requests a second per client address (bursts of one second's worth), 0 for
+    ///     no limit.
+    public init(directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0) {
         self.directory = directory
         self.host = host
         self.port = port
+        self.rateLimit = rateLimit
     }
 
     /// The middlewares, outermost first: request metrics, problems for every error, response
@@ -50,10 +55,17 @@ public final class HTTPServer: Sendable {
     static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
 
     /// A router serving every operation of openapi.yaml over `directory`.
-    public static func router(directory: DurableDirectory) throws -> Router<BasicRequestContext> {
-        let router = Router()
+    ///
+    /// - Parameter rateLimit: requests a second per client address, 0 for no limit.
+    public static func router(directory: DurableDirectory, rateLimit: Int = 0) throws
+        -> Router<VicinityRequestContext>
+    {
+        let router = Router(context: VicinityRequestContext.self)
         let table = RouteTable()
         // Before the routes: Hummingbird wraps a route in the middlewares added before it.
+        if rateLimit > 0 {
+            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(requestsPerSecond: rateLimit)))
+        }
         router.add(middleware: UnroutedRequestMiddleware(table: table))
         let api = VicinityAPI(directory: directory)
         try api.registerHandlers(
@@ -66,7 +78,7 @@ public final class HTTPServer: Sendable {
     ///
     /// - Throws: when the address cannot be bound (in use, not an address of this machine).
     public func start() async throws -> Int {
-        let router = try HTTPServer.router(directory: directory)
+        let router = try HTTPServer.router(directory: directory, rateLimit: rateLimit)
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "vicinity.http")
         logger.logLevel = .warning

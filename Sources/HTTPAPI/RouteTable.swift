@@ -1,7 +1,4 @@
 import HTTPTypes
-import Hummingbird
-import OpenAPIHummingbird
-import OpenAPIRuntime
 import Synchronization
 
 /// The routes the generated code registers (method and path template), kept so that a request
@@ -40,44 +37,5 @@ final class RouteTable: Sendable {
         let allowed = methods(forPath: path).map(\.rawValue)
         guard !allowed.isEmpty else { return .noSuchRoute(path: path) }
         return .methodNotAllowed(method: method.rawValue, path: path, allowed: allowed)
-    }
-}
-
-/// Registers the generated routes on a Hummingbird router and in a `RouteTable`.
-struct TableRecordingTransport: ServerTransport {
-    let router: Router<BasicRequestContext>
-    let table: RouteTable
-
-    func register(
-        _ handler:
-            @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
-                HTTPResponse, HTTPBody?
-            ),
-        method: HTTPRequest.Method, path: String
-    ) throws {
-        table.record(method, path: path)
-        router.register(handler, method: method, path: path)
-    }
-}
-
-/// Answers what the router cannot route with `RouteTable.problem`: problem+json, with `Allow` on
-/// a 405.
-struct UnroutedRequestMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
-    let table: RouteTable
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            let problem = table.problem(method: request.method, path: request.uri.path)
-            var headers = problem.httpHeaderFields
-            if case .methodNotAllowed(_, _, let allowed) = problem { headers[.allow] = allowed.joined(separator: ", ") }
-            return Response(
-                status: problem.httpStatus, headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.problemJSON)))
-        }
     }
 }

@@ -21,6 +21,8 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Port of the line protocol (RESP and inline).") var linePort = 7878
     @Option(help: "Port of the HTTP API (openapi.yaml); 0 lets the system choose.") var httpPort = 8080
     @Flag(help: "Serve the line protocol only.") var noHttp = false
+    @Option(help: "HTTP requests a second per client address before 429 Too Many Requests; 0 for no limit.")
+    var httpRateLimit = 0
     @Option(help: "Clients connected at once.") var maxClients = 10_000
     @Option(help: "Event-loop threads answering clients (default: one per core).") var threads = ProcessInfo.processInfo
         .activeProcessorCount
@@ -37,6 +39,10 @@ struct ServeCommand: OutputCommand {
         }
         guard (0...65_535).contains(httpPort) else {
             throw ValidationError("invalid HTTP port \"\(httpPort)\": expected 0 to 65535")
+        }
+        guard (0...1_000_000).contains(httpRateLimit) else {
+            throw ValidationError(
+                "invalid HTTP rate limit \"\(httpRateLimit)\": expected 0 (no limit) to 1000000 requests a second")
         }
         guard (1...256).contains(threads) else {
             throw ValidationError("invalid thread count \"\(threads)\": expected 1 to 256")
@@ -62,7 +68,7 @@ struct ServeCommand: OutputCommand {
             service: LineService(directory: durable), configuration: configuration, threads: threads)
         let bound = try ServeCommand.blocking { try await server.start() }
         var listening = "\(bound.ipAddress ?? host):\(bound.port ?? linePort) (line protocol)"
-        let http = noHttp ? nil : HTTPServer(directory: durable, host: host, port: httpPort)
+        let http = noHttp ? nil : HTTPServer(directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit)
         if let http {
             do {
                 let port = try ServeCommand.blocking { try await http.start() }

@@ -3,11 +3,6 @@ import Places
 
 @testable import HTTPAPI
 
-/// A store that keeps nothing: the directory in memory is the whole truth for these tests.
-final class NullStore: PlaceStore {
-    func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] { changes }
-}
-
 /// The handler over the original app's three Istanbul example pharmacies and three users:
 /// `ayse` (public, 41 m from the query point), `mehmet` (private, 40 m from it) and `zeynep`
 /// (public, no location). Call `close()` at the end.

@@ -1,0 +1,21 @@
+import HTTPTypes
+import Hummingbird
+import OpenAPIHummingbird
+import OpenAPIRuntime
+
+/// Registers the generated routes on a Hummingbird router and in a `RouteTable`.
+struct TableRecordingTransport: ServerTransport {
+    let router: Router<VicinityRequestContext>
+    let table: RouteTable
+
+    func register(
+        _ handler:
+            @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
+                HTTPResponse, HTTPBody?
+            ),
+        method: HTTPRequest.Method, path: String
+    ) throws {
+        table.record(method, path: path)
+        router.register(handler, method: method, path: path)
+    }
+}

@@ -1,0 +1,24 @@
+import Hummingbird
+import NIOCore
+
+/// Answers what the router cannot route with `RouteTable.problem`: problem+json, with `Allow` on
+/// a 405.
+struct UnroutedRequestMiddleware: RouterMiddleware {
+    typealias Context = VicinityRequestContext
+    let table: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let problem = table.problem(method: request.method, path: request.uri.path)
+            var headers = problem.httpHeaderFields
+            if case .methodNotAllowed(_, _, let allowed) = problem { headers[.allow] = allowed.joined(separator: ", ") }
+            return Response(
+                status: problem.httpStatus, headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.problemJSON)))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Places
+import Testing
+
+@testable import HTTPAPI
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The server on a real socket (127.0.0.1, a port the system chooses): Hummingbird's routing, the
+/// problems for what it cannot route, and a clean shutdown. Everything else is tested without a
+/// socket.
+@Suite(.timeLimit(.minutes(1))) struct HTTPServerTests {
+    static func request(_ method: String, _ url: URL) async throws -> (
+        status: Int, headers: [String: String], body: String
+    ) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return (http.statusCode, headers, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func servesRoutesAndAnswersUnroutedRequestsWithProblems() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let server = HTTPServer(directory: fixture.api.directory, host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+
+        let health = try await Self.request("GET", base.appendingPathComponent("healthz"))
+        #expect(health.status == 200 && health.body == #"{"places":3,"status":"ok"}"#)
+
+        let patch = try await Self.request("PATCH", base.appendingPathComponent("v1/users/ayse"))
+        #expect(patch.status == 405 && patch.headers["allow"] == "GET, DELETE")
+        #expect(patch.headers["content-type"] == "application/problem+json")
+
+        let nowhere = try await Self.request("GET", base.appendingPathComponent("v2/nearby"))
+        #expect(nowhere.status == 404 && nowhere.body.contains(#"no operation at \"/v2/nearby\""#))
+
+        await server.shutdown()
+        await #expect(throws: (any Error).self) {
+            try await Self.request("GET", base.appendingPathComponent("healthz"))
+        }
+    }
+}
