@@ -22,15 +22,28 @@ struct JSONText {
 
     /// Appends `"key":`.
     mutating func key(_ name: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
-        raw(name)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        name.withUTF8Buffer { name in
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: name)
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(UInt8(ascii: ":"))
+        }
     }
 
     /// Appends a JSON string.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most names need no escape: copy them whole.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
