@@ -98,7 +98,8 @@ import Testing
                         client.send(LineServerTests.resp(command))
                         let reply = client.receive(replies: 1)
                         #expect(
-                            reply == "*1\r\n*-1\r\n" || reply == "*1\r\n$-1\r\n" || reply == "$-1\r\n", "\(command)")
+                            reply == "*1\r\n*-1\r\n" || reply == "*1\r\n$-1\r\n" || reply == "$-1\r\n",
+                            "\(command) answered \(reply.debugDescription) (seed \(seed), step \(step))")
                     }
                 }
                 client.send(LineServerTests.resp(["ZCARD", "user"]))
