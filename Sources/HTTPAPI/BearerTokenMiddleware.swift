@@ -4,7 +4,7 @@ import Places
 
 /// Reads `Authorization: Bearer <token>` and hands the token to the handler as
 /// `RequestToken.current`. Without the header the handler sees no token (anonymous on reads, 401
-/// on writes); a header in any other form, or a token that names no one, is a 401 at once —
+/// on writes, except registration on a server with `--open-registration`); a header in any other form, or a token that names no one, is a 401 at once —
 /// before the body is read or a parameter is checked. The token is never logged.
 struct BearerTokenMiddleware: ServerMiddleware {
     /// Resolves tokens; the handler resolves them again, and the façade once more when it plans a
@@ -29,7 +29,11 @@ struct BearerTokenMiddleware: ServerMiddleware {
             return try await next(request, body, metadata)
         }
         guard let field = request.headerFields[.authorization] else {
-            if BearerTokenMiddleware.writeOperations.contains(operationID) { throw HTTPAPIError.missingToken }
+            if BearerTokenMiddleware.writeOperations.contains(operationID),
+                !(operationID == "registerUser" && directory.read(\.openRegistration))
+            {
+                throw HTTPAPIError.missingToken
+            }
             return try await next(request, body, metadata)
         }
         let token = try BearerTokenMiddleware.token(in: field)

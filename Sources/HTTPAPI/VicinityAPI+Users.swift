@@ -6,7 +6,8 @@ import Places
 extension VicinityAPI {
     /// Registers a user (the admin token, as `vicinity user add`) and returns their token once.
     func registerUser(_ input: Operations.RegisterUser.Input) async throws -> Operations.RegisterUser.Output {
-        let token = try writerToken()
+        // Open registration (`serve --open-registration`) needs no token; the façade decides.
+        let token = try RequestToken.current == nil && read(\.openRegistration) ? nil : writerToken()
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let id = try BodyValues.userID(body.id)
         let name = try BodyValues.displayName(body.name ?? id, at: "/name")

@@ -58,7 +58,7 @@ public struct VicinityAPI: Sendable {
     ///
     /// - Returns: the clear text of a token the write created (a registered user's).
     @discardableResult
-    func write(_ request: DirectoryRequest, token: String) async throws(HTTPAPIError) -> String? {
+    func write(_ request: DirectoryRequest, token: String?) async throws(HTTPAPIError) -> String? {
         do { return try await directory.perform(request, presenting: token) } catch { throw .places(error) }
     }
 }

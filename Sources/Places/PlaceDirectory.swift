@@ -8,7 +8,8 @@ import Geo
 /// - A private user is in no index; only that user (`.user(id)`) or `.admin` can read the record,
 ///   and to everybody else it looks exactly like a user that does not exist.
 /// - A user with no location is on no map.
-/// - Adding a user needs the admin; changing one needs that user or the admin.
+/// - Adding a user needs the admin, unless `openRegistration` is on: then anyone may add one (and
+///   receives its token); changing one needs that user or the admin.
 ///
 /// Queries for users (`nearbyUsers`, `nearestUsers`, `countUsers`) return the public users, plus
 /// the asking user's own record wherever it is, private or not.
@@ -22,6 +23,10 @@ public struct PlaceDirectory: Sendable {
     private var adminDigest: TokenDigest?
     private var userByDigest: [TokenDigest: String] = [:]
     private var digestOfUser: [String: TokenDigest] = [:]
+    /// Whether anyone, not only the admin, may add a user (a server's `--open-registration`): the
+    /// one who adds it receives the new user's token. Off by default. Not stored: each server
+    /// process says whether it allows it.
+    public var openRegistration = false
 
     /// - Parameter places: the places to serve; users start empty.
     public init(places: PlaceCatalog) {
@@ -106,7 +111,10 @@ public struct PlaceDirectory: Sendable {
             guard places.handle(kind: kind, id: id) != nil else { throw .noSuchPlace(kind: kind, id: id) }
             return PlannedChange(change: .removePlace(kind: kind, id: id))
         case .addUser(let user):
-            guard principal == .admin else { throw .forbidden(action: "adding a user needs the admin token") }
+            guard principal == .admin || openRegistration else {
+                throw .forbidden(
+                    action: "adding a user needs the admin token (this server does not allow open registration)")
+            }
             try PlaceDirectory.check(id: user.id)
             try PlaceDirectory.check(name: user.name)
             guard registry.users[user.id] == nil else { throw .userExists(user.id) }

@@ -21,6 +21,8 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Port of the line protocol (RESP and inline).") var linePort = 7878
     @Option(help: "Port of the HTTP API (openapi.yaml); 0 lets the system choose.") var httpPort = 8080
     @Flag(help: "Serve the line protocol only.") var noHttp = false
+    @Flag(help: "Let anyone register a user (POST /v1/users, USER.ADD) without the admin token.")
+    var openRegistration = false
     @Option(help: "HTTP requests a second per client address before 429 Too Many Requests; 0 for no limit.")
     var httpRateLimit = 0
     @Option(help: "Clients connected at once.") var maxClients = 10_000
@@ -53,7 +55,8 @@ struct ServeCommand: OutputCommand {
     }
 
     func execute(_ output: inout CommandOutput) throws {
-        let (store, directory) = try database.locate().loadDirectory(output: &output)
+        var (store, directory) = try database.locate().loadDirectory(output: &output)
+        directory.openRegistration = openRegistration
         let durable = DurableDirectory(directory, store: store)
         var configuration = ServerConfiguration()
         configuration.host = host

@@ -16,7 +16,8 @@ struct APIFixture {
     let mehmet: String
     let zeynep: String
 
-    init() async throws {
+    /// - Parameter openRegistration: whether anyone may register a user (`serve --open-registration`).
+    init(openRegistration: Bool = false) async throws {
         var catalog = try PlaceCatalog()
         for (id, name, lat, lon) in [
             ("omur", "Omur", 41.087853, 29.014096), ("emre", "Emre", 41.086059, 29.008232),
@@ -28,6 +29,7 @@ struct APIFixture {
                     attributes: ["note": "illustrative"]))
         }
         var directory = PlaceDirectory(places: catalog)
+        directory.openRegistration = openRegistration
         admin = directory.rotateAdminToken()
         let durable = DurableDirectory(directory, store: NullStore())
         api = VicinityAPI(directory: durable)

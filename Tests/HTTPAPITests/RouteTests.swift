@@ -85,6 +85,35 @@ import Testing
         #expect(stranger.response.headerFields[.wwwAuthenticate] == #"Bearer realm="vicinity", error="invalid_token""#)
     }
 
+    /// `serve --open-registration`: POST /v1/users without a token creates the user and returns its
+    /// token, which then works for that user only; without the flag it is a 401.
+    @Test(arguments: [false, true])
+    func registrationWithoutATokenNeedsOpenRegistration(open: Bool) async throws {
+        let fixture = try await APIFixture(openRegistration: open)
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let reply = try await transport.send(
+            .post, "/v1/users", headers: [.contentType: "application/json"],
+            body: HTTPBody(#"{"id":"deniz","name":"Deniz","location":{"lat":41.0886,"lon":29.0157}}"#))
+        guard open else {
+            #expect(reply.status == 401)
+            #expect(reply.detail == "this needs a token: send Authorization: Bearer <token>")
+            return
+        }
+        #expect(reply.status == 201, "\(reply.body)")
+        let token = try #require(reply.json["token"] as? String)
+        let own = try await transport.send(.get, "/v1/users/deniz", headers: [.authorization: "Bearer " + token])
+        #expect(own.status == 200)
+        // The new token is Deniz's, not the admin's: it cannot change another user.
+        let other = try await transport.send(
+            .delete, "/v1/users/ayse", headers: [.authorization: "Bearer " + token])
+        #expect(other.status == 403)
+        // A taken id is still a 409, with or without a token.
+        let again = try await transport.send(
+            .post, "/v1/users", headers: [.contentType: "application/json"], body: HTTPBody(#"{"id":"deniz"}"#))
+        #expect(again.status == 409)
+    }
+
     @Test func bodiesAreCheckedForTypeSizeSyntaxAndSchema() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }

@@ -15,12 +15,15 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
 
     func directory() throws -> PlaceDirectory { PlaceDirectory(places: try PlaceCatalog()) }
 
+    static let adminOnly = PlacesError.forbidden(
+        action: "adding a user needs the admin token (this server does not allow open registration)")
+
     @Test func onlyTheAdminAddsUsers() throws {
         var directory = try directory()
-        #expect(throws: PlacesError.forbidden(action: "adding a user needs the admin token")) {
+        #expect(throws: Self.adminOnly) {
             try directory.addUser(User(id: "ayse", name: "Ayşe"), by: .anonymous)
         }
-        #expect(throws: PlacesError.forbidden(action: "adding a user needs the admin token")) {
+        #expect(throws: Self.adminOnly) {
             try directory.addUser(User(id: "ayse", name: "Ayşe"), by: .user("ayse"))
         }
         try directory.addUser(User(id: "ayse", name: "Ayşe"), by: .admin)
@@ -28,6 +31,28 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
             try directory.addUser(User(id: "ayse", name: "x"), by: .admin)
         }
         #expect(throws: PlacesError.invalidUserID("")) { try directory.addUser(User(id: "", name: "x"), by: .admin) }
+    }
+
+    /// With open registration anyone adds a user and receives its token, which then works for that
+    /// user only; everything else is as before (the same id twice, other users' records).
+    @Test func openRegistrationLetsAnyoneAddAUser() throws {
+        var directory = try directory()
+        directory.openRegistration = true
+        let token = try directory.addUser(User(id: "ayse", name: "Ayşe", location: here), by: .anonymous)
+        #expect(try directory.principal(presenting: token) == .user("ayse"))
+        let other = try directory.addUser(
+            User(id: "mehmet", name: "Mehmet", location: here, visibility: .private), by: .user("ayse"))
+        #expect(try directory.principal(presenting: other) == .user("mehmet"))
+        #expect(throws: PlacesError.userExists("ayse")) {
+            try directory.addUser(User(id: "ayse", name: "x"), by: .anonymous)
+        }
+        // Registering someone gives no right over them afterwards, nor a sight of them when private.
+        #expect(throws: PlacesError.noSuchUser("mehmet")) {
+            try directory.perform(.moveUser("mehmet", to: here), by: .user("ayse"))
+        }
+        #expect(try directory.nearbyUsers(here, radiusMeters: 100, as: .anonymous).map(\.user.id) == ["ayse"])
+        directory.openRegistration = false
+        #expect(throws: Self.adminOnly) { try directory.addUser(User(id: "zeynep", name: "Z"), by: .anonymous) }
     }
 
     @Test func aPrivateUserIsInvisibleToOthersAndVisibleToThemselves() throws {
