@@ -20,8 +20,11 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
         let ayse: String
         let mehmet: String
 
-        static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> Fixture {
+        static func start(openRegistration: Bool = false, configure: (inout ServerConfiguration) -> Void = { _ in })
+            async throws -> Fixture
+        {
             var directory = PlaceDirectory(places: try PlaceCatalog())
+            directory.openRegistration = openRegistration
             for (id, latitude, longitude) in [
                 ("omur", 41.087853, 29.014096), ("emre", 41.092104, 29.020575), ("arzu", 41.083994, 29.021606),
             ] {
@@ -104,6 +107,29 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
         other.send("NEARBY user 41.0885 29.0158 1000\r\n")
         #expect(other.receive(replies: 1) == "*0\r\n", "ayse went private: nobody else sees her")
         await fixture.server.shutdown()
+    }
+
+    /// `serve --open-registration`: USER.ADD needs no AUTH, and the token it returns is the new
+    /// user's; without the flag the same command is refused.
+    @Test(arguments: [false, true])
+    func userAddWithoutAuthNeedsOpenRegistration(open: Bool) async throws {
+        let fixture = try await Fixture.start(openRegistration: open)
+        defer { Task { await fixture.server.shutdown() } }
+        let client = try fixture.client()
+        client.send(Self.resp(["USER.ADD", "deniz", "NAME", "Deniz", "AT", "41.0886", "29.0157"]))
+        let reply = client.receive(replies: 1)
+        guard open else {
+            #expect(reply.hasPrefix("-NOPERM not allowed: adding a user needs the admin token"), "\(reply)")
+            return
+        }
+        let token = try #require(reply.split(separator: "\r\n").last.map(String.init))
+        #expect(reply.hasPrefix("$43\r\n"))
+        client.send(Self.resp(["AUTH", token]))
+        #expect(client.receive(replies: 1) == "+OK\r\n")
+        client.send(Self.resp(["USER.VISIBILITY", "deniz", "PRIVATE"]))
+        #expect(client.receive(replies: 1) == "+OK\r\n")
+        client.send(Self.resp(["USER.VISIBILITY", "ayse", "PRIVATE"]))
+        #expect(client.receive(replies: 1).hasPrefix("-NOPERM"), "another user stays out of reach")
     }
 
     @Test func aProtocolErrorClosesOnlyThatConnection() async throws {
