@@ -51,7 +51,7 @@ test: build-debug
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
-	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh --baseline scripts/schemathesis-baseline.json
+	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh
 	$(MAKE) --no-print-directory lint
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).

@@ -9,8 +9,10 @@
 # - PostGIS: `ST_DWithin(geog, point, 500)` with `ST_Distance` and `ST_Azimuth`, ORDER BY distance,
 #   id, driven by pgbench.
 # Equal concurrency (8 connections, 2 client threads), 10 s each, at the median-density point of
-# the query set and over the whole varied set of 2,000 data-weighted points. The result counts at
-# the median point are compared first.
+# the query set and over the whole varied set of 2,000 data-weighted points, every place within
+# the radius (limit=10000 on the API, no LIMIT in SQL), one statement a query, prepared (as a
+# driver would). The result counts are compared first, at the median point and 50 varied ones;
+# a wrk run with any answer other than 2xx fails.
 #
 # Usage: scripts/bench-http.sh [seconds] [connections]
 # Needs: a release build (made when missing), wrk, PostgreSQL 15 + PostGIS 3 (installed with
@@ -43,7 +45,8 @@ median_lat=41.308095327014605
 median_lon=28.90500860848254
 # The query points, latitude first: from the GEOSEARCH set (longitude first there).
 awk '{ print $5, $4 }' "$work/queries.redis" >"$work/points.txt"
-awk -v k=city '{ printf "/v1/nearby?lat=%s&lon=%s&radius=500&kind=%s\n", $1, $2, k }' "$work/points.txt" \
+# limit=10000 (the most the API takes): every place within the radius, as the SQL returns them.
+awk -v k=city '{ printf "/v1/nearby?lat=%s&lon=%s&radius=500&kind=%s&limit=10000\n", $1, $2, k }' "$work/points.txt" \
     >"$work/paths.txt"
 awk 'BEGIN { print "id,lat,lon" } { print NR "," $1 "," $2 }' "$work/points.txt" >"$work/queries.csv"
 chmod 644 "$work/queries.csv"
@@ -67,40 +70,71 @@ SQL
     echo "\\set lon $median_lon"
     postgis_query
 } >"$work/median.sql"
+# One statement a query, the point looked up inside it (not a second statement before it).
 {
     echo "\\set i random(1, $(wc -l <"$work/points.txt"))"
-    echo "SELECT lat, lon FROM query_point WHERE id = :i \\gset"
-    postgis_query
+    postgis_query | sed 's/SELECT ST_SetSRID(ST_MakePoint(:lon, :lat), 4326)::geography AS q/SELECT ST_SetSRID(ST_MakePoint(p.lon, p.lat), 4326)::geography AS q FROM query_point AS p WHERE p.id = :i/'
 } >"$work/varied.sql"
+grep -q 'WHERE p.id = :i' "$work/varied.sql" || { echo "bench-http.sh: the varied query was not built" >&2; exit 1; }
 cat >"$work/varied.lua" <<LUA
+-- Each wrk thread walks the query points from its own starting place (pgbench draws them at random).
+local threads = 0
+function setup(thread)
+    thread:set("number", threads)
+    threads = threads + 1
+end
 local paths = {}
-for line in io.lines("$work/paths.txt") do paths[#paths + 1] = line end
-local i = math.random(#paths)
-request = function()
+local i = 0
+function init(args)
+    for line in io.lines("$work/paths.txt") do paths[#paths + 1] = line end
+    i = (number or 0) * 997 % #paths
+end
+function request()
     i = i % #paths + 1
     return wrk.format("GET", paths[i])
 end
 LUA
 chmod 644 "$work"/*.sql "$work"/*.lua "$work/paths.txt"
 
-vicinity_count=$(curl -sf "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city" \
-    | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["results"]))')
-postgis_count=$(sed -e "s/:lat/$median_lat/; s/:lon/$median_lon/" <(postgis_query) | psql_city | wc -l)
+count_vicinity() { # lat lon
+    curl -sf "http://127.0.0.1:$hport/v1/nearby?lat=$1&lon=$2&radius=500&kind=city&limit=10000" \
+        | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["results"]))'
+}
+count_postgis() { # lat lon
+    sed -e "s/:lat/$1/; s/:lon/$2/" <(postgis_query) | psql_city | wc -l
+}
+vicinity_count=$(count_vicinity "$median_lat" "$median_lon")
+postgis_count=$(count_postgis "$median_lat" "$median_lon")
+# The same answers: result counts at 50 of the varied points.
+differ=0
+while read -r lat lon; do
+    [[ $(count_vicinity "$lat" "$lon") == $(count_postgis "$lat" "$lon") ]] || differ=$((differ + 1))
+done < <(awk 'NR % 40 == 1' "$work/points.txt")
 echo "PostgreSQL $("${pg_run[@]}" "$pg_bin/postgres" --version | grep -oE 'PostgreSQL\) [0-9.]+' | cut -d' ' -f2) with PostGIS" \
     "$(psql_city -c 'SELECT postgis_lib_version()') against vicinity $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
     "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
-echo "median point: vicinity $vicinity_count results, PostGIS $postgis_count"
+echo "median point: vicinity $vicinity_count results, PostGIS $postgis_count; 50 varied points: $differ with different counts"
 echo
 tps() { grep -oE 'tps = [0-9.]+' | cut -d' ' -f3; }
-rps() { grep -oE 'Requests/sec: +[0-9.]+' | grep -oE '[0-9.]+$'; }
+# Requests a second from wrk's report; a run with any answer other than 2xx counts as failed.
+rps() {
+    local report
+    report=$(cat)
+    if grep -q 'Non-2xx or 3xx responses' <<<"$report"; then
+        echo "bench-http.sh: wrk saw answers other than 2xx:" >&2
+        grep 'Non-2xx' <<<"$report" >&2
+        exit 1
+    fi
+    grep -oE 'Requests/sec: +[0-9.]+' <<<"$report" | grep -oE '[0-9.]+$'
+}
 for set in median varied; do
     if [[ $set == median ]]; then
         vicinity=$(wrk -t2 -c"$connections" -d"${seconds}s" \
-            "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city" | rps)
+            "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city&limit=10000" | rps)
     else
         vicinity=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$work/varied.lua" "http://127.0.0.1:$hport" | rps)
     fi
-    postgis=$("${pg_run[@]}" pgbench -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -n -c "$connections" -j 2 \
+    postgis=$("${pg_run[@]}" pgbench -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -n -M prepared -c "$connections" -j 2 \
         -T "$seconds" -f "$work/$set.sql" postgres 2>/dev/null | tps)
     awk -v s="$set" -v c="$connections" -v p="$postgis" -v v="$vicinity" \
         'BEGIN { printf "  %-7s %d connections  PostGIS %8.0f queries/s  vicinity %8.0f requests/s  ratio %.1fx\n", s, c, p, v, v / p }'

@@ -4,7 +4,8 @@ public enum Bearing {
     public static func normalized(_ degrees: Double) -> Double {
         var value = degrees.truncatingRemainder(dividingBy: 360)
         if value < 0 { value += 360 }
-        return value >= 360 ? 0 : value
+        // + 0 turns -0 into 0, which prints as "0.0" rather than "-0.0".
+        return value >= 360 ? 0 : value + 0
     }
 
     /// Wraps a longitude in degrees to [-180, 180].

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Initial bearings from one point to many, under a distance model: for the geodesic model about
-/// ten times cheaper than `geod_inverse` for places within 5 km, which is where a "what is near"
-/// query finds them.
+/// four times cheaper than `geod_inverse` for places within 5 km (BENCHMARKS.md, "Bearings"),
+/// which is where a "what is near" query finds them.
 ///
 /// Within 5 km of a centre below 89.9° of latitude the geodesic bearing is taken as the azimuth of
 /// the normal section (the plane through the centre's ellipsoid normal and the place), that is,
@@ -12,9 +12,11 @@ import Foundation
 /// radius of curvature in the prime vertical: R. H. Rapp, *Geometric Geodesy*, Part I, 1991,
 /// § 6.3), at most 2e-8° at 5 km. The chord's components come from `ChordFrame`'s per-centre
 /// Taylor polynomials as differences, without subtracting coordinates of the Earth's size, so
-/// rounding adds about 1e-14° however close the place is. Checked against `geod_inverse` in
-/// `BearingFrameTests` (within 3e-8°). Farther places, and centres near a pole, use
-/// `geod_inverse` itself.
+/// rounding adds no more than the coordinates' own last bits do: a longitude difference taken
+/// across ±180° is rounded to ~3e-14°, about 3e-9 m, which turns the direction to a place 1 cm
+/// away by 3e-7 rad (geod_inverse is bound by the same inputs). Checked against `geod_inverse` in
+/// `BearingFrameTests`: at most 1.9e-8° from 100 m to 5 km, and within 3e-8° plus 4e-9 m over
+/// the distance below. Farther places, and centres near a pole, use `geod_inverse` itself.
 ///
 /// The haversine model's bearing is the great circle's (`Haversine.initialBearing`), the
 /// projected model's the grid bearing (`ProjectedDistance`): both as `DistanceModel.measure`.
@@ -95,7 +97,8 @@ public struct BearingFrame: Sendable {
         // atan2 is in [-180°, 180°]: one addition puts it in [0, 360) (no `fmod` a place).
         let degrees = atan2(east, north) / ChordFrame.radiansPerDegree
         let bearing = degrees < 0 ? degrees + 360 : degrees
-        return bearing < 360 ? bearing : 0
+        // + 0 turns a -0 (due north from longitude 0 to -0) into 0, which prints as "0.0".
+        return bearing < 360 ? bearing + 0 : 0
     }
 
     /// c₁ + c₂u + … + c₅u⁴: the polynomial less its constant term, divided by u.

@@ -48,27 +48,36 @@ struct HitsJSONMiddleware: ServerMiddleware {
 }
 
 extension Components.Schemas.NearbyResult {
-    /// The document as compact JSON bytes, keys as openapi.yaml names them.
+    /// The document as compact JSON bytes, keys as openapi.yaml names them and sorted, as the
+    /// generated encoder writes every other answer (`HTTPServer.configuration`).
     var jsonBytes: [UInt8] {
         var json = JSONText(capacity: 256 + results.count * 140)
         json.raw("{")
         json.key("query")
         json.raw("{")
+        if let crs = query.crs {
+            json.key("crs")
+            json.string(crs)
+            json.raw(",")
+        }
+        json.key("kind")
+        json.string(query.kind)
+        json.raw(",")
         json.key("lat")
         json.number(query.lat)
+        json.raw(",")
+        json.key("limit")
+        json.integer(query.limit)
         json.raw(",")
         json.key("lon")
         json.number(query.lon)
         json.raw(",")
+        json.key("model")
+        json.string(query.model.rawValue)
+        json.raw(",")
         json.key("radius_m")
         json.number(query.radiusM)
-        json.raw(",")
-        json.key("kind")
-        json.string(query.kind)
-        json.raw(",")
-        json.key("limit")
-        json.integer(query.limit)
-        json.writeModel(query.model, crs: query.crs, sphereRadiusMeters: query.sphereRadiusM)
+        json.writeSphereRadius(query.sphereRadiusM)
         json.raw("},")
         json.key("results")
         json.writeHits(results)
@@ -81,29 +90,37 @@ extension Components.Schemas.NearbyResult {
 }
 
 extension Components.Schemas.NearestResult {
-    /// The document as compact JSON bytes, keys as openapi.yaml names them.
+    /// The document as compact JSON bytes, keys as openapi.yaml names them and sorted.
     var jsonBytes: [UInt8] {
         var json = JSONText(capacity: 256 + results.count * 140)
         json.raw("{")
         json.key("query")
         json.raw("{")
+        json.key("count")
+        json.integer(query.count)
+        if let crs = query.crs {
+            json.raw(",")
+            json.key("crs")
+            json.string(crs)
+        }
+        json.raw(",")
+        json.key("kind")
+        json.string(query.kind)
+        json.raw(",")
         json.key("lat")
         json.number(query.lat)
         json.raw(",")
         json.key("lon")
         json.number(query.lon)
-        json.raw(",")
-        json.key("count")
-        json.integer(query.count)
         if let maximum = query.maxDistanceM {
             json.raw(",")
             json.key("max_distance_m")
             json.number(maximum)
         }
         json.raw(",")
-        json.key("kind")
-        json.string(query.kind)
-        json.writeModel(query.model, crs: query.crs, sphereRadiusMeters: query.sphereRadiusM)
+        json.key("model")
+        json.string(query.model.rawValue)
+        json.writeSphereRadius(query.sphereRadiusM)
         json.raw("},")
         json.key("results")
         json.writeHits(results)
@@ -113,36 +130,28 @@ extension Components.Schemas.NearestResult {
 }
 
 extension JSONText {
-    /// `,"model":…` and the optional `crs` and `sphere_radius_m` of a query echo.
-    fileprivate mutating func writeModel(
-        _ model: Components.Schemas.DistanceModelName, crs: String?, sphereRadiusMeters: Double?
-    ) {
+    /// `,"sphere_radius_m":…` of a haversine query's echo, nothing otherwise.
+    fileprivate mutating func writeSphereRadius(_ meters: Double?) {
+        guard let meters else { return }
         raw(",")
-        key("model")
-        string(model.rawValue)
-        if let crs {
-            raw(",")
-            key("crs")
-            string(crs)
-        }
-        if let sphereRadiusMeters {
-            raw(",")
-            key("sphere_radius_m")
-            number(sphereRadiusMeters)
-        }
+        key("sphere_radius_m")
+        number(meters)
     }
 
-    /// `[{"id":…,"name":…,"kind":…,"lat":…,"lon":…,"distance_m":…,"bearing_deg":…},…]`.
+    /// `[{"bearing_deg":…,"distance_m":…,"id":…,"kind":…,"lat":…,"lon":…,"name":…},…]`.
     fileprivate mutating func writeHits(_ hits: [Components.Schemas.PlaceHit]) {
         raw("[")
         for (index, hit) in hits.enumerated() {
             if index > 0 { raw(",") }
             raw("{")
+            key("bearing_deg")
+            number(hit.bearingDeg)
+            raw(",")
+            key("distance_m")
+            number(hit.distanceM)
+            raw(",")
             key("id")
             string(hit.id)
-            raw(",")
-            key("name")
-            string(hit.name)
             raw(",")
             key("kind")
             string(hit.kind)
@@ -153,11 +162,8 @@ extension JSONText {
             key("lon")
             number(hit.lon)
             raw(",")
-            key("distance_m")
-            number(hit.distanceM)
-            raw(",")
-            key("bearing_deg")
-            number(hit.bearingDeg)
+            key("name")
+            string(hit.name)
             raw("}")
         }
         raw("]")

@@ -5,10 +5,12 @@
 ///
 /// The caller writes the punctuation (`{`, `,`, `:`) with `raw`, and values with `string`,
 /// `number` and `integer`. Numbers are the shortest text that reads back to the same `Double`
-/// (Swift's `description`, as `JSONEncoder` writes them); strings escape `"`, `\` and the control
-/// characters U+0000…U+001F, as RFC 8259 requires, and keep all other UTF-8 as it is.
+/// (Swift's `description`; integral values without ".0", and -0 as 0, which reads back equal);
+/// strings escape `"`, `\` and the control characters U+0000…U+001F, as RFC 8259 requires, and
+/// keep all other UTF-8 as it is.
 struct JSONText {
     private(set) var bytes: [UInt8] = []
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// - Parameter capacity: bytes to reserve.
     init(capacity: Int) {
@@ -52,10 +54,9 @@ struct JSONText {
             case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-                    hex[Int(byte & 0xF)],
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    JSONText.hexDigits[Int(byte >> 4)], JSONText.hexDigits[Int(byte & 0xF)],
                 ])
             default: bytes.append(byte)
             }
