@@ -138,31 +138,25 @@ extension JSONText {
         number(meters)
     }
 
-    /// `[{"bearing_deg":…,"distance_m":…,"id":…,"kind":…,"lat":…,"lon":…,"name":…},…]`.
+    /// `[{"bearing_deg":…,"distance_m":…,"id":…,"kind":…,"lat":…,"lon":…,"name":…},…]`: each
+    /// member's punctuation and key in one piece (the list is most of the answer).
     fileprivate mutating func writeHits(_ hits: [Components.Schemas.PlaceHit]) {
+        reserve(hits.count * 180)
         raw("[")
         for (index, hit) in hits.enumerated() {
-            if index > 0 { raw(",") }
-            raw("{")
-            key("bearing_deg")
+            raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
             number(hit.bearingDeg)
-            raw(",")
-            key("distance_m")
+            raw(",\"distance_m\":")
             number(hit.distanceM)
-            raw(",")
-            key("id")
+            raw(",\"id\":")
             string(hit.id)
-            raw(",")
-            key("kind")
+            raw(",\"kind\":")
             string(hit.kind)
-            raw(",")
-            key("lat")
+            raw(",\"lat\":")
             number(hit.lat)
-            raw(",")
-            key("lon")
+            raw(",\"lon\":")
             number(hit.lon)
-            raw(",")
-            key("name")
+            raw(",\"name\":")
             string(hit.name)
             raw("}")
         }

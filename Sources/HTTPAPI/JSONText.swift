@@ -17,6 +17,11 @@ struct JSONText {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Makes room for `count` more bytes at once.
+    mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     /// Appends ASCII punctuation or a literal key, as it is.
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
