@@ -68,7 +68,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "vicinity", dependencies: ["VicinityCLI"]),
+        .executableTarget(
+            name: "vicinity",
+            dependencies: [
+                "VicinityCLI", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
@@ -78,6 +83,7 @@ let package = Package(
             name: "HTTPAPITests",
             dependencies: [
                 "HTTPAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

@@ -14,6 +14,8 @@
 # driver would). The result counts are compared first, at the median point and 50 varied ones;
 # a wrk run with any answer other than 2xx fails.
 #
+# Last, the same wrk against GET /healthz: what the server stack costs a request with no work.
+#
 # Usage: scripts/bench-http.sh [seconds] [connections]
 # Needs: a release build (made when missing), wrk, PostgreSQL 15 + PostGIS 3 (installed with
 # apt-get when missing).
@@ -116,26 +118,39 @@ echo "PostgreSQL $("${pg_run[@]}" "$pg_bin/postgres" --version | grep -oE 'Postg
 echo "median point: vicinity $vicinity_count results, PostGIS $postgis_count; 50 varied points: $differ with different counts"
 echo
 tps() { grep -oE 'tps = [0-9.]+' | cut -d' ' -f3; }
-# Requests a second from wrk's report; a run with any answer other than 2xx counts as failed.
-rps() {
-    local report
-    report=$(cat)
+# Requests a second from wrk's report, and the server's CPU time a request (user + system, µs,
+# from /proc); a run with any answer other than 2xx counts as failed.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$server/stat"; }
+measure() { # wrk arguments…
+    local report before after
+    before=$(server_ticks)
+    report=$(wrk -t2 -c"$connections" -d"${seconds}s" "$@")
+    after=$(server_ticks)
     if grep -q 'Non-2xx or 3xx responses' <<<"$report"; then
         echo "bench-http.sh: wrk saw answers other than 2xx:" >&2
         grep 'Non-2xx' <<<"$report" >&2
         exit 1
     fi
-    grep -oE 'Requests/sec: +[0-9.]+' <<<"$report" | grep -oE '[0-9.]+$'
+    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '
+        /requests in/ { n = $1 }
+        /Requests\/sec:/ { r = $2 }
+        END { printf "%s %.0f\n", r, t / hz * 1e6 / n }' <<<"$report"
 }
 for set in median varied; do
     if [[ $set == median ]]; then
-        vicinity=$(wrk -t2 -c"$connections" -d"${seconds}s" \
-            "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city&limit=10000" | rps)
+        result=$(measure \
+            "http://127.0.0.1:$hport/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city&limit=10000")
     else
-        vicinity=$(wrk -t2 -c"$connections" -d"${seconds}s" -s "$work/varied.lua" "http://127.0.0.1:$hport" | rps)
+        result=$(measure -s "$work/varied.lua" "http://127.0.0.1:$hport")
     fi
+    read -r vicinity cpu <<<"$result"
     postgis=$("${pg_run[@]}" pgbench -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -n -M prepared -c "$connections" -j 2 \
         -T "$seconds" -f "$work/$set.sql" postgres 2>/dev/null | tps)
-    awk -v s="$set" -v c="$connections" -v p="$postgis" -v v="$vicinity" \
-        'BEGIN { printf "  %-7s %d connections  PostGIS %8.0f queries/s  vicinity %8.0f requests/s  ratio %.1fx\n", s, c, p, v, v / p }'
+    awk -v s="$set" -v c="$connections" -v p="$postgis" -v v="$vicinity" -v u="$cpu" \
+        'BEGIN { printf "  %-7s %d connections  PostGIS %8.0f queries/s  vicinity %8.0f requests/s  ratio %.1fx  (server %d µs of CPU a request)\n", s, c, p, v, v / p, u }'
 done
+# The floor: the same server answering GET /healthz (32 bytes, no search) through the same stack.
+result=$(measure "http://127.0.0.1:$hport/healthz")
+read -r vicinity cpu <<<"$result"
+awk -v c="$connections" -v v="$vicinity" -v u="$cpu" \
+    'BEGIN { printf "  healthz %d connections  (no search, no list)       vicinity %8.0f requests/s                (server %d µs of CPU a request)\n", c, v, u }'

@@ -1,5 +1,6 @@
 import Places
 import Prometheus
+import Synchronization
 
 /// The server's Prometheus metrics (swift-prometheus): HTTP requests by operation and status,
 /// request latencies by operation, and, read when scraped, the index sizes per kind and the
@@ -15,6 +16,16 @@ public final class HTTPMetrics: Sendable {
         .microseconds(100), .milliseconds(1), .milliseconds(10), .milliseconds(100), .seconds(1),
     ]
 
+    /// The series already made, so that a request costs a dictionary look-up rather than the
+    /// registry's (which takes its lock and checks the name and labels every time).
+    private let counters = Mutex<[Series: Counter]>([:])
+    private let histograms = Mutex<[String: DurationHistogram]>([:])
+
+    private struct Series: Hashable {
+        var operation: String
+        var status: Int
+    }
+
     public init() {}
 
     /// Counts one answered request and its time.
@@ -24,13 +35,26 @@ public final class HTTPMetrics: Sendable {
     ///   - status: the HTTP status sent.
     ///   - duration: from the request's arrival at the handler's middlewares to its answer.
     func record(operation: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            name: "vicinity_http_requests_total", labels: [("operation", operation), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
+        counter(Series(operation: operation, status: status)).increment()
+        histogram(operation).record(duration)
+    }
+
+    private func counter(_ series: Series) -> Counter {
+        if let counter = counters.withLock({ $0[series] }) { return counter }
+        let counter = registry.makeCounter(
+            name: "vicinity_http_requests_total",
+            labels: [("operation", series.operation), ("status", String(series.status))])
+        counters.withLock { $0[series] = counter }
+        return counter
+    }
+
+    private func histogram(_ operation: String) -> DurationHistogram {
+        if let histogram = histograms.withLock({ $0[operation] }) { return histogram }
+        let histogram = registry.makeDurationHistogram(
             name: "vicinity_http_request_duration_seconds", labels: [("operation", operation)],
-            buckets: HTTPMetrics.buckets
-        ).record(duration)
+            buckets: HTTPMetrics.buckets)
+        histograms.withLock { $0[operation] = histogram }
+        return histogram
     }
 
     /// The text exposition format, with the index and store figures read from `directory` now.

@@ -62,6 +62,7 @@ public final class HTTPServer: Sendable {
     {
         let router = Router(context: VicinityRequestContext.self)
         let table = RouteTable()
+        router.add(middleware: OneWriteMiddleware())
         // Before the routes: Hummingbird wraps a route in the middlewares added before it.
         if rateLimit > 0 {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(requestsPerSecond: rateLimit)))

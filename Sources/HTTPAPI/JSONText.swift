@@ -1,72 +1,101 @@
 /// Compact JSON written straight into bytes, for the large answers (`/v1/nearby`, `/v1/nearest`):
 /// Foundation's `JSONEncoder`, which the generated server uses for every JSON body, spent 740 µs
 /// on a list of 250 places (62 % of the server's time under load); this writes it in about a
-/// tenth of that.
+/// twentieth of that.
 ///
 /// The caller writes the punctuation (`{`, `,`, `:`) with `raw`, and values with `string`,
 /// `number` and `integer`. Numbers are the shortest text that reads back to the same `Double`
-/// (Swift's `description`; integral values without ".0", and -0 as 0, which reads back equal);
-/// strings escape `"`, `\` and the control characters U+0000…U+001F, as RFC 8259 requires, and
-/// keep all other UTF-8 as it is.
-struct JSONText {
-    private(set) var bytes: [UInt8] = []
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+/// (the text of Swift's `description`; integral values without ".0", and -0 as 0, which reads
+/// back equal); strings escape `"`, `\` and the control characters U+0000…U+001F, as RFC 8259
+/// requires, and keep all other UTF-8 as it is.
+///
+/// The bytes grow in one buffer that this value owns; `bytes` copies them out once at the end.
+struct JSONText: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+    private static let hexDigits: StaticString = "0123456789abcdef"
+    /// Room for any number: the longest `Double` text is 24 bytes (`-2.2250738585072014e-308`).
+    private static let numberRoom = 32
 
     /// - Parameter capacity: bytes to reserve.
     init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
-    /// Makes room for `count` more bytes at once.
-    mutating func reserve(_ count: Int) {
-        bytes.reserveCapacity(bytes.count + count)
+    deinit { base.deallocate() }
+
+    /// The text written so far.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Makes room for `more` bytes after the ones written.
+    mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        let grown = max(capacity * 2, count + more)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        (base + count).withMemoryRebound(to: UInt8.self, capacity: bytes.count) { target in
+            guard let source = bytes.baseAddress else { return }
+            UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
     }
 
     /// Appends ASCII punctuation or a literal key, as it is.
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends `"key":`.
     mutating func key(_ name: StaticString) {
-        name.withUTF8Buffer { name in
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: name)
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(UInt8(ascii: ":"))
-        }
+        append(UInt8(ascii: "\""))
+        raw(name)
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
     }
 
     /// Appends a JSON string.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        // Most names need no escape: copy them whole.
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if copied == true {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                bytes.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                    JSONText.hexDigits[Int(byte >> 4)], JSONText.hexDigits[Int(byte & 0xF)],
-                ])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            append(UInt8(ascii: "\""))
+            // Most names need no escape: copy them whole.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                append(UnsafeRawBufferPointer(utf8))
+            } else {
+                for byte in utf8 { escape(byte) }
             }
+            append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw(#"\""#)
+        case UInt8(ascii: "\\"): raw(#"\\"#)
+        case 0x0A: raw(#"\n"#)
+        case 0x0D: raw(#"\r"#)
+        case 0x09: raw(#"\t"#)
+        case 0..<0x20:
+            raw(#"\u00"#)
+            append(JSONText.hexDigits.utf8Start[Int(byte >> 4)])
+            append(JSONText.hexDigits.utf8Start[Int(byte & 0xF)])
+        default: append(byte)
+        }
     }
 
     /// Appends a number: the shortest decimal that reads back to `value`; `null` for NaN and
@@ -77,11 +106,56 @@ struct JSONText {
         if value == value.rounded(.towardZero), abs(value) < 0x1p53 {
             return integer(Int(value))
         }
-        bytes.append(contentsOf: value.description.utf8)
+        reserve(JSONText.numberRoom)
+        var digits = DigitSink(start: base + count, room: JSONText.numberRoom)
+        value.write(to: &digits)
+        count += digits.written
     }
 
     /// Appends a whole number.
     mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        reserve(20)
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // The digits backwards into the end of the room, then moved to their place.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &scratch) { scratch in
+            var index = scratch.count
+            repeat {
+                index -= 1
+                scratch[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            (base + count).update(
+                from: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + index, count: scratch.count - index)
+            return scratch.count - index
+        }
+        count += length
+    }
+}
+
+/// Receives the text of a `Double` from the standard library's `write(to:)`, which hands it over
+/// as ASCII bytes (`_writeASCII`) without making a `String`: a third cheaper than `description`
+/// (66 ns against 104 ns a number here). Any other route in (`write(_:)`) is taken as well.
+private struct DigitSink: TextOutputStream {
+    let start: UnsafeMutablePointer<UInt8>
+    let room: Int
+    private(set) var written = 0
+
+    init(start: UnsafeMutablePointer<UInt8>, room: Int) {
+        self.start = start
+        self.room = room
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        precondition(written + buffer.count <= room, "a number longer than \(room) bytes")
+        guard let source = buffer.baseAddress else { return }
+        (start + written).update(from: source, count: buffer.count)
+        written += buffer.count
+    }
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { _writeASCII($0) }
     }
 }

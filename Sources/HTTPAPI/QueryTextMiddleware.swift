@@ -35,16 +35,23 @@ struct QueryTextMiddleware: ServerMiddleware {
     /// The query items of a request target by name, percent-decoded (`+` is a space, as in
     /// forms), each name's values in order.
     static func items(of target: String) -> [String: [String]] {
-        guard let mark = target.firstIndex(of: "?") else { return [:] }
+        let utf8 = target.utf8
+        guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return [:] }
         var items: [String: [String]] = [:]
-        for pair in target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            items[decoded(parts[0]), default: []].append(parts.count > 1 ? decoded(parts[1]) : "")
+        for pair in utf8[utf8.index(after: mark)...].split(separator: UInt8(ascii: "&")) {
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                items[decoded(pair[..<equals]), default: []].append(decoded(pair[pair.index(after: equals)...]))
+            } else {
+                items[decoded(pair), default: []].append("")
+            }
         }
         return items
     }
 
-    private static func decoded(_ text: Substring) -> String {
+    /// The text of a name or value: as it is unless it has `+` or `%` (most have neither).
+    private static func decoded(_ utf8: Substring.UTF8View) -> String {
+        let text = Substring(utf8)
+        guard utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }

@@ -152,6 +152,20 @@ import Testing
             var json = JSONText(capacity: 32)
             json.number(value)
             #expect(try JSONDecoder().decode(Double.self, from: Data(json.bytes)) == value, "\(value)")
+            // The very text JSONEncoder writes: integral values below 2^53 as integers, others as
+            // Swift's shortest `description`.
+            let expected = value == value.rounded(.towardZero) && abs(value) < 0x1p53 ? String(Int(value)) : "\(value)"
+            #expect(String(decoding: json.bytes, as: UTF8.self) == expected)
         }
+    }
+
+    @Test func integersAndAGrowingBuffer() {
+        var json = JSONText(capacity: 1)
+        let values = [0, 7, -7, 10, 99, 100, Int.max, Int.min, -1_000_000]
+        for (index, value) in values.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.integer(value)
+        }
+        #expect(String(decoding: json.bytes, as: UTF8.self) == values.map(String.init).joined(separator: ","))
     }
 }
