@@ -25,12 +25,11 @@ extension VicinityAPI {
         let place = Place(
             id: id, kind: kind, name: name, coordinate: coordinate, attributeNames: attributes.names,
             attributeValues: attributes.values)
-        // Whether it is new decides 201 or 200. Two writers racing for one new place may both
-        // hear 201: the store keeps the last, as for any replacement.
-        let existed = try read { directory in directory.places.place(kind: kind, id: id) != nil }
-        try await write(.setPlace(place), token: token)
+        // Whether it replaced a place decides 200 or 201, as the writer planned it: of two
+        // writers racing to create one place, exactly one hears 201.
+        let receipt = try await writeWithReceipt(.setPlace(place), token: token)
         let record = VicinityAPI.record(place)
-        if existed { return .ok(.init(body: .json(record))) }
+        if receipt.replaced { return .ok(.init(body: .json(record))) }
         let location = "/v1/places/\(VicinityAPI.pathSegment(kind))/\(VicinityAPI.pathSegment(id))"
         return .created(.init(headers: .init(location: location), body: .json(record)))
     }

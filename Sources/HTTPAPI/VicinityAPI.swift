@@ -59,7 +59,12 @@ public struct VicinityAPI: Sendable {
     /// - Returns: the clear text of a token the write created (a registered user's).
     @discardableResult
     func write(_ request: DirectoryRequest, token: String?) async throws(HTTPAPIError) -> String? {
-        do { return try await directory.perform(request, presenting: token) } catch { throw .places(error) }
+        try await writeWithReceipt(request, token: token).token
+    }
+
+    /// `write` with the whole receipt: also whether the write replaced a record.
+    func writeWithReceipt(_ request: DirectoryRequest, token: String?) async throws(HTTPAPIError) -> WriteReceipt {
+        do { return try await directory.performWithReceipt(request, presenting: token) } catch { throw .places(error) }
     }
 }
 

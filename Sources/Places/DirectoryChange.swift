@@ -57,9 +57,31 @@ public struct PlannedChange: Sendable {
     public var change: DirectoryChange
     /// The clear text of a token the change creates (user added, admin token rotated), else nil.
     public var token: String?
+    /// True when the change replaces a record that was there when it was planned (a place set
+    /// over an existing one); false when it creates one or is not a replacement at all.
+    public var replaces: Bool
 
-    public init(change: DirectoryChange, token: String? = nil) {
+    public init(change: DirectoryChange, token: String? = nil, replaces: Bool = false) {
         self.change = change
         self.token = token
+        self.replaces = replaces
+    }
+
+    /// What the writer learns once the change is stored.
+    public var receipt: WriteReceipt { WriteReceipt(token: token, replaced: replaces) }
+}
+
+/// What a stored write tells its writer.
+public struct WriteReceipt: Sendable, Hashable {
+    /// The clear text of a token the write created (`addUser`, `rotateAdminToken`), else nil.
+    public var token: String?
+    /// True when the write replaced a record that was there just before it (`setPlace` over an
+    /// existing place). Writes to one record are planned one after another, so of two writers
+    /// racing to create the same place exactly one hears false.
+    public var replaced: Bool
+
+    public init(token: String? = nil, replaced: Bool = false) {
+        self.token = token
+        self.replaced = replaced
     }
 }

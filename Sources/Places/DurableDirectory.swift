@@ -31,7 +31,7 @@ public final class DurableDirectory: @unchecked Sendable {
         public var commitSeconds = 0.0
     }
 
-    private typealias Completion = @Sendable (Result<String?, PlacesError>) -> Void
+    private typealias Completion = @Sendable (Result<WriteReceipt, PlacesError>) -> Void
 
     /// Who asks: a principal the caller vouches for, or a token resolved when the request is
     /// checked (so a token revoked while the request waited no longer works).
@@ -100,6 +100,14 @@ public final class DurableDirectory: @unchecked Sendable {
     ///   refuses the write, `.closed` after `close()`.
     @discardableResult
     public func perform(_ request: DirectoryRequest, presenting token: String?) async throws(PlacesError) -> String? {
+        try await perform(request, .token(token)).token
+    }
+
+    /// `perform(_:presenting:)` with all the write's receipt: also whether it replaced a record
+    /// (decided when the write is planned, in order with every other write to that record).
+    public func performWithReceipt(_ request: DirectoryRequest, presenting token: String?) async throws(PlacesError)
+        -> WriteReceipt
+    {
         try await perform(request, .token(token))
     }
 
@@ -107,6 +115,13 @@ public final class DurableDirectory: @unchecked Sendable {
     /// operator acting as `.admin`, a test).
     @discardableResult
     public func perform(_ request: DirectoryRequest, by principal: Principal) async throws(PlacesError) -> String? {
+        try await perform(request, .principal(principal)).token
+    }
+
+    /// `performWithReceipt(_:presenting:)` for an established principal.
+    public func performWithReceipt(_ request: DirectoryRequest, by principal: Principal) async throws(PlacesError)
+        -> WriteReceipt
+    {
         try await perform(request, .principal(principal))
     }
 
@@ -128,7 +143,7 @@ public final class DurableDirectory: @unchecked Sendable {
         _ request: DirectoryRequest, presenting token: String?,
         completion: @escaping @Sendable (Result<String?, PlacesError>) -> Void
     ) {
-        enqueue(Pending(request: request, asker: .token(token), completion: completion))
+        enqueue(Pending(request: request, asker: .token(token)) { completion($0.map(\.token)) })
     }
 
     /// `submit(_:presenting:completion:)` for an established principal.
@@ -136,10 +151,10 @@ public final class DurableDirectory: @unchecked Sendable {
         _ request: DirectoryRequest, by principal: Principal,
         completion: @escaping @Sendable (Result<String?, PlacesError>) -> Void
     ) {
-        enqueue(Pending(request: request, asker: .principal(principal), completion: completion))
+        enqueue(Pending(request: request, asker: .principal(principal)) { completion($0.map(\.token)) })
     }
 
-    private func perform(_ request: DirectoryRequest, _ asker: Asker) async throws(PlacesError) -> String? {
+    private func perform(_ request: DirectoryRequest, _ asker: Asker) async throws(PlacesError) -> WriteReceipt {
         let result = await withCheckedContinuation { continuation in
             enqueue(Pending(request: request, asker: asker) { continuation.resume(returning: $0) })
         }
@@ -155,7 +170,7 @@ public final class DurableDirectory: @unchecked Sendable {
                 done.signal()
             })
         done.wait()
-        return try answer.result!.get()
+        return try answer.result!.get().token
     }
 
     private func enqueue(_ item: Pending) {
@@ -184,7 +199,7 @@ public final class DurableDirectory: @unchecked Sendable {
 
     private func drain() {
         while let batch = nextBatch() {
-            var planned: [(change: DirectoryChange, token: String?, completion: Completion)] = []
+            var planned: [(change: DirectoryChange, receipt: WriteReceipt, completion: Completion)] = []
             lock.withReadLock {
                 for item in batch {
                     do throws(PlacesError) {
@@ -194,7 +209,7 @@ public final class DurableDirectory: @unchecked Sendable {
                         case .token(let token): principal = try directory.principal(presenting: token)
                         }
                         let plan = try directory.plan(item.request, by: principal)
-                        planned.append((plan.change, plan.token, item.completion))
+                        planned.append((plan.change, plan.receipt, item.completion))
                     } catch {
                         item.completion(.failure(error))
                     }
@@ -226,7 +241,7 @@ public final class DurableDirectory: @unchecked Sendable {
                 }
             }
             for (offset, item) in planned.enumerated() {
-                item.completion(outcomes[offset].map { _ in item.token })
+                item.completion(outcomes[offset].map { _ in item.receipt })
             }
         }
     }
@@ -278,5 +293,5 @@ public final class DurableDirectory: @unchecked Sendable {
 
 /// Carries an answer from the writer thread to a waiting caller (the semaphore orders the access).
 private final class Answer: @unchecked Sendable {
-    var result: Result<String?, PlacesError>?
+    var result: Result<WriteReceipt, PlacesError>?
 }

@@ -104,7 +104,8 @@ public struct PlaceDirectory: Sendable {
         case .setPlace(let place):
             try PlaceDirectory.validatePlace(kind: place.kind, id: place.id)
             guard principal == .admin else { throw .forbidden(action: "changing a place needs the admin token") }
-            return PlannedChange(change: .putPlace(place))
+            return PlannedChange(
+                change: .putPlace(place), replaces: places.handle(kind: place.kind, id: place.id) != nil)
         case .removePlace(let kind, let id):
             try PlaceDirectory.validatePlace(kind: kind, id: id)
             guard principal == .admin else { throw .forbidden(action: "removing a place needs the admin token") }

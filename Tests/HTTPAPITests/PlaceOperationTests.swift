@@ -98,6 +98,27 @@ import Testing
         }
     }
 
+    @Test func ofAdminsRacingToCreateOnePlaceExactlyOneHears201() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let api = fixture.api
+        let admin = fixture.admin
+        let created = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    let output = try await fixture.callAs(admin) {
+                        try await api.putPlace(Self.put("raced", .init(lat: 41.08 + Double(writer) / 1000, lon: 29.01)))
+                    }
+                    if case .created = output { return true }
+                    _ = try output.ok
+                    return false
+                }
+            }
+            return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(created == 1)
+    }
+
     @Test(arguments: [
         (Components.Schemas.PlaceInput(lat: 95, lon: 29), "/lat"),
         (.init(lat: .nan, lon: 29), "/lat"),

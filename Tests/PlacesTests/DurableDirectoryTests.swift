@@ -173,6 +173,29 @@ private func pharmacy(_ id: String, _ latitude: Double, _ longitude: Double) -> 
         #expect(store.transactions.count == 2, "one transaction per request that touches ayse")
     }
 
+    @Test func ofWritersRacingToCreateOnePlaceExactlyOneCreatesIt() async throws {
+        let durable = DurableDirectory(try empty(), store: MemoryStore())
+        defer { durable.close() }
+        for round in 0..<5 {
+            let id = "racing-\(round)"
+            let receipts = try await withThrowingTaskGroup(of: WriteReceipt.self) { group in
+                for writer in 0..<8 {
+                    group.addTask {
+                        try await durable.performWithReceipt(
+                            .setPlace(pharmacy(id, 41 + Double(writer) / 1000, 29)), by: .admin)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(receipts.filter { !$0.replaced }.count == 1, "round \(round): \(receipts)")
+            #expect(receipts.allSatisfy { $0.token == nil })
+        }
+        // Replaced while there, created again once removed.
+        #expect(try await durable.performWithReceipt(.setPlace(pharmacy("racing-0", 41, 29)), by: .admin).replaced)
+        try await durable.perform(.removePlace(kind: "pharmacy", id: "racing-0"), by: .admin)
+        #expect(try await !durable.performWithReceipt(.setPlace(pharmacy("racing-0", 41, 29)), by: .admin).replaced)
+    }
+
     @Test func aTokenRevokedWhileARequestWaitsNoLongerWorks() throws {
         var directory = try empty()
         let oldAdmin = directory.rotateAdminToken()
