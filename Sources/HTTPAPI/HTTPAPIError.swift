@@ -86,30 +86,7 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
         }
     }
 
-    /// Longest value shown in a message, in characters, before it is cut short with `…` (as the
-    /// `Places` module cuts values).
-    static let maximumShownLength = 80
-
-    /// `"text"` with quotes, backslashes and control characters escaped, cut to
-    /// `maximumShownLength` characters, so that a message stays one line.
-    static func quoted(_ text: String) -> String {
-        let shown = text.count > maximumShownLength ? String(text.prefix(maximumShownLength - 1)) + "…" : text
-        var result = "\""
-        for scalar in shown.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// `"text"` with quotes, backslashes and control characters escaped, cut to 80 characters
+    /// (`PlacesError.quoted`: one wording for both modules).
+    static func quoted(_ text: String) -> String { PlacesError.quoted(text) }
 }

@@ -183,9 +183,10 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
         return quoted(value)
     }
 
-    /// `"text"` with quotes, backslashes and control characters escaped, cut to
-    /// `maximumShownLength` characters.
-    static func quoted(_ text: String) -> String {
+    /// `"text"` with quotes, backslashes and control characters (C0, DEL and C1) escaped, cut to
+    /// `maximumShownLength` characters, so that a message naming a value stays one line whatever
+    /// the value holds. The HTTP API words its messages with it too.
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in shortened(text).unicodeScalars {
             switch scalar {
@@ -195,7 +196,7 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
                     result += "\\u{" + String(scalar.value, radix: 16) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)

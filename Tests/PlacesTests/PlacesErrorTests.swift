@@ -246,6 +246,17 @@ let badFiles: [BadFile] = [
         #expect(error.description == message)
     }
 
+    @Test func quotedValuesStayOneLineWhateverTheyHold() {
+        #expect(PlacesError.quoted("a\"b\\c\n\r\t") == #""a\"b\\c\n\r\t""#)
+        // C0, DEL and C1 controls (U+0085 is a line break to some readers) as escapes; other
+        // text, line and paragraph separators aside, as it is.
+        #expect(
+            PlacesError.quoted("\u{1}\u{1B}\u{7F}\u{85}\u{9F}\u{A0}Şifa")
+                == #""\u{1}\u{1b}\u{7f}\u{85}\u{9f}\#u{A0}Şifa""#)
+        let long = String(repeating: "x", count: 100)
+        #expect(PlacesError.quoted(long) == "\"" + String(repeating: "x", count: 79) + "…\"")
+    }
+
     @Test func geoErrorsKeepGeoMessages() {
         #expect(PlacesError.geo(.invalidRadius(-1)).description == GeoError.invalidRadius(-1).description)
     }
