@@ -26,9 +26,8 @@ connections=${2:-8}
 source scripts/redis-common.sh
 source scripts/postgis-common.sh
 if ! command -v wrk >/dev/null; then
-    sudo=""
-    [[ $(id -u) != 0 ]] && sudo=sudo
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+    source scripts/apt-common.sh
+    apt_install wrk
 fi
 hport=$((port + 2))
 lport=$((port + 3))

@@ -8,10 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${VICINITY:-.build/debug/vicinity}
 if ! command -v redis-cli >/dev/null || ! command -v redis-server >/dev/null; then
-    sudo=""
-    [[ $(id -u) != 0 ]] && sudo=sudo
-    $sudo apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+    source scripts/apt-common.sh
+    apt_install redis-server redis-tools
 fi
 python3 -c 'import redis' 2>/dev/null || python3 -m pip install -q --break-system-packages redis >/dev/null 2>&1 \
     || python3 -m pip install -q redis >/dev/null

@@ -7,10 +7,8 @@
 pg_bin=/usr/lib/postgresql/15/bin
 if [[ ! -x $pg_bin/initdb ]] || [[ ! -d /usr/share/postgresql/15/extension ]] \
     || ! ls /usr/share/postgresql/15/extension/postgis.control >/dev/null 2>&1; then
-    sudo=""
-    [[ $(id -u) != 0 ]] && sudo=sudo
-    $sudo apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 postgresql-15-postgis-3 >/dev/null
+    source scripts/apt-common.sh
+    apt_install postgresql-15 postgresql-15-postgis-3
 fi
 pg_port=$((40000 + RANDOM % 20000))
 # PostgreSQL refuses to run as root: as root the cluster belongs to the postgres user.

@@ -5,10 +5,8 @@
 bin=.build/release/vicinity
 [[ -x $bin ]] || swift build -c release --product vicinity
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
-    sudo=""
-    [[ $(id -u) != 0 ]] && sudo=sudo
-    $sudo apt-get update -qq
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+    source scripts/apt-common.sh
+    apt_install redis-server redis-tools
 fi
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
