@@ -48,4 +48,21 @@ import Testing
             try await Self.request("GET", base.appendingPathComponent("healthz"))
         }
     }
+
+    @Test func theRateLimitSparesHealthAndMetrics() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let server = HTTPServer(directory: fixture.api.directory, host: "127.0.0.1", port: 0, rateLimit: 1)
+        let port = try await server.start()
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        for _ in 0..<5 {
+            #expect(try await Self.request("GET", base.appendingPathComponent("healthz")).status == 200)
+            #expect(try await Self.request("GET", base.appendingPathComponent("metrics")).status == 200)
+        }
+        let place = base.appendingPathComponent("v1/places/pharmacy/omur")
+        var statuses: [Int] = []
+        for _ in 0..<5 { statuses.append(try await Self.request("GET", place).status) }
+        #expect(statuses.first == 200 && statuses.contains(429), "\(statuses)")
+        await server.shutdown()
+    }
 }

@@ -307,6 +307,34 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct NotAcceptable: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NotAcceptable/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/NotAcceptable/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.NotAcceptable.Body
+            /// Creates a new `NotAcceptable`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            internal init(body: Components.Responses.NotAcceptable.Body) {
+                self.body = body
+            }
+        }
         internal struct TooManyRequests: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/TooManyRequests/headers`.
             internal struct Headers: Sendable, Hashable {

@@ -282,6 +282,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `model=projected`, and the CRS cannot represent the query point or a place within
             /// reach (far outside its area of use).
             ///
@@ -642,6 +668,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `model=projected`, and the CRS cannot represent the query point or a place within
             /// reach (far outside its area of use).
             ///
@@ -898,6 +950,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/429`.
@@ -1118,6 +1196,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -1451,6 +1555,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -1808,6 +1938,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/429`.
@@ -2092,6 +2248,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -2459,6 +2641,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/429`.
@@ -2695,6 +2903,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -2943,6 +3177,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -3235,6 +3495,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -3600,6 +3886,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/429`.
@@ -3893,6 +4205,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -4267,6 +4605,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/429`.
@@ -4330,7 +4694,8 @@ internal enum Operations {
     /// Whether the server is ready
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
-    /// finishes what clients sent, commits and exits). Counts only what is public.
+    /// finishes what clients sent, commits and exits). Counts only what is public. Never
+    /// rate-limited, like `/metrics`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -4405,6 +4770,32 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//healthz/get(getHealth)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
                             response: self
                         )
                     }
@@ -4489,11 +4880,14 @@ internal enum Operations {
         }
         internal enum AcceptableContentType: AcceptableProtocol {
             case json
+            case applicationProblemJson
             case other(Swift.String)
             internal init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
                 default:
                     self = .other(rawValue)
                 }
@@ -4504,11 +4898,14 @@ internal enum Operations {
                     return string
                 case .json:
                     return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
                 }
             }
             internal static var allCases: [Self] {
                 [
-                    .json
+                    .json,
+                    .applicationProblemJson
                 ]
             }
         }
@@ -4600,6 +4997,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -4607,11 +5030,14 @@ internal enum Operations {
         }
         internal enum AcceptableContentType: AcceptableProtocol {
             case plainText
+            case applicationProblemJson
             case other(Swift.String)
             internal init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "text/plain":
                     self = .plainText
+                case "application/problem+json":
+                    self = .applicationProblemJson
                 default:
                     self = .other(rawValue)
                 }
@@ -4622,11 +5048,14 @@ internal enum Operations {
                     return string
                 case .plainText:
                     return "text/plain"
+                case .applicationProblemJson:
+                    return "application/problem+json"
                 }
             }
             internal static var allCases: [Self] {
                 [
-                    .plainText
+                    .plainText,
+                    .applicationProblemJson
                 ]
             }
         }

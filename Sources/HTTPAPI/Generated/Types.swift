@@ -174,7 +174,8 @@ internal protocol APIProtocol: Sendable {
     /// Whether the server is ready
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
-    /// finishes what clients sent, commits and exits). Counts only what is public.
+    /// finishes what clients sent, commits and exits). Counts only what is public. Never
+    /// rate-limited, like `/metrics`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -484,7 +485,8 @@ extension APIProtocol {
     /// Whether the server is ready
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
-    /// finishes what clients sent, commits and exits). Counts only what is public.
+    /// finishes what clients sent, commits and exits). Counts only what is public. Never
+    /// rate-limited, like `/metrics`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
