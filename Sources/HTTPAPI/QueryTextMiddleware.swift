@@ -33,7 +33,9 @@ struct QueryTextMiddleware: ServerMiddleware {
     }
 
     /// The query items of a request target by name, percent-decoded (`+` is a space, as in
-    /// forms), each name's values in order.
+    /// forms), each name's values in order. Split on the bytes `&` and `=` (swift-openapi-runtime
+    /// splits on `Character`s: the two differ only for a raw combining mark right after one of
+    /// them, which the runtime then refuses anyway).
     static func items(of target: String) -> [String: [String]] {
         let utf8 = target.utf8
         guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return [:] }

@@ -6,6 +6,10 @@ import VicinityCLI
 // a request's task then resumes on the loop that read it rather than hopping between threads
 // (/v1/nearby +12 % under wrk, BENCHMARKS.md "The HTTP API against PostGIS"). NIO allows this
 // once, from the main thread, before any task runs: here. Other commands keep the default.
+// The cost: a long request (a map, 10,000 places as GeoJSON) now holds up the other connections
+// of its loop while another loop may be idle, where the pool would have lent a free thread.
+// Nothing the server runs from async code blocks (writes wait on a continuation the writer
+// thread resumes; the line protocol has its own loops).
 if CommandLine.arguments.dropFirst().first == "serve" {
     NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 }

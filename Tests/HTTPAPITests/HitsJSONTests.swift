@@ -159,6 +159,22 @@ import Testing
         }
     }
 
+    @Test func numbersIntoAGrowingBuffer() {
+        var random = SplitMix64(seed: 11)
+        var json = JSONText(capacity: 1)
+        var expected = ""
+        for index in 0..<2_000 {
+            let value = (random.nextUnit() - 0.5) * 1e6
+            if index > 0 {
+                json.raw(",")
+                expected += ","
+            }
+            json.number(value)
+            expected += "\(value)"
+        }
+        #expect(String(decoding: json.bytes, as: UTF8.self) == expected)
+    }
+
     @Test func integersAndAGrowingBuffer() {
         var json = JSONText(capacity: 1)
         let values = [0, 7, -7, 10, 99, 100, Int.max, Int.min, -1_000_000]
