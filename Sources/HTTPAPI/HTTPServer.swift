@@ -60,7 +60,8 @@ public final class HTTPServer: Sendable {
     public static func router(directory: DurableDirectory, rateLimit: Int = 0) throws
         -> Router<VicinityRequestContext>
     {
-        let router = Router(context: VicinityRequestContext.self)
+        // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
+        let router = Router(context: VicinityRequestContext.self, options: .autoGenerateHeadEndpoints)
         let table = RouteTable()
         router.add(middleware: OneWriteMiddleware())
         // Before the routes: Hummingbird wraps a route in the middlewares added before it.

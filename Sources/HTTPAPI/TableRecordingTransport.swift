@@ -3,7 +3,8 @@ import Hummingbird
 import OpenAPIHummingbird
 import OpenAPIRuntime
 
-/// Registers the generated routes on a Hummingbird router and in a `RouteTable`.
+/// Registers the generated routes on a Hummingbird router and in a `RouteTable` (a GET route
+/// with its HEAD).
 struct TableRecordingTransport: ServerTransport {
     let router: Router<VicinityRequestContext>
     let table: RouteTable
@@ -16,6 +17,8 @@ struct TableRecordingTransport: ServerTransport {
         method: HTTPRequest.Method, path: String
     ) throws {
         table.record(method, path: path)
+        // The router answers HEAD for every GET (`autoGenerateHeadEndpoints`).
+        if method == .get { table.record(.head, path: path) }
         router.register(handler, method: method, path: path)
     }
 }

@@ -37,7 +37,16 @@ import Testing
         #expect(health.status == 200 && health.body == #"{"places":3,"status":"ok"}"#)
 
         let patch = try await Self.request("PATCH", base.appendingPathComponent("v1/users/ayse"))
-        #expect(patch.status == 405 && patch.headers["allow"] == "GET, DELETE")
+        #expect(patch.status == 405 && patch.headers["allow"] == "GET, HEAD, DELETE")
+
+        // HEAD: GET's status and headers, no body.
+        for path in ["healthz", "v1/nearby?lat=41.088154&lon=29.015615", "v1/nearby?lat=95&lon=29"] {
+            let url = try #require(URL(string: path, relativeTo: base))
+            let (get, head) = (try await Self.request("GET", url), try await Self.request("HEAD", url))
+            #expect(head.status == get.status && head.body.isEmpty, "\(path)")
+            #expect(head.headers["content-length"] == String(get.body.utf8.count), "\(path)")
+            #expect(head.headers["content-type"] == get.headers["content-type"], "\(path)")
+        }
         #expect(patch.headers["content-type"] == "application/problem+json")
 
         let nowhere = try await Self.request("GET", base.appendingPathComponent("v2/nearby"))
