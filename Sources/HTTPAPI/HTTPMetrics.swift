@@ -20,6 +20,42 @@ public final class HTTPMetrics: Sendable {
     /// registry's (which takes its lock and checks the name and labels every time).
     private let counters = Mutex<[Series: Counter]>([:])
     private let histograms = Mutex<[String: DurationHistogram]>([:])
+    /// The kinds whose index size was shown: a kind left empty is shown as 0, not as its last size.
+    private let kindsShown = Mutex<Set<String>>([])
+
+    /// The metrics' names (`vicinity_<subsystem>_<name>_<unit>`) with their `# HELP` text
+    /// (computed: swift-prometheus 2's descriptor is not `Sendable`).
+    private static var requests: MetricNameDescriptor {
+        named(
+            "http", "requests", unit: "total",
+            help: "HTTP requests answered, by operation of openapi.yaml and status sent.")
+    }
+    private static var requestDuration: MetricNameDescriptor {
+        named(
+            "http", "request_duration", unit: "seconds",
+            help: "Time from a request reaching the API's middlewares to its answer, by operation.")
+    }
+    private static var indexPoints: MetricNameDescriptor {
+        named(
+            "index", "points", help: "Points in the queryable index, by kind (user: public users with a location only)."
+        )
+    }
+    private static var storeCommits: MetricNameDescriptor {
+        named("store", "commits", help: "Transactions the store committed since the start.")
+    }
+    private static var storeChanges: MetricNameDescriptor {
+        named("store", "changes", help: "Changes those transactions stored.")
+    }
+    private static var storeCommitSeconds: MetricNameDescriptor {
+        named("store", "commit", unit: "seconds", help: "Time spent committing since the start.")
+    }
+
+    private static func named(_ subsystem: String, _ name: String, unit: String = "", help: String)
+        -> MetricNameDescriptor
+    {
+        MetricNameDescriptor(
+            namespace: "vicinity", subsystem: subsystem, metricName: name, unitName: unit, helpText: help)
+    }
 
     private struct Series: Hashable {
         var operation: String
@@ -42,7 +78,7 @@ public final class HTTPMetrics: Sendable {
     private func counter(_ series: Series) -> Counter {
         if let counter = counters.withLock({ $0[series] }) { return counter }
         let counter = registry.makeCounter(
-            name: "vicinity_http_requests_total",
+            descriptor: HTTPMetrics.requests,
             labels: [("operation", series.operation), ("status", String(series.status))])
         counters.withLock { $0[series] = counter }
         return counter
@@ -51,8 +87,7 @@ public final class HTTPMetrics: Sendable {
     private func histogram(_ operation: String) -> DurationHistogram {
         if let histogram = histograms.withLock({ $0[operation] }) { return histogram }
         let histogram = registry.makeDurationHistogram(
-            name: "vicinity_http_request_duration_seconds", labels: [("operation", operation)],
-            buckets: HTTPMetrics.buckets)
+            descriptor: HTTPMetrics.requestDuration, labels: [("operation", operation)], buckets: HTTPMetrics.buckets)
         histograms.withLock { $0[operation] = histogram }
         return histogram
     }
@@ -62,15 +97,20 @@ public final class HTTPMetrics: Sendable {
         let (sizes, publicUsers) = directory.read { directory in
             (directory.places.kinds.map { ($0, directory.places.count(kind: $0)) }, directory.publicUserCount)
         }
-        for (kind, size) in sizes {
-            registry.makeGauge(name: "vicinity_index_points", labels: [("kind", kind)]).set(Int64(size))
+        var shown = Dictionary(uniqueKeysWithValues: sizes)
+        shown[PlaceDirectory.userKind] = publicUsers
+        let emptied = kindsShown.withLock { kinds in
+            defer { kinds.formUnion(shown.keys) }
+            return kinds.subtracting(shown.keys)
         }
-        registry.makeGauge(name: "vicinity_index_points", labels: [("kind", PlaceDirectory.userKind)])
-            .set(Int64(publicUsers))
+        for kind in emptied { shown[kind] = 0 }
+        for (kind, size) in shown {
+            registry.makeGauge(descriptor: HTTPMetrics.indexPoints, labels: [("kind", kind)]).set(Int64(size))
+        }
         let statistics = directory.statistics
-        registry.makeGauge(name: "vicinity_store_commits").set(Int64(statistics.commits))
-        registry.makeGauge(name: "vicinity_store_changes").set(Int64(statistics.changes))
-        registry.makeGauge(name: "vicinity_store_commit_seconds").set(statistics.commitSeconds)
+        registry.makeGauge(descriptor: HTTPMetrics.storeCommits).set(Int64(statistics.commits))
+        registry.makeGauge(descriptor: HTTPMetrics.storeChanges).set(Int64(statistics.changes))
+        registry.makeGauge(descriptor: HTTPMetrics.storeCommitSeconds).set(statistics.commitSeconds)
         return registry.emitToString()
     }
 }

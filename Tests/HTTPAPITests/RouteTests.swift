@@ -223,5 +223,25 @@ import Testing
         // Ayşe only: Mehmet is private and Zeynep has no location.
         #expect(lines.contains(#"vicinity_index_points{kind="user"} 1.0"#))
         #expect(lines.contains("vicinity_store_commits 3.0"), "the fixture's three users, one commit each")
+        #expect(
+            lines.contains(
+                "# HELP vicinity_http_requests_total HTTP requests answered, by operation of openapi.yaml and status sent."
+            ))
+        #expect(lines.filter { $0.hasPrefix("# HELP vicinity_") }.count == 6)
+    }
+
+    @Test func aKindLeftEmptyIsShownAsZeroPoints() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let before = try await transport.send(.get, "/metrics").body
+        #expect(before.contains(#"vicinity_index_points{kind="pharmacy"} 3.0"#))
+        for id in ["omur", "emre", "arzu"] {
+            _ = try await fixture.callAs(fixture.admin) {
+                try await fixture.api.deletePlace(.init(path: .init(kind: "pharmacy", id: id)))
+            }
+        }
+        let after = try await transport.send(.get, "/metrics").body
+        #expect(after.contains(#"vicinity_index_points{kind="pharmacy"} 0.0"#), "\(after)")
     }
 }
