@@ -80,7 +80,7 @@ struct StoreBenchCommand: OutputCommand {
         for writer in 0..<writerCounts.max()! {
             try directory.addUser(User(id: "bench-\(writer)", name: "Bench \(writer)"), by: .admin)
         }
-        try store.commit(
+        _ = try store.commit(
             (0..<writerCounts.max()!).map { writer in
                 .putUser(
                     try directory.user("bench-\(writer)", as: .admin), tokenDigest: Token.issue().digest)
@@ -134,7 +134,7 @@ struct StoreBenchCommand: OutputCommand {
         guard
             let handle = FileHandle(forWritingAtPath: path)
                 ?? {
-                    FileManager.default.createFile(atPath: path, contents: nil)
+                    _ = FileManager.default.createFile(atPath: path, contents: nil)
                     return FileHandle(forWritingAtPath: path)
                 }()
         else { throw CLIError.cannotCreate("\(path): cannot write the benchmark file") }
