@@ -25,6 +25,9 @@ public final class HTTPServer: Sendable {
     public let port: Int
     /// Requests a second per client address before 429s; 0 for no limit.
     public let rateLimit: Int
+    /// Seconds a connection may stay open with no request in progress before it is closed; 0 for
+    /// never. Without it a client that connects and sends nothing holds a socket for ever.
+    public let idleTimeoutSeconds: Int
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
     /// - Parameters:
@@ -32,11 +35,15 @@ public final class HTTPServer: Sendable {
     ///   - port: 0 to 65535; 0 lets the system choose.
     ///   - rateLimit: requests a second per client address (bursts of one second's worth), 0 for
     ///     no limit.
-    public init(directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0) {
+    ///   - idleTimeoutSeconds: seconds without a request before a connection is closed, 0 for
+    ///     never (as the line protocol's `idleTimeoutSeconds`).
+    public init(directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300)
+    {
         self.directory = directory
         self.host = host
         self.port = port
         self.rateLimit = rateLimit
+        self.idleTimeoutSeconds = idleTimeoutSeconds
     }
 
     /// The middlewares, outermost first: request metrics, problems for every error, response
@@ -84,8 +91,10 @@ public final class HTTPServer: Sendable {
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "vicinity.http")
         logger.logLevel = .warning
+        let idle = idleTimeoutSeconds > 0 ? TimeAmount.seconds(Int64(idleTimeoutSeconds)) : nil
         let app = Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
+            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? 0)
                 boundContinuation.finish()

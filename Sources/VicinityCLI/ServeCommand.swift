@@ -28,7 +28,8 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Clients connected at once.") var maxClients = 10_000
     @Option(help: "Event-loop threads answering clients (default: one per core).") var threads = ProcessInfo.processInfo
         .activeProcessorCount
-    @Option(help: "Seconds without a request before a client is closed; 0 for never.") var idleTimeout = 300
+    @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
+    var idleTimeout = 300
     @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
     @Option(help: "Longest bulk argument, bytes.") var maxBulkBytes = ProtocolLimits.default.maximumBulkBytes
@@ -71,7 +72,12 @@ struct ServeCommand: OutputCommand {
             service: LineService(directory: durable), configuration: configuration, threads: threads)
         let bound = try ServeCommand.blocking { try await server.start() }
         var listening = "\(bound.ipAddress ?? host):\(bound.port ?? linePort) (line protocol)"
-        let http = noHttp ? nil : HTTPServer(directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit)
+        let http =
+            noHttp
+            ? nil
+            : HTTPServer(
+                directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
+                idleTimeoutSeconds: idleTimeout)
         if let http {
             do {
                 let port = try ServeCommand.blocking { try await http.start() }

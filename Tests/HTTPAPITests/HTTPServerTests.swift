@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Places
 import Testing
 
@@ -56,6 +57,50 @@ import Testing
         await #expect(throws: (any Error).self) {
             try await Self.request("GET", base.appendingPathComponent("healthz"))
         }
+    }
+
+    /// Seconds until the server closes a connection that sent `request` (nothing when empty) and
+    /// then nothing more; nil when it is still open after `limit` seconds.
+    static func secondsUntilClosed(port: Int, request: String, limit: Double) throws -> Double? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0)
+        if !request.isEmpty { _ = request.withCString { send(socket, $0, strlen($0), 0) } }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let start = Date()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while Date().timeIntervalSince(start) < limit {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { return Date().timeIntervalSince(start) }  // closed by the server
+            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return Date().timeIntervalSince(start) }
+        }
+        return nil
+    }
+
+    @Test func idleConnectionsAreClosed() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let server = HTTPServer(
+            directory: fixture.api.directory, host: "127.0.0.1", port: 0, idleTimeoutSeconds: 1)
+        let port = try await server.start()
+        // Connected and silent; and silent after one answered request.
+        let silent = try Self.secondsUntilClosed(port: port, request: "", limit: 10)
+        let afterOne = try Self.secondsUntilClosed(
+            port: port, request: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", limit: 10)
+        #expect(silent.map { $0 >= 0.8 } == true, "\(String(describing: silent))")
+        #expect(afterOne.map { $0 >= 0.8 } == true, "\(String(describing: afterOne))")
+        await server.shutdown()
     }
 
     @Test func theRateLimitSparesHealthAndMetrics() async throws {
