@@ -19,6 +19,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .unsupportedMediaType: return .unsupportedMediaType
         case .missingToken, .malformedAuthorization: return .unauthorized
         case .tooManyRequests: return .tooManyRequests
+        case .tooManyConnections: return .serviceUnavailable
         case .noSuchRoute: return .notFound
         case .methodNotAllowed: return .methodNotAllowed
         case .internalError: return .internalServerError
@@ -35,6 +36,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
             fields[.wwwAuthenticate] = "Bearer realm=\"vicinity\"" + (invalid ? ", error=\"invalid_token\"" : "")
         }
         if case .tooManyRequests(_, let seconds) = self { fields[.retryAfter] = String(seconds) }
+        if case .tooManyConnections = self { fields[.retryAfter] = "1" }
         return fields
     }
 

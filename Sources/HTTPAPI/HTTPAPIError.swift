@@ -40,6 +40,8 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     case malformedRequest(status: HTTPResponse.Status, cause: String)
     /// A client over its request budget (429); it may try again after `retryAfterSeconds`.
     case tooManyRequests(client: String, retryAfterSeconds: Int)
+    /// A connection beyond the server's limit of connections open at once (503).
+    case tooManyConnections(limit: Int)
     /// A path that names no operation of the contract (404).
     case noSuchRoute(path: String)
     /// A path of the contract asked with a method it does not take (405); `allowed` are those it
@@ -76,6 +78,8 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
                 "the request does not match the API: \(cause.split(whereSeparator: \.isNewline).joined(separator: " "))"
         case .tooManyRequests(let client, let seconds):
             return "too many requests from \(client); retry in \(seconds) s"
+        case .tooManyConnections(let limit):
+            return "the server has its \(limit) connections open; retry in 1 s"
         case .noSuchRoute(let path):
             return "no operation at \(HTTPAPIError.quoted(path)): see openapi.yaml for the paths served"
         case .methodNotAllowed(let method, let path, let allowed):

@@ -28,6 +28,9 @@ public final class HTTPServer: Sendable {
     /// Seconds a connection may stay open with no request in progress before it is closed; 0 for
     /// never. Without it a client that connects and sends nothing holds a socket for ever.
     public let idleTimeoutSeconds: Int
+    /// Connections open at once; one more is answered 503 and closed (`ConnectionLimitHandler`).
+    public let maximumConnections: Int
+    private let connections = ConnectionLimitHandler.Count()
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
     /// - Parameters:
@@ -37,13 +40,18 @@ public final class HTTPServer: Sendable {
     ///     no limit.
     ///   - idleTimeoutSeconds: seconds without a request before a connection is closed, 0 for
     ///     never (as the line protocol's `idleTimeoutSeconds`).
-    public init(directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300)
-    {
+    ///   - maximumConnections: connections open at once, 1 or more (as the line protocol's
+    ///     `maximumClients`).
+    public init(
+        directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
+        maximumConnections: Int = 10_000
+    ) {
         self.directory = directory
         self.host = host
         self.port = port
         self.rateLimit = rateLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maximumConnections = maximumConnections
     }
 
     /// The middlewares, outermost first: request metrics, problems for every error, response
@@ -92,8 +100,14 @@ public final class HTTPServer: Sendable {
         var logger = Logger(label: "vicinity.http")
         logger.logLevel = .warning
         let idle = idleTimeoutSeconds > 0 ? TimeAmount.seconds(Int64(idleTimeoutSeconds)) : nil
+        let (connections, maximumConnections) = (self.connections, self.maximumConnections)
         let app = Application(
-            router: router, server: .http1(configuration: .init(idleTimeout: idle)),
+            router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        ConnectionLimitHandler(count: connections, limit: maximumConnections)
+                    ], idleTimeout: idle)),
             configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? 0)

@@ -25,7 +25,7 @@ struct ServeCommand: OutputCommand {
     var openRegistration = false
     @Option(help: "HTTP requests a second per client address before 429 Too Many Requests; 0 for no limit.")
     var httpRateLimit = 0
-    @Option(help: "Clients connected at once.") var maxClients = 10_000
+    @Option(help: "Clients connected at once, on each protocol.") var maxClients = 10_000
     @Option(help: "Event-loop threads answering clients (default: one per core).") var threads = ProcessInfo.processInfo
         .activeProcessorCount
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
@@ -77,7 +77,7 @@ struct ServeCommand: OutputCommand {
             ? nil
             : HTTPServer(
                 directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
-                idleTimeoutSeconds: idleTimeout)
+                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients)
         if let http {
             do {
                 let port = try ServeCommand.blocking { try await http.start() }
