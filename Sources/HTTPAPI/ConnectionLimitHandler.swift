@@ -42,7 +42,13 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
             head.headerFields[.contentLength] = String(body.readableBytes)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(body)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            // Output closed first and the connection a second later: a client still sending its
+            // request reads the 503 rather than a reset (what it sends meanwhile is dropped).
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+                channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+            }
             return
         }
         counted = true

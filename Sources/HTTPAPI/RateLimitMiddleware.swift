@@ -16,7 +16,10 @@ struct RateLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
     {
-        if RateLimitMiddleware.unlimitedPaths.contains(request.uri.path) { return try await next(request, context) }
+        // The route matched, not the path as sent: `/healthz/` and `//healthz` reach the same one.
+        if let route = context.endpointPath, RateLimitMiddleware.unlimitedPaths.contains(route) {
+            return try await next(request, context)
+        }
         let client = context.remoteAddress?.ipAddress ?? "unknown"
         guard let wait = limiter.admit(client, at: .now) else { return try await next(request, context) }
         let problem = HTTPAPIError.tooManyRequests(

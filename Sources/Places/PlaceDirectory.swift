@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// The one façade every front end calls: places by kind, users with their visibility, and who
@@ -121,15 +122,17 @@ public struct PlaceDirectory: Sendable {
             guard registry.users[user.id] == nil else { throw .userExists(user.id) }
             let (clearText, digest) = Token.issue()
             return PlannedChange(change: .addUser(user, tokenDigest: digest), token: clearText)
+        // The changes name the stored record's id, byte for byte: the request's may be another
+        // spelling of it that Swift takes as equal and the store (comparing bytes) would miss.
         case .moveUser(let id, let location):
-            _ = try ownRecord(id, for: principal, action: "moving a user")
-            return PlannedChange(change: .moveUser(id, to: location))
+            let user = try ownRecord(id, for: principal, action: "moving a user")
+            return PlannedChange(change: .moveUser(user.id, to: location))
         case .setVisibility(let id, let visibility):
-            _ = try ownRecord(id, for: principal, action: "changing a user's visibility")
-            return PlannedChange(change: .setVisibility(id, visibility))
+            let user = try ownRecord(id, for: principal, action: "changing a user's visibility")
+            return PlannedChange(change: .setVisibility(user.id, visibility))
         case .removeUser(let id):
-            _ = try ownRecord(id, for: principal, action: "removing a user")
-            return PlannedChange(change: .removeUser(id))
+            let user = try ownRecord(id, for: principal, action: "removing a user")
+            return PlannedChange(change: .removeUser(user.id))
         case .rotateAdminToken:
             guard principal == .admin else {
                 throw .forbidden(action: "replacing the admin token needs the admin token")
@@ -251,6 +254,7 @@ public struct PlaceDirectory: Sendable {
 
     private static func check(id: String) throws(PlacesError) {
         guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidUserID(id) }
+        guard isComposed(id) else { throw .notComposed(what: "user id", value: id) }
     }
 
     private static func check(name: String) throws(PlacesError) {
@@ -260,13 +264,23 @@ public struct PlaceDirectory: Sendable {
     /// Checks a place's kind and id: kinds have 1 to 64 characters without spaces or control
     /// characters and are not `user`; ids have 1 to 128 characters without control characters.
     ///
-    /// - Throws: `PlacesError.invalidKind`, `.reservedKind` or `.invalidPlaceID`.
+    /// - Throws: `PlacesError.invalidKind`, `.reservedKind`, `.invalidPlaceID`, or `.notComposed`
+    ///   for text not in Unicode NFC.
     public static func validatePlace(kind: String, id: String) throws(PlacesError) {
         let printableASCII = kind.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         let spaces = !printableASCII && kind.unicodeScalars.contains { $0.properties.isWhitespace }
         guard !kind.isEmpty, fits(kind, limit: 64), !spaces, !hasControls(kind) else { throw .invalidKind(kind) }
         guard kind != PlaceDirectory.userKind else { throw .reservedKind(kind) }
         guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidPlaceID(id) }
+        guard isComposed(kind) else { throw .notComposed(what: "kind", value: kind) }
+        guard isComposed(id) else { throw .notComposed(what: "place id", value: id) }
+    }
+
+    /// Whether the text is in Unicode normalization form C, byte for byte. Swift compares strings
+    /// by canonical equivalence and SQLite by bytes: kinds and ids in NFC are equal in both or in
+    /// neither.
+    static func isComposed(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 } || text.utf8.elementsEqual(text.precomposedStringWithCanonicalMapping.utf8)
     }
 
     /// The kind name front ends use for users (`--kind user`); no place may have it.

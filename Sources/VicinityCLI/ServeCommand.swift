@@ -56,6 +56,11 @@ struct ServeCommand: OutputCommand {
     }
 
     func execute(_ output: inout CommandOutput) throws {
+        if let warning = ServeCommand.raiseOpenFileLimit(
+            wanted: noHttp ? maxClients : 2 * maxClients, needed: maxClients)
+        {
+            FileHandle.standardError.write(Data("vicinity: \(warning)\n".utf8))
+        }
         var (store, directory) = try database.locate().loadDirectory(output: &output)
         directory.openRegistration = openRegistration
         let durable = DurableDirectory(directory, store: store)
@@ -112,6 +117,26 @@ struct ServeCommand: OutputCommand {
         durable.close()
         sources.forEach { $0.cancel() }
         FileHandle.standardError.write(Data("vicinity: stopped\n".utf8))
+    }
+
+    /// Raises the soft limit of open files towards the hard one so that `wanted` connections (both
+    /// protocols full) and the process's own files fit: a limit of 1,024 would refuse connections
+    /// with "too many open files" long before `--max-clients`.
+    ///
+    /// - Returns: a warning when even the hard limit cannot hold `needed` connections (one
+    ///   protocol full) and the process's own files.
+    static func raiseOpenFileLimit(wanted: Int, needed: Int) -> String? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        let room = 256
+        if limit.rlim_cur < rlim_t(wanted + room) {
+            limit.rlim_cur = min(rlim_t(wanted + room), limit.rlim_max)
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        guard limit.rlim_cur < rlim_t(needed + room) else { return nil }
+        return "the open-file limit (\(limit.rlim_cur)) cannot hold the \(needed) clients of --max-clients: "
+            + "connections beyond it are refused by the system (raise it with ulimit -n, or lower --max-clients)"
     }
 
     /// Runs async work from this synchronous command and waits for it.

@@ -146,13 +146,18 @@ import Testing
             let got = await connection.receive(for: 5) { $0.hasSuffix("}") }
             #expect(got.text.hasPrefix("HTTP/1.1 200"), "\(got)")
         }
+        // Refused before anything of it is read: not even an admin's write is made.
         let third = try RawConnection(port: port)
-        third.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let body = #"{"lat":41.08,"lon":29.01}"#
+        third.send(
+            "PUT /v1/places/pharmacy/refused HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.admin)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         let refused = await third.receive(for: 5)
         #expect(refused.text.hasPrefix("HTTP/1.1 503"), "\(refused.text)")
         #expect(refused.text.contains("the server has its 2 connections open; retry in 1 s"))
         #expect(refused.text.lowercased().contains("retry-after: 1"))
         #expect(refused.closedAfter != nil)
+        #expect(fixture.api.directory.read { $0.places.place(kind: "pharmacy", id: "refused") } == nil)
         // One closed: room for one more.
         open.removeLast()
         try await Task.sleep(for: .milliseconds(300))
@@ -170,9 +175,11 @@ import Testing
         let server = HTTPServer(directory: fixture.api.directory, host: "127.0.0.1", port: 0, rateLimit: 1)
         let port = try await server.start()
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        for _ in 0..<5 {
-            #expect(try await Self.request("GET", base.appendingPathComponent("healthz")).status == 200)
-            #expect(try await Self.request("GET", base.appendingPathComponent("metrics")).status == 200)
+        for path in ["healthz", "metrics", "healthz/", "metrics/"] {
+            for _ in 0..<3 {
+                let url = try #require(URL(string: path, relativeTo: base))
+                #expect(try await Self.request("GET", url).status == 200, "\(path)")
+            }
         }
         let place = base.appendingPathComponent("v1/places/pharmacy/omur")
         var statuses: [Int] = []

@@ -1,3 +1,5 @@
+import HTTPTypes
+import OpenAPIRuntime
 import Places
 import Testing
 
@@ -96,6 +98,21 @@ import Testing
                 try await api.deletePlace(.init(path: .init(kind: "pharmacy", id: "new/1")))
             }
         }
+    }
+
+    @Test func anIdInAnotherSpellingThanNFCIsA400() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let headers: HTTPFields = [.authorization: "Bearer \(fixture.admin)", .contentType: "application/json"]
+        let body = #"{"lat":41.08,"lon":29.01}"#
+        let reply = try await transport.send(
+            .put, "/v1/places/pharmacy/cafe%CC%81", headers: headers, body: HTTPBody(body))
+        #expect(reply.status == 400, "\(reply.body)")
+        #expect(reply.detail == #"invalid place id "café": expected Unicode NFC text (é as U+00E9, not e + U+0301)"#)
+        let composed = try await transport.send(
+            .put, "/v1/places/pharmacy/caf%C3%A9", headers: headers, body: HTTPBody(body))
+        #expect(composed.status == 201, "\(composed.body)")
     }
 
     @Test func ofAdminsRacingToCreateOnePlaceExactlyOneHears201() async throws {

@@ -33,6 +33,33 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
         #expect(throws: PlacesError.invalidUserID("")) { try directory.addUser(User(id: "", name: "x"), by: .admin) }
     }
 
+    /// Kinds and ids in another Unicode spelling than NFC are refused: Swift takes `café` and
+    /// `cafe` + U+0301 as one string and SQLite as two, which once made two rows of one place.
+    @Test func kindsAndIdsMustBeComposed() throws {
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed, "Swift compares by canonical equivalence")
+        try PlaceDirectory.validatePlace(kind: "pharmacy", id: composed)
+        #expect(throws: PlacesError.notComposed(what: "place id", value: decomposed)) {
+            try PlaceDirectory.validatePlace(kind: "pharmacy", id: decomposed)
+        }
+        #expect(throws: PlacesError.notComposed(what: "kind", value: decomposed)) {
+            try PlaceDirectory.validatePlace(kind: decomposed, id: "x")
+        }
+        var directory = try directory()
+        #expect(throws: PlacesError.notComposed(what: "user id", value: decomposed)) {
+            try directory.addUser(User(id: decomposed, name: "x"), by: .admin)
+        }
+        #expect(
+            PlacesError.notComposed(what: "place id", value: decomposed).description
+                == #"invalid place id "café": expected Unicode NFC text (é as U+00E9, not e + U+0301)"#)
+        // A user named in another spelling is changed under the stored id, byte for byte.
+        try directory.addUser(User(id: composed, name: "Café", location: here), by: .admin)
+        let planned = try directory.plan(.moveUser(decomposed, to: nil), by: .admin)
+        guard case .moveUser(let id, _) = planned.change else { throw PlacesError.noSuchUser(decomposed) }
+        #expect(Array(id.utf8) == Array(composed.utf8))
+    }
+
     /// With open registration anyone adds a user and receives its token, which then works for that
     /// user only; everything else is as before (the same id twice, other users' records).
     @Test func openRegistrationLetsAnyoneAddAUser() throws {
