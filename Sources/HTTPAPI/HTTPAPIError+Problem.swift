@@ -81,7 +81,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .forbidden: return .forbidden
         case .noSuchUser, .noSuchPlace: return .notFound
         case .userExists: return .conflict
-        case .invalidUserID, .invalidUserName, .invalidKind, .reservedKind, .invalidPlaceID, .notComposed:
+        case .invalidUserID, .invalidUserName, .invalidKind, .reservedKind, .invalidPlaceID:
             return .unprocessableContent
         case .geo(.projectionFailed): return .unprocessableContent
         case .geo: return .badRequest

@@ -20,7 +20,6 @@ enum TextRules {
     }
 
     static let identifierRule = "1 to 128 characters, no control characters"
-    static let composedRule = "Unicode NFC text (é as U+00E9, not e + U+0301)"
 
     /// A user id in a path: the façade's rule. (`nearby` cannot reach here: that path is the
     /// nearby-users query.)
@@ -41,9 +40,6 @@ enum TextRules {
                 expected: "a place kind other than \"user\" (users are under /v1/users)")
         } catch .invalidPlaceID {
             throw .invalidParameter(name: "id", in: .path, noun: "place id", value: id, expected: identifierRule)
-        } catch .notComposed(let what, let value) {
-            throw .invalidParameter(
-                name: what == "kind" ? "kind" : "id", in: .path, noun: what, value: value, expected: composedRule)
         } catch {
             throw .invalidParameter(
                 name: "kind", in: .path, noun: "kind", value: kind,

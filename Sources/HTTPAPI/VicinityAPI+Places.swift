@@ -16,8 +16,9 @@ extension VicinityAPI {
     /// replaced one. Acknowledged once committed.
     func putPlace(_ input: Operations.PutPlace.Input) async throws -> Operations.PutPlace.Output {
         let token = try writerToken()
-        let (kind, id) = (input.path.kind, input.path.id)
-        try TextRules.placeKey(kind: kind, id: id)
+        try TextRules.placeKey(kind: input.path.kind, id: input.path.id)
+        // Stored in Unicode NFC, as the façade stores them: the answer and Location say so.
+        let (kind, id) = (PlaceDirectory.composed(input.path.kind), PlaceDirectory.composed(input.path.id))
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let coordinate = try BodyValues.coordinate(body.lat, body.lon)
         let name = try BodyValues.displayName(body.name ?? id, at: "/name")

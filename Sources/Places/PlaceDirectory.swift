@@ -102,17 +102,20 @@ public struct PlaceDirectory: Sendable {
     ///   errors of ids, kinds and names.
     public func plan(_ request: DirectoryRequest, by principal: Principal) throws(PlacesError) -> PlannedChange {
         switch request {
-        case .setPlace(let place):
+        case .setPlace(var place):
             try PlaceDirectory.validatePlace(kind: place.kind, id: place.id)
+            (place.kind, place.id) = (PlaceDirectory.composed(place.kind), PlaceDirectory.composed(place.id))
             guard principal == .admin else { throw .forbidden(action: "changing a place needs the admin token") }
             return PlannedChange(
                 change: .putPlace(place), replaces: places.handle(kind: place.kind, id: place.id) != nil)
-        case .removePlace(let kind, let id):
+        case .removePlace(var kind, var id):
             try PlaceDirectory.validatePlace(kind: kind, id: id)
+            (kind, id) = (PlaceDirectory.composed(kind), PlaceDirectory.composed(id))
             guard principal == .admin else { throw .forbidden(action: "removing a place needs the admin token") }
             guard places.handle(kind: kind, id: id) != nil else { throw .noSuchPlace(kind: kind, id: id) }
             return PlannedChange(change: .removePlace(kind: kind, id: id))
-        case .addUser(let user):
+        case .addUser(var user):
+            user.id = PlaceDirectory.composed(user.id)
             guard principal == .admin || openRegistration else {
                 throw .forbidden(
                     action: "adding a user needs the admin token (this server does not allow open registration)")
@@ -254,7 +257,6 @@ public struct PlaceDirectory: Sendable {
 
     private static func check(id: String) throws(PlacesError) {
         guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidUserID(id) }
-        guard isComposed(id) else { throw .notComposed(what: "user id", value: id) }
     }
 
     private static func check(name: String) throws(PlacesError) {
@@ -264,23 +266,21 @@ public struct PlaceDirectory: Sendable {
     /// Checks a place's kind and id: kinds have 1 to 64 characters without spaces or control
     /// characters and are not `user`; ids have 1 to 128 characters without control characters.
     ///
-    /// - Throws: `PlacesError.invalidKind`, `.reservedKind`, `.invalidPlaceID`, or `.notComposed`
-    ///   for text not in Unicode NFC.
+    /// - Throws: `PlacesError.invalidKind`, `.reservedKind` or `.invalidPlaceID`.
     public static func validatePlace(kind: String, id: String) throws(PlacesError) {
         let printableASCII = kind.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         let spaces = !printableASCII && kind.unicodeScalars.contains { $0.properties.isWhitespace }
         guard !kind.isEmpty, fits(kind, limit: 64), !spaces, !hasControls(kind) else { throw .invalidKind(kind) }
         guard kind != PlaceDirectory.userKind else { throw .reservedKind(kind) }
         guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidPlaceID(id) }
-        guard isComposed(kind) else { throw .notComposed(what: "kind", value: kind) }
-        guard isComposed(id) else { throw .notComposed(what: "place id", value: id) }
     }
 
-    /// Whether the text is in Unicode normalization form C, byte for byte. Swift compares strings
-    /// by canonical equivalence and SQLite by bytes: kinds and ids in NFC are equal in both or in
-    /// neither.
-    static func isComposed(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 } || text.utf8.elementsEqual(text.precomposedStringWithCanonicalMapping.utf8)
+    /// The text in Unicode normalization form C, as every kind and id is stored. Swift compares
+    /// strings by canonical equivalence and SQLite by bytes: `café` written as `cafe` + U+0301 and
+    /// as U+00E9 are one place in memory, so they must be one row too (they once were two, and
+    /// the server then refused to load its database).
+    public static func composed(_ text: String) -> String {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
     }
 
     /// The kind name front ends use for users (`--kind user`); no place may have it.

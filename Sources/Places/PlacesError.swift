@@ -80,10 +80,6 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case reservedKind(String)
     /// A place id that is empty, longer than 128 characters or holds control characters.
     case invalidPlaceID(String)
-    /// A kind or id (`what`: "kind", "place id", "user id") whose text is not in Unicode
-    /// normalization form C: the store compares bytes, so `café` written two ways would be two
-    /// records that memory takes for one.
-    case notComposed(what: String, value: String)
     /// A place that does not exist.
     case noSuchPlace(kind: String, id: String)
     /// The store refused the write (a full disk, a read-only file); nothing of it was kept.
@@ -166,9 +162,6 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "(`vicinity user add`), not as places"
         case .invalidPlaceID(let id):
             return "invalid place id \(PlacesError.quoted(id)): expected 1 to 128 characters, no control characters"
-        case .notComposed(let what, let value):
-            return
-                "invalid \(what) \(PlacesError.quoted(value)): expected Unicode NFC text (é as U+00E9, not e + U+0301)"
         case .noSuchPlace(let kind, let id):
             return "no place \(PlacesError.quoted(id)) of kind \(PlacesError.quoted(kind))"
         case .storeFailed(let reason):

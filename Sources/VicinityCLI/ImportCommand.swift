@@ -40,7 +40,17 @@ struct ImportCommand: OutputCommand {
             skipped += file.skipped.count
             // Checked in place; the places are copied only when some are left out.
             var problems: [Int: String] = [:]
-            for (offset, place) in file.places.enumerated() {
+            // Kinds and ids are stored in Unicode NFC, as the façade stores every write (the
+            // reader already took two spellings of one id for a duplicate).
+            var read = file.places
+            if read.contains(where: { !$0.kind.utf8.allSatisfy { $0 < 0x80 } || !$0.id.utf8.allSatisfy { $0 < 0x80 } })
+            {
+                for index in read.indices {
+                    read[index].kind = PlaceDirectory.composed(read[index].kind)
+                    read[index].id = PlaceDirectory.composed(read[index].id)
+                }
+            }
+            for (offset, place) in read.enumerated() {
                 var problem: String?
                 do { try PlaceDirectory.validatePlace(kind: place.kind, id: place.id) } catch {
                     problem = "\(file.origins[offset]): \(error.description)"
@@ -62,10 +72,10 @@ struct ImportCommand: OutputCommand {
             }
             skipped += problems.count
             if places.isEmpty && problems.isEmpty {
-                places = file.places
+                places = read
             } else {
-                places.reserveCapacity(places.count + file.places.count - problems.count)
-                for (offset, place) in file.places.enumerated() where problems[offset] == nil { places.append(place) }
+                places.reserveCapacity(places.count + read.count - problems.count)
+                for (offset, place) in read.enumerated() where problems[offset] == nil { places.append(place) }
             }
         }
         let readSeconds = StoreBenchCommand.seconds(since: started)

@@ -33,28 +33,32 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
         #expect(throws: PlacesError.invalidUserID("")) { try directory.addUser(User(id: "", name: "x"), by: .admin) }
     }
 
-    /// Kinds and ids in another Unicode spelling than NFC are refused: Swift takes `café` and
-    /// `cafe` + U+0301 as one string and SQLite as two, which once made two rows of one place.
-    @Test func kindsAndIdsMustBeComposed() throws {
+    /// Kinds and ids are stored in Unicode NFC: Swift takes `café` and `cafe` + U+0301 as one
+    /// string and SQLite as two, which once made two rows of one place (and a database the server
+    /// refused to load).
+    @Test func kindsAndIdsAreStoredComposed() throws {
         let composed = "caf\u{E9}"
         let decomposed = "cafe\u{301}"
         #expect(composed == decomposed, "Swift compares by canonical equivalence")
-        try PlaceDirectory.validatePlace(kind: "pharmacy", id: composed)
-        #expect(throws: PlacesError.notComposed(what: "place id", value: decomposed)) {
-            try PlaceDirectory.validatePlace(kind: "pharmacy", id: decomposed)
-        }
-        #expect(throws: PlacesError.notComposed(what: "kind", value: decomposed)) {
-            try PlaceDirectory.validatePlace(kind: decomposed, id: "x")
-        }
+        #expect(Array(PlaceDirectory.composed(decomposed).utf8) == Array(composed.utf8))
         var directory = try directory()
-        #expect(throws: PlacesError.notComposed(what: "user id", value: decomposed)) {
-            try directory.addUser(User(id: decomposed, name: "x"), by: .admin)
+        let place = Place(id: decomposed, kind: "pharmacy\u{301}", name: "x", coordinate: here)
+        guard case .putPlace(let stored) = try directory.plan(.setPlace(place), by: .admin).change else {
+            throw PlacesError.noSuchPlace(kind: "pharmacy", id: decomposed)
         }
-        #expect(
-            PlacesError.notComposed(what: "place id", value: decomposed).description
-                == #"invalid place id "café": expected Unicode NFC text (é as U+00E9, not e + U+0301)"#)
-        // A user named in another spelling is changed under the stored id, byte for byte.
-        try directory.addUser(User(id: composed, name: "Café", location: here), by: .admin)
+        #expect(Array(stored.id.utf8) == Array(composed.utf8))
+        #expect(Array(stored.kind.utf8) == Array("pharmac\u{FD}".utf8))
+        try directory.perform(.setPlace(place), by: .admin)
+        let removal = try directory.plan(.removePlace(kind: "pharmacy\u{301}", id: decomposed), by: .admin)
+        guard case .removePlace(_, let removed) = removal.change else {
+            throw PlacesError.noSuchPlace(kind: "", id: "")
+        }
+        #expect(Array(removed.utf8) == Array(composed.utf8))
+        // Users too, and a change to a user names the stored id byte for byte.
+        try directory.addUser(User(id: decomposed, name: "Café", location: here), by: .admin)
+        #expect(throws: PlacesError.userExists(composed)) {
+            try directory.addUser(User(id: composed, name: "x"), by: .admin)
+        }
         let planned = try directory.plan(.moveUser(decomposed, to: nil), by: .admin)
         guard case .moveUser(let id, _) = planned.change else { throw PlacesError.noSuchUser(decomposed) }
         #expect(Array(id.utf8) == Array(composed.utf8))
