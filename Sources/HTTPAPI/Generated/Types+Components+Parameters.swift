@@ -87,8 +87,8 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/PlaceKindPath`.
         internal typealias PlaceKindPath = Components.Schemas.PlaceKind
-        /// The place's id, unique within its kind: 1 to 128 characters, no control characters.
-        /// Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
+        /// The place's id, unique within its kind: 1 to 128 characters, no control characters,
+        /// stored in Unicode NFC (`cafe` + U+0301 and `café` name one place). Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
         /// after routing.
         ///
         ///

@@ -1055,8 +1055,8 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/path/kind`.
                 internal var kind: Components.Parameters.PlaceKindPath
-                /// The place's id, unique within its kind: 1 to 128 characters, no control characters.
-                /// Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
+                /// The place's id, unique within its kind: 1 to 128 characters, no control characters,
+                /// stored in Unicode NFC (`cafe` + U+0301 and `café` name one place). Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
                 /// after routing.
                 ///
                 ///
@@ -1066,7 +1066,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - kind: The place's kind: 1 to 64 characters, no spaces or control characters, not `user`
-                ///   - id: The place's id, unique within its kind: 1 to 128 characters, no control characters.
+                ///   - id: The place's id, unique within its kind: 1 to 128 characters, no control characters,
                 internal init(
                     kind: Components.Parameters.PlaceKindPath,
                     id: Components.Parameters.PlaceIdPath
@@ -1308,8 +1308,8 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/path/kind`.
                 internal var kind: Components.Parameters.PlaceKindPath
-                /// The place's id, unique within its kind: 1 to 128 characters, no control characters.
-                /// Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
+                /// The place's id, unique within its kind: 1 to 128 characters, no control characters,
+                /// stored in Unicode NFC (`cafe` + U+0301 and `café` name one place). Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
                 /// after routing.
                 ///
                 ///
@@ -1319,7 +1319,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - kind: The place's kind: 1 to 64 characters, no spaces or control characters, not `user`
-                ///   - id: The place's id, unique within its kind: 1 to 128 characters, no control characters.
+                ///   - id: The place's id, unique within its kind: 1 to 128 characters, no control characters,
                 internal init(
                     kind: Components.Parameters.PlaceKindPath,
                     id: Components.Parameters.PlaceIdPath
@@ -1760,8 +1760,8 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/DELETE/path/kind`.
                 internal var kind: Components.Parameters.PlaceKindPath
-                /// The place's id, unique within its kind: 1 to 128 characters, no control characters.
-                /// Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
+                /// The place's id, unique within its kind: 1 to 128 characters, no control characters,
+                /// stored in Unicode NFC (`cafe` + U+0301 and `café` name one place). Percent-encode it (a `/` in an id is `%2F`); the server decodes each path segment
                 /// after routing.
                 ///
                 ///
@@ -1771,7 +1771,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - kind: The place's kind: 1 to 64 characters, no spaces or control characters, not `user`
-                ///   - id: The place's id, unique within its kind: 1 to 128 characters, no control characters.
+                ///   - id: The place's id, unique within its kind: 1 to 128 characters, no control characters,
                 internal init(
                     kind: Components.Parameters.PlaceKindPath,
                     id: Components.Parameters.PlaceIdPath
