@@ -119,12 +119,11 @@ echo
 tps() { grep -oE 'tps = [0-9.]+' | cut -d' ' -f3; }
 # Requests a second from wrk's report, and the server's CPU time a request (user + system, µs,
 # from /proc); a run with any answer other than 2xx counts as failed.
-server_ticks() { awk '{ print $14 + $15 }' "/proc/$server/stat"; }
 measure() { # wrk arguments…
     local report before after
-    before=$(server_ticks)
+    before=$(cpu_ticks "$server")
     report=$(wrk -t2 -c"$connections" -d"${seconds}s" "$@")
-    after=$(server_ticks)
+    after=$(cpu_ticks "$server")
     if grep -q 'Non-2xx or 3xx responses' <<<"$report"; then
         echo "bench-http.sh: wrk saw answers other than 2xx:" >&2
         grep 'Non-2xx' <<<"$report" >&2

@@ -42,7 +42,6 @@ echo "redis-benchmark -c 50 -n $requests: GEOSEARCH city FROMLONLAT lon lat BYRA
 echo "(cpu: CPU time per request of the client and of the server, user + system, from /proc and bash's time)"
 count() { redis-cli -p "$1" geosearch city fromlonlat "$2" "$3" byradius 500 m asc | wc -l; }
 ticks=$(getconf CLK_TCK)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; } # user + system ticks of a process
 # Prints "requests/s client-µs server-µs" for one redis-benchmark run against the server on port $1.
 bench() { # port, server pid, pipeline, command…
     local port=$1 pid=$2 pipeline=$3

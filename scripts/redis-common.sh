@@ -17,3 +17,6 @@ start_redis() {
         --logfile "$work/redis.log" --dir "$work" --pidfile "$work/redis.pid"
     for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 }
+
+# User + system CPU time of a process so far, in clock ticks (getconf CLK_TCK a second).
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }

@@ -37,6 +37,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         }
         if case .tooManyRequests(_, let seconds) = self { fields[.retryAfter] = String(seconds) }
         if case .tooManyConnections = self { fields[.retryAfter] = "1" }
+        if case .methodNotAllowed(_, _, let allowed) = self { fields[.allow] = allowed.joined(separator: ", ") }
         return fields
     }
 

@@ -76,20 +76,30 @@ public final class HTTPMetrics: Sendable {
     }
 
     private func counter(_ series: Series) -> Counter {
-        if let counter = counters.withLock({ $0[series] }) { return counter }
-        let counter = registry.makeCounter(
-            descriptor: HTTPMetrics.requests,
-            labels: [("operation", series.operation), ("status", String(series.status))])
-        counters.withLock { $0[series] = counter }
-        return counter
+        HTTPMetrics.cached(series, in: counters) {
+            registry.makeCounter(
+                descriptor: HTTPMetrics.requests,
+                labels: [("operation", series.operation), ("status", String(series.status))])
+        }
     }
 
     private func histogram(_ operation: String) -> DurationHistogram {
-        if let histogram = histograms.withLock({ $0[operation] }) { return histogram }
-        let histogram = registry.makeDurationHistogram(
-            descriptor: HTTPMetrics.requestDuration, labels: [("operation", operation)], buckets: HTTPMetrics.buckets)
-        histograms.withLock { $0[operation] = histogram }
-        return histogram
+        HTTPMetrics.cached(operation, in: histograms) {
+            registry.makeDurationHistogram(
+                descriptor: HTTPMetrics.requestDuration, labels: [("operation", operation)],
+                buckets: HTTPMetrics.buckets)
+        }
+    }
+
+    /// The value kept for `key`, made and kept the first time (the registry hands the same series
+    /// back if two requests make one at once).
+    private static func cached<Key: Hashable & Sendable, Value: Sendable>(
+        _ key: Key, in cache: borrowing Mutex<[Key: Value]>, make: () -> Value
+    ) -> Value {
+        if let value = cache.withLock({ $0[key] }) { return value }
+        let value = make()
+        cache.withLock { $0[key] = value }
+        return value
     }
 
     /// The text exposition format, with the index and store figures read from `directory` now.

@@ -37,10 +37,7 @@ struct OneWriteMiddleware: RouterMiddleware {
             try await response.body.write(gathered)
             try gathered.check()
         } catch {
-            let problem = HTTPAPIError.internalError(operation: path)
-            return Response(
-                status: problem.httpStatus, headers: problem.httpHeaderFields,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.problemJSON)))
+            return HTTPAPIError.internalError(operation: path).response
         }
         response.body = ResponseBody(byteBuffer: gathered.buffer ?? ByteBuffer())
         return response

@@ -22,10 +22,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         }
         let client = context.remoteAddress?.ipAddress ?? "unknown"
         guard let wait = limiter.admit(client, at: .now) else { return try await next(request, context) }
-        let problem = HTTPAPIError.tooManyRequests(
-            client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up))))
-        return Response(
-            status: problem.httpStatus, headers: problem.httpHeaderFields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.problemJSON)))
+        return HTTPAPIError.tooManyRequests(
+            client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up)))
+        ).response
     }
 }

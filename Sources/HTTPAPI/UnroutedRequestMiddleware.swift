@@ -13,12 +13,7 @@ struct UnroutedRequestMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            let problem = table.problem(method: request.method, path: request.uri.path)
-            var headers = problem.httpHeaderFields
-            if case .methodNotAllowed(_, _, let allowed) = problem { headers[.allow] = allowed.joined(separator: ", ") }
-            return Response(
-                status: problem.httpStatus, headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: problem.problemJSON)))
+            return table.problem(method: request.method, path: request.uri.path).response
         }
     }
 }

@@ -118,6 +118,8 @@ import Testing
         }
     }
 
+    static let healthRequest = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
     @Test func idleConnectionsAreClosed() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
@@ -127,7 +129,7 @@ import Testing
         // Connected and silent; and silent after one answered request.
         let silent = try await RawConnection(port: port).receive(for: 10)
         let answered = try RawConnection(port: port)
-        answered.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answered.send(Self.healthRequest)
         let afterOne = await answered.receive(for: 10)
         #expect(silent.closedAfter.map { $0 >= 0.8 } == true, "\(String(describing: silent))")
         #expect(afterOne.text.hasPrefix("HTTP/1.1 200"))
@@ -142,7 +144,7 @@ import Testing
         let port = try await server.start()
         var open = [try RawConnection(port: port), try RawConnection(port: port)]
         for connection in open {
-            connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            connection.send(Self.healthRequest)
             let got = await connection.receive(for: 5) { $0.hasSuffix("}") }
             #expect(got.text.hasPrefix("HTTP/1.1 200"), "\(got)")
         }
@@ -162,7 +164,7 @@ import Testing
         open.removeLast()
         try await Task.sleep(for: .milliseconds(300))
         let next = try RawConnection(port: port)
-        next.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        next.send(Self.healthRequest)
         let answered = await next.receive(for: 5) { $0.hasSuffix("}") }
         #expect(answered.text.hasPrefix("HTTP/1.1 200"), "\(answered)")
         _ = open
