@@ -37,11 +37,13 @@ let package = Package(
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
+        // The one query layer: a query in, ranked hits and the map's view model out.
+        .target(name: "PlaceQueries", dependencies: ["Geo", "Places", "TextMap"]),
         .target(name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "LineProtocol",
             dependencies: [
-                "Geo", "Places", "TextMap",
+                "Geo", "Places", "PlaceQueries", "TextMap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -49,7 +51,7 @@ let package = Package(
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Geo", "Places", "TextMap",
+                "Geo", "Places", "PlaceQueries", "TextMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol", "HTTPAPI",
+                "Geo", "Places", "PlaceQueries", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -87,6 +89,14 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The same questions through the CLI, the line protocol and HTTP: one answer, one message.
+        .testTarget(
+            name: "CrossSurfaceTests",
+            dependencies: [
+                "VicinityCLI", "LineProtocol", "HTTPAPI", "Places", "PlacesSQLite", "Geo",
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -82,7 +82,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .forbidden: return .forbidden
         case .noSuchUser, .noSuchPlace: return .notFound
         case .userExists: return .conflict
-        case .invalidUserID, .invalidUserName, .invalidKind, .reservedKind, .invalidPlaceID:
+        case .invalidUserID, .invalidValue, .invalidKind, .reservedKind, .invalidPlaceID:
             return .unprocessableContent
         case .geo(.projectionFailed): return .unprocessableContent
         case .geo: return .badRequest

@@ -20,12 +20,14 @@ struct QueryTextMiddleware: ServerMiddleware {
     }
 
     /// Checks the parameters in their order in the contract; the first bad one is the error.
-    /// Every value of a repeated parameter is checked: the generated decoder takes the first, but
-    /// a bad value is refused wherever it stands rather than silently ignored.
+    /// Every value of a repeated parameter is checked, and then a parameter given more than once
+    /// is refused: the generated decoder would take the first and silently drop the others.
     static func check(_ items: [String: [String]], against parameters: [QueryParameter]) throws(HTTPAPIError) {
         for parameter in parameters {
             if let texts = items[parameter.name] {
                 for text in texts { try parameter.check(text: text) }
+                // The generated decoder would take the first and drop the rest silently.
+                guard texts.count == 1 else { throw parameter.repeated(texts.count) }
             } else if parameter.required {
                 throw parameter.missing
             }

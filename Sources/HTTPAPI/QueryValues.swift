@@ -5,30 +5,20 @@ import Places
 /// The checked values of a query, shared by the query operations: a coordinate, a kind, a
 /// distance model with the CRS and sphere the answer echoes, and the answer's format.
 enum QueryValues {
-    /// Latitude and longitude, each checked against its parameter's range.
+    /// Latitude and longitude, each checked against its parameter's rule.
     static func coordinate(
         _ latitude: Double, _ longitude: Double, names: (latitude: String, longitude: String) = ("lat", "lon")
     ) throws(HTTPAPIError) -> Coordinate {
-        let lat = try QueryParameter.latitude(names.latitude).check(latitude)
-        let lon = try QueryParameter.longitude(names.longitude).check(longitude)
+        let lat = try QueryParameter.latitude(names.latitude).check(latitude, Vocabulary.latitude)
+        let lon = try QueryParameter.longitude(names.longitude).check(longitude, Vocabulary.longitude)
         do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw .places(.geo(error)) }
     }
 
-    /// The collection to search: `user`, or a place kind of 1 to 64 characters without spaces or
-    /// control characters (the façade's rule for kinds).
+    /// The collection to search: `user`, or a place kind (`Vocabulary.queryKind`).
     static func kind(_ text: String?) throws(HTTPAPIError) -> String {
-        let kind = text ?? "pharmacy"
-        guard kind != PlaceDirectory.userKind else { return kind }
-        do {
-            // A valid kind is also a valid place id (1 to 128 characters, no control
-            // characters), so this checks the kind alone.
-            try PlaceDirectory.validatePlace(kind: kind, id: kind)
-        } catch {
-            throw .invalidParameter(
-                name: "kind", in: .query, noun: "kind", value: kind,
-                expected: "1 to 64 characters, no spaces or control characters")
+        do { return try Vocabulary.queryKind.parse(text ?? "pharmacy") } catch {
+            throw .parameter("kind", in: .query, error)
         }
-        return kind
     }
 
     /// A distance model as a query names it, and what the answer echoes of it.

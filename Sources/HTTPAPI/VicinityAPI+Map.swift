@@ -1,5 +1,6 @@
 import Geo
 import OpenAPIRuntime
+import PlaceQueries
 import Places
 import TextMap
 
@@ -12,39 +13,17 @@ extension VicinityAPI {
     func renderMap(_ input: Operations.RenderMap.Input) async throws -> Operations.RenderMap.Output {
         let query = input.query
         let center = try QueryValues.coordinate(query.lat, query.lon)
-        let radius = try QueryParameter.radius.check(query.radius ?? 500)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
         let kind = try QueryValues.kind(query.kind)
-        let width = try QueryParameter.width.check(query.width ?? 80)
-        let height = try QueryParameter.height.check(query.height ?? 24)
-        let principal = try principal()
-        let (hits, nearest) = try read { directory throws(PlacesError) in
-            let hits = try QueryHit.find(
-                in: directory, kind: kind, from: center, model: .geodesic,
-                users: { directory throws(PlacesError) in
-                    try directory.nearbyUsers(center, radiusMeters: radius, as: principal)
-                },
-                places: { directory throws(PlacesError) in
-                    try directory.nearby(center, radiusMeters: radius, kind: kind)
-                }
-            )
-            guard hits.isEmpty else { return (hits, nil as QueryHit?) }
-            let beyond = try QueryHit.find(
-                in: directory, kind: kind, from: center, model: .geodesic,
-                users: { directory throws(PlacesError) in try directory.nearestUsers(1, to: center, as: principal) },
-                places: { directory throws(PlacesError) in try directory.nearest(1, to: center, kind: kind) })
-            return (hits, beyond.first)
-        }
+        let width = try QueryParameter.width.check(query.width ?? 80, Vocabulary.mapWidth)
+        let height = try QueryParameter.height.check(query.height ?? 24, Vocabulary.mapHeight)
+        let question = PlaceQuery(
+            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil), principal: try principal(),
+            namesNearestBeyond: true)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
         let text: String
         do {
-            let projection = try LocalProjection(center: center)
-            func marker(_ hit: QueryHit) -> MapMarker {
-                MapMarker(
-                    name: hit.name, kind: kind, coordinate: hit.coordinate, distanceMeters: hit.distanceMeters,
-                    bearingDegrees: hit.bearingDegrees, projection: projection)
-            }
-            let model = MapModel(
-                center: center, radiusMeters: radius, kind: kind, markers: hits.map(marker),
-                nearestBeyondRadius: nearest.map(marker))
+            let model = try MapView.model(answer, center: center, radiusMeters: radius, kind: kind)
             let style = MapStyle(characters: query.ascii == true ? .ascii : .unicode, color: false)
             let rendered = try MapRenderer(width: width, height: height, style: style).render(model)
             text = rendered.lines.joined(separator: "\n") + "\n"

@@ -1,4 +1,5 @@
 import Geo
+import PlaceQueries
 import Places
 
 /// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point, as JSON
@@ -9,33 +10,15 @@ extension VicinityAPI {
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
         let query = input.query
         let center = try QueryValues.coordinate(query.lat, query.lon)
-        let radius = try QueryParameter.radius.check(query.radius ?? 500)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
         let kind = try QueryValues.kind(query.kind)
-        let limit = try QueryParameter.limit.check(query.limit ?? 1000)
+        let limit = try QueryParameter.limit.check(query.limit ?? 1000, Vocabulary.limit)
         let model = try QueryValues.model(query.model, crs: query.crs, center: center)
-        let principal = try principal()
-        let (hits, total) = try read { directory throws(PlacesError) in
-            var total = 0
-            let hits = try QueryHit.find(
-                in: directory, kind: kind, from: center, model: model.model,
-                users: { directory throws(PlacesError) in
-                    var users = try directory.nearbyUsers(
-                        center, radiusMeters: radius, model: model.model, as: principal)
-                    total = users.count
-                    if users.count > limit { users.removeSubrange(limit...) }
-                    return users
-                },
-                places: { directory throws(PlacesError) in
-                    let places = try directory.nearby(
-                        center, radiusMeters: radius, kind: kind, model: model.model, limit: limit)
-                    total =
-                        places.count < limit
-                        ? places.count
-                        : try directory.count(center, radiusMeters: radius, kind: kind, model: model.model)
-                    return places
-                })
-            return (hits, total)
-        }
+        let question = PlaceQuery(
+            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
+            principal: try principal())
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let (hits, total) = (answer.hits, answer.total)
         let echo = Components.Schemas.NearbyQuery(
             lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
             crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
@@ -56,25 +39,16 @@ extension VicinityAPI {
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
         let query = input.query
         let center = try QueryValues.coordinate(query.lat, query.lon)
-        let count = try QueryParameter.count.check(query.count ?? 5)
+        let count = try QueryParameter.count.check(query.count ?? 5, Vocabulary.count)
         let maximum = try query.maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
-            try QueryParameter.maxDistance.check(value)
+            try QueryParameter.maxDistance.check(value, Vocabulary.maxDistance)
         }
         let kind = try QueryValues.kind(query.kind)
         let model = try QueryValues.model(query.model, crs: query.crs, center: center)
-        let principal = try principal()
-        let hits = try read { directory throws(PlacesError) in
-            try QueryHit.find(
-                in: directory, kind: kind, from: center, model: model.model,
-                users: { directory throws(PlacesError) in
-                    try directory.nearestUsers(
-                        count, to: center, model: model.model, maxDistanceMeters: maximum, as: principal)
-                },
-                places: { directory throws(PlacesError) in
-                    try directory.nearest(
-                        count, to: center, kind: kind, model: model.model, maxDistanceMeters: maximum)
-                })
-        }
+        let question = PlaceQuery(
+            kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model.model,
+            principal: try principal())
+        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
         let echo = Components.Schemas.NearestQuery(
             lat: center.latitude, lon: center.longitude, count: count, maxDistanceM: maximum, kind: kind,
             model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)

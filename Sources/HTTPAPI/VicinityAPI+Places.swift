@@ -7,7 +7,7 @@ extension VicinityAPI {
     /// The stored record: id, kind, name, coordinate and every attribute in stored order.
     func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
         let (kind, id) = (input.path.kind, input.path.id)
-        try TextRules.placeKey(kind: kind, id: id)
+        try PathValues.placeKey(kind: kind, id: id)
         let place = try read { directory throws(PlacesError) in try directory.place(kind: kind, id: id) }
         return .ok(.init(body: .json(VicinityAPI.record(place))))
     }
@@ -16,7 +16,7 @@ extension VicinityAPI {
     /// replaced one. Acknowledged once committed.
     func putPlace(_ input: Operations.PutPlace.Input) async throws -> Operations.PutPlace.Output {
         let token = try writerToken()
-        try TextRules.placeKey(kind: input.path.kind, id: input.path.id)
+        try PathValues.placeKey(kind: input.path.kind, id: input.path.id)
         // Stored in Unicode NFC, as the façade stores them: the answer and Location say so.
         let (kind, id) = (PlaceDirectory.composed(input.path.kind), PlaceDirectory.composed(input.path.id))
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
@@ -39,7 +39,7 @@ extension VicinityAPI {
     func deletePlace(_ input: Operations.DeletePlace.Input) async throws -> Operations.DeletePlace.Output {
         let token = try writerToken()
         let (kind, id) = (input.path.kind, input.path.id)
-        try TextRules.placeKey(kind: kind, id: id)
+        try PathValues.placeKey(kind: kind, id: id)
         try await write(.removePlace(kind: kind, id: id), token: token)
         return .noContent(.init())
     }

@@ -1,4 +1,5 @@
 import Geo
+import PlaceQueries
 import Places
 
 /// `/v1/users…`: people, their locations and their visibility. The façade decides who may see
@@ -29,26 +30,20 @@ extension VicinityAPI {
     {
         let query = input.query
         let center = try QueryValues.coordinate(query.lat, query.lon)
-        let radius = try QueryParameter.radius.check(query.radius ?? 500)
-        let limit = try QueryParameter.limit.check(query.limit ?? 1000)
-        let principal = try principal()
-        let hits = try read { directory throws(PlacesError) in
-            try QueryHit.find(
-                in: directory, kind: PlaceDirectory.userKind, from: center, model: .geodesic,
-                users: { directory throws(PlacesError) in
-                    try directory.nearbyUsers(center, radiusMeters: radius, as: principal)
-                },
-                places: { _ in [] })
-        }
+        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
+        let limit = try QueryParameter.limit.check(query.limit ?? 1000, Vocabulary.limit)
+        let question = PlaceQuery(
+            collection: .users, center: center, reach: .within(radiusMeters: radius, limit: limit),
+            principal: try principal())
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
         let echo = Components.Schemas.NearbyUsersQuery(
             lat: center.latitude, lon: center.longitude, radiusM: radius, limit: limit)
-        return .ok(
-            .init(body: .json(.init(query: echo, results: hits.prefix(limit).map(\.userHit), total: hits.count))))
+        return .ok(.init(body: .json(.init(query: echo, results: answer.hits.map(\.userHit), total: answer.total))))
     }
 
     /// A user's record: public users to anyone, a private one to themselves and the admin only.
     func getUser(_ input: Operations.GetUser.Input) async throws -> Operations.GetUser.Output {
-        let id = try TextRules.userID(input.path.id)
+        let id = try PathValues.userID(input.path.id)
         let principal = try principal()
         let user = try read { directory throws(PlacesError) in try directory.user(id, as: principal) }
         return .ok(.init(body: .json(VicinityAPI.record(user))))
@@ -57,7 +52,7 @@ extension VicinityAPI {
     /// Removes the user and their token (that user or the admin).
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output {
         let token = try writerToken()
-        let id = try TextRules.userID(input.path.id)
+        let id = try PathValues.userID(input.path.id)
         try await write(.removeUser(id), token: token)
         return .noContent(.init())
     }
@@ -65,7 +60,7 @@ extension VicinityAPI {
     /// Moves the user (that user or the admin); answers the record after the move.
     func moveUser(_ input: Operations.MoveUser.Input) async throws -> Operations.MoveUser.Output {
         let token = try writerToken()
-        let id = try TextRules.userID(input.path.id)
+        let id = try PathValues.userID(input.path.id)
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let location = try BodyValues.coordinate(body.lat, body.lon)
         try await write(.moveUser(id, to: location), token: token)
@@ -77,7 +72,7 @@ extension VicinityAPI {
         -> Operations.ForgetUserLocation.Output
     {
         let token = try writerToken()
-        let id = try TextRules.userID(input.path.id)
+        let id = try PathValues.userID(input.path.id)
         try await write(.moveUser(id, to: nil), token: token)
         return .ok(.init(body: .json(try recordAfterWrite(id))))
     }
@@ -87,7 +82,7 @@ extension VicinityAPI {
         -> Operations.SetUserVisibility.Output
     {
         let token = try writerToken()
-        let id = try TextRules.userID(input.path.id)
+        let id = try PathValues.userID(input.path.id)
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let visibility: Visibility = body.visibility == ._private ? .private : .public
         try await write(.setVisibility(id, visibility), token: token)

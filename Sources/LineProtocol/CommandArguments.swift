@@ -1,4 +1,5 @@
 import Geo
+import Places
 
 /// A command's error reply: the whole line after `-`, such as `ERR syntax error`.
 struct CommandFailure: Error, Sendable, Equatable {
@@ -52,86 +53,34 @@ struct CommandArguments {
         return values[position].uppercased()
     }
 
+    /// A latitude and a longitude, latitude first (`Vocabulary.coordinate`).
     mutating func coordinate() throws(CommandFailure) -> Coordinate {
         let latitude = try next()
         let longitude = try next()
-        return try CommandArguments.coordinate(latitude: latitude, longitude: longitude)
+        do { return try Vocabulary.coordinate(latitude: latitude, longitude: longitude) } catch {
+            throw .places(error)
+        }
     }
 
-    static func coordinate(latitude: String, longitude: String) throws(CommandFailure) -> Coordinate {
-        guard let lat = decimal(latitude), abs(lat) <= 90 else {
-            throw .error("invalid latitude \"\(latitude)\": expected a number of degrees from -90 to 90")
-        }
-        guard let lon = decimal(longitude), abs(lon) <= 180 else {
-            throw .error("invalid longitude \"\(longitude)\": expected a number of degrees from -180 to 180")
-        }
-        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw .error(error.description) }
-    }
-
-    /// A distance, 0 or more, in `unit` (meters by default), returned in meters.
-    mutating func meters(_ name: String, unit: DistanceUnit = .meters) throws(CommandFailure) -> Double {
+    /// The next argument read by `rule`; its message is the error.
+    mutating func value<Value>(_ rule: ValueRule<Value>) throws(CommandFailure) -> Value {
         let text = try next()
-        guard let value = CommandArguments.decimal(text), value >= 0 else {
-            throw .error("invalid \(name) \"\(text)\": expected a number, 0 or more (\(unit.name))")
-        }
-        return value * unit.meters
+        do { return try rule.parse(text) } catch { throw .places(error) }
     }
 
-    /// A whole number from `range`.
-    mutating func integer(_ name: String, in range: ClosedRange<Int>) throws(CommandFailure) -> Int {
-        let text = try next()
-        guard let value = Int(text), range.contains(value) else {
-            throw .error(
-                "invalid \(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
-
+    /// The next argument as a distance model's name, in any letter case as Redis takes options.
     mutating func model() throws(CommandFailure) -> DistanceModel {
         let text = try next()
-        switch text.lowercased() {
-        case "geodesic": return .geodesic
-        case "haversine": return .sphere
-        case "projected": return .projected(.auto)
-        default: throw .error("invalid model \"\(text)\": expected geodesic, haversine or projected")
+        guard let name = ModelName(rawValue: text.lowercased()) else { throw .places(Vocabulary.model.invalid(text)) }
+        switch name {
+        case .geodesic: return .geodesic
+        case .haversine: return .sphere
+        case .projected: return .projected(.auto)
         }
-    }
-
-    mutating func unit() throws(CommandFailure) -> DistanceUnit {
-        let text = try next()
-        guard let unit = DistanceUnit(text) else { throw .error("invalid unit \"\(text)\": expected m, km, ft or mi") }
-        return unit
-    }
-
-    /// A finite decimal number as `DecimalNumber` reads it.
-    static func decimal(_ text: String) -> Double? {
-        guard let value = DecimalNumber.parse(text), value.isFinite else { return nil }
-        return value
     }
 }
 
-/// The units Vicinity's commands accept after `UNIT`, as Redis's GEO commands name them.
-struct DistanceUnit: Sendable, Equatable {
-    let name: String
-    /// Meters in one unit.
-    let meters: Double
-
-    static let meters = DistanceUnit(name: "m", meters: 1)
-
-    /// m, km, ft or mi, in any letter case; nil for anything else. Factors as Redis uses them
-    /// (src/geo.c: 1 ft = 0.3048 m, 1 mi = 1609.34 m).
-    init?(_ text: String) {
-        switch text.lowercased() {
-        case "m": self = .meters
-        case "km": self.init(name: "km", meters: 1000)
-        case "ft": self.init(name: "ft", meters: 0.3048)
-        case "mi": self.init(name: "mi", meters: 1609.34)
-        default: return nil
-        }
-    }
-
-    private init(name: String, meters: Double) {
-        self.name = name
-        self.meters = meters
-    }
+extension CommandFailure {
+    /// `ERR <the façade's message>`.
+    static func places(_ error: PlacesError) -> CommandFailure { .error(error.description) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import PlaceQueries
 import Places
 import TextMap
 
@@ -41,10 +42,7 @@ extension LineService {
         case "USER.VISIBILITY":
             guard arguments.remaining == 2 else { throw .wrongArity(name) }
             let id = try arguments.next()
-            let text = try arguments.next()
-            guard let visibility = Visibility(rawValue: text.lowercased()) else {
-                throw .error("invalid visibility \"\(text)\": expected PUBLIC or PRIVATE")
-            }
+            let visibility = try arguments.value(Vocabulary.visibility)
             return .write(.setVisibility(id, visibility)) { _ in .simpleString("OK") }
         case "USER.GET":
             guard arguments.remaining == 1 else { throw .wrongArity(name) }
@@ -64,7 +62,7 @@ extension LineService {
 
     private func nearby(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
         guard arguments.remaining >= 4 else { throw .wrongArity("nearby") }
-        let kind = try arguments.next()
+        let kind = try arguments.value(Vocabulary.queryKind)
         let center = try arguments.coordinate()
         let radiusText = try arguments.next()
         var unit = DistanceUnit.meters
@@ -73,38 +71,27 @@ extension LineService {
         var withCoordinates = false
         while let option = arguments.option() {
             switch option {
-            case "UNIT": unit = try arguments.unit()
-            case "LIMIT": limit = try arguments.integer("limit", in: 1...Int(Int32.max))
+            case "UNIT": unit = try arguments.value(Vocabulary.unit)
+            case "LIMIT": limit = try arguments.value(Vocabulary.limit)
             case "MODEL": model = try arguments.model()
             case "WITHCOORD": withCoordinates = true
             default: throw .syntax
             }
         }
-        guard let radius = CommandArguments.decimal(radiusText), radius >= 0 else {
-            throw .error("invalid radius \"\(radiusText)\": expected a number, 0 or more (\(unit.name))")
-        }
-        let principal = session.principal
-        let hits = try read { directory throws(PlacesError) in
-            try LineService.hits(
-                directory, kind: kind, principal: principal,
-                users: { directory throws(PlacesError) in
-                    try directory.nearbyUsers(
-                        center, radiusMeters: radius * unit.meters, model: model, limit: limit, as: principal)
-                },
-                places: { directory throws(PlacesError) in
-                    try directory.nearby(
-                        center, radiusMeters: radius * unit.meters, kind: kind, model: model, limit: limit)
-                })
-        }
-        return try LineService.listing(hits, from: center, model: model, unit: unit, withCoordinates: withCoordinates)
+        let radius: Double
+        do { radius = try Vocabulary.distance("radius", unit: unit).parse(radiusText) } catch { throw .places(error) }
+        let query = PlaceQuery(
+            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model,
+            principal: session.principal)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
+        return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
     }
 
     private func nearest(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
         guard arguments.remaining >= 4 else { throw .wrongArity("nearest") }
-        let kind = try arguments.next()
+        let kind = try arguments.value(Vocabulary.queryKind)
         let center = try arguments.coordinate()
-        let count = try arguments.integer("count", in: 1...100_000)
-        var maximum: Double?
+        let count = try arguments.value(Vocabulary.count)
         var unit = DistanceUnit.meters
         var model = DistanceModel.geodesic
         var withCoordinates = false
@@ -112,31 +99,23 @@ extension LineService {
         while let option = arguments.option() {
             switch option {
             case "MAXDIST": maximumText = try arguments.next()
-            case "UNIT": unit = try arguments.unit()
+            case "UNIT": unit = try arguments.value(Vocabulary.unit)
             case "MODEL": model = try arguments.model()
             case "WITHCOORD": withCoordinates = true
             default: throw .syntax
             }
         }
+        var maximum: Double?
         if let maximumText {
-            guard let value = CommandArguments.decimal(maximumText), value >= 0 else {
-                throw .error("invalid maxdist \"\(maximumText)\": expected a number, 0 or more (\(unit.name))")
+            do { maximum = try Vocabulary.distance("max distance", unit: unit).parse(maximumText) } catch {
+                throw .places(error)
             }
-            maximum = value * unit.meters
         }
-        let principal = session.principal
-        let hits = try read { directory throws(PlacesError) in
-            try LineService.hits(
-                directory, kind: kind, principal: principal,
-                users: { directory throws(PlacesError) in
-                    try directory.nearestUsers(
-                        count, to: center, model: model, maxDistanceMeters: maximum, as: principal)
-                },
-                places: { directory throws(PlacesError) in
-                    try directory.nearest(count, to: center, kind: kind, model: model, maxDistanceMeters: maximum)
-                })
-        }
-        return try LineService.listing(hits, from: center, model: model, unit: unit, withCoordinates: withCoordinates)
+        let query = PlaceQuery(
+            kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model,
+            principal: session.principal)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
+        return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
     }
 
     private func dist(_ arguments: inout CommandArguments) throws(CommandFailure) -> RESPReply {
@@ -150,7 +129,7 @@ extension LineService {
         while let option = arguments.option() {
             switch option {
             case "MODEL": model = try arguments.model()
-            case "UNIT": unit = try arguments.unit()
+            case "UNIT": unit = try arguments.value(Vocabulary.unit)
             default: throw .syntax
             }
         }
@@ -161,33 +140,14 @@ extension LineService {
         }
     }
 
-    /// Users for `user`, places for any other kind.
-    static func hits(
-        _ directory: PlaceDirectory, kind: String, principal: Principal,
-        users: (PlaceDirectory) throws(PlacesError) -> [UserHit],
-        places: (PlaceDirectory) throws(PlacesError) -> [PlaceHit]
-    ) throws(PlacesError) -> [(id: String, name: String, coordinate: Coordinate, meters: Double)] {
-        if kind == PlaceDirectory.userKind {
-            return try users(directory).compactMap { hit in
-                hit.user.location.map { (hit.user.id, hit.user.name, $0, hit.distanceMeters) }
-            }
-        }
-        return try places(directory).map { ($0.place.id, $0.place.name, $0.place.coordinate, $0.distanceMeters) }
-    }
-
-    static func listing(
-        _ hits: [(id: String, name: String, coordinate: Coordinate, meters: Double)], from center: Coordinate,
-        model: DistanceModel, unit: DistanceUnit, withCoordinates: Bool
-    ) throws(CommandFailure) -> RESPReply {
+    /// A hit is `[id, name, distance, bearing]`, plus `[lat, lon]` with `WITHCOORD`.
+    static func listing(_ hits: [QueryHit], unit: DistanceUnit, withCoordinates: Bool) -> RESPReply {
         var rows: [RESPReply] = []
         rows.reserveCapacity(hits.count)
-        let bearings = BearingFrame(from: center, model: model)
         for hit in hits {
-            let bearing: Double
-            do { bearing = try bearings.bearing(to: hit.coordinate) } catch { throw .error(error.description) }
             var row: [RESPReply] = [
-                .text(hit.id), .text(hit.name), .text(fixed(hit.meters / unit.meters, decimals: 4)),
-                .text(fixed(bearing, decimals: 1)),
+                .text(hit.id), .text(hit.name), .text(fixed(hit.distanceMeters / unit.meters, decimals: 4)),
+                .text(fixed(hit.bearingDegrees, decimals: 1)),
             ]
             if withCoordinates {
                 row.append(
@@ -270,49 +230,24 @@ extension LineService {
         var kind = "pharmacy"
         while let option = arguments.option() {
             switch option {
-            case "RADIUS": radius = try arguments.meters("radius")
-            case "WIDTH": width = try arguments.integer("width", in: 30...1000)
-            case "HEIGHT": height = try arguments.integer("height", in: 10...1000)
-            case "KIND": kind = try arguments.next()
+            case "RADIUS": radius = try arguments.value(Vocabulary.radius)
+            case "WIDTH": width = try arguments.value(Vocabulary.mapWidth)
+            case "HEIGHT": height = try arguments.value(Vocabulary.mapHeight)
+            case "KIND": kind = try arguments.value(Vocabulary.queryKind)
             default: throw .syntax
             }
         }
-        guard radius <= 20_000_000 else {
-            throw .error("invalid radius \"\(NumberText.plain(radius))\": expected 0 to 20000000 meters")
-        }
-        let principal = session.principal
-        let hits = try read { directory throws(PlacesError) in
-            try LineService.hits(
-                directory, kind: kind, principal: principal,
-                users: { directory throws(PlacesError) in
-                    try directory.nearbyUsers(center, radiusMeters: radius, as: principal)
-                },
-                places: { directory throws(PlacesError) in
-                    try directory.nearby(center, radiusMeters: radius, kind: kind)
-                })
-        }
-        var markers: [MapMarker] = []
+        let query = PlaceQuery(
+            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil),
+            principal: session.principal, namesNearestBeyond: true)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
         do {
-            let projection = try LocalProjection(center: center)
-            for hit in hits {
-                let bearing = try DistanceModel.geodesic.measure(center, hit.coordinate).bearing
-                markers.append(
-                    MapMarker(
-                        name: hit.name, kind: kind, coordinate: hit.coordinate, distanceMeters: hit.meters,
-                        bearingDegrees: bearing, projection: projection))
-            }
-        } catch {
-            throw .error(error.description)
-        }
-        let model = MapModel(center: center, radiusMeters: radius, kind: kind, markers: markers)
-        do {
-            let rendered = try MapRenderer(
-                width: width, height: height, style: MapStyle(characters: .unicode, color: false)
-            )
-            .render(model)
+            let model = try MapView.model(answer, center: center, radiusMeters: radius, kind: kind)
+            let style = MapStyle(characters: .unicode, color: false)
+            let rendered = try MapRenderer(width: width, height: height, style: style).render(model)
             return .text(rendered.lines.joined(separator: "\n") + "\n")
         } catch {
-            throw .error(error.description)
+            throw .error(String(describing: error))
         }
     }
 }

@@ -44,7 +44,9 @@ public struct PlaceDirectory: Sendable {
         self.init(places: places)
         adminDigest = adminTokenDigest
         for (user, digest) in users {
-            try PlaceDirectory.check(id: user.id)
+            // Stored users are trusted but for their ids' shape (`nearby` included: an older store
+            // may hold one).
+            guard Vocabulary.isIdentifier(user.id) else { throw .invalidUserID(user.id) }
             guard registry.users[user.id] == nil else { throw .userExists(user.id) }
             try apply(.putUser(user, tokenDigest: digest))
         }
@@ -102,9 +104,8 @@ public struct PlaceDirectory: Sendable {
     ///   errors of ids, kinds and names.
     public func plan(_ request: DirectoryRequest, by principal: Principal) throws(PlacesError) -> PlannedChange {
         switch request {
-        case .setPlace(var place):
-            try PlaceDirectory.validatePlace(kind: place.kind, id: place.id)
-            (place.kind, place.id) = (PlaceDirectory.composed(place.kind), PlaceDirectory.composed(place.id))
+        case .setPlace(let given):
+            let place = try PlaceDirectory.checked(given)
             guard principal == .admin else { throw .forbidden(action: "changing a place needs the admin token") }
             return PlannedChange(
                 change: .putPlace(place), replaces: places.handle(kind: place.kind, id: place.id) != nil)
@@ -120,8 +121,8 @@ public struct PlaceDirectory: Sendable {
                 throw .forbidden(
                     action: "adding a user needs the admin token (this server does not allow open registration)")
             }
-            try PlaceDirectory.check(id: user.id)
-            try PlaceDirectory.check(name: user.name)
+            _ = try Vocabulary.userID.parse(user.id)
+            _ = try Vocabulary.name.parse(user.name)
             guard registry.users[user.id] == nil else { throw .userExists(user.id) }
             let (clearText, digest) = Token.issue()
             return PlannedChange(change: .addUser(user, tokenDigest: digest), token: clearText)
@@ -255,24 +256,36 @@ public struct PlaceDirectory: Sendable {
 
     // MARK: - Internals
 
-    private static func check(id: String) throws(PlacesError) {
-        guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidUserID(id) }
-    }
-
-    private static func check(name: String) throws(PlacesError) {
-        guard fits(name, limit: 256), !hasControls(name) else { throw .invalidUserName(name) }
-    }
-
     /// Checks a place's kind and id: kinds have 1 to 64 characters without spaces or control
-    /// characters and are not `user`; ids have 1 to 128 characters without control characters.
+    /// characters and are not `user`; ids have 1 to 128 characters without control characters
+    /// (`Vocabulary.placeKind`, `Vocabulary.placeID`).
     ///
     /// - Throws: `PlacesError.invalidKind`, `.reservedKind` or `.invalidPlaceID`.
     public static func validatePlace(kind: String, id: String) throws(PlacesError) {
-        let printableASCII = kind.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
-        let spaces = !printableASCII && kind.unicodeScalars.contains { $0.properties.isWhitespace }
-        guard !kind.isEmpty, fits(kind, limit: 64), !spaces, !hasControls(kind) else { throw .invalidKind(kind) }
-        guard kind != PlaceDirectory.userKind else { throw .reservedKind(kind) }
-        guard !id.isEmpty, fits(id, limit: 128), !hasControls(id) else { throw .invalidPlaceID(id) }
+        _ = try Vocabulary.placeKind.parse(kind)
+        _ = try Vocabulary.placeID.parse(id)
+    }
+
+    /// A place as the directory stores it, or the error for the first rule it breaks: its kind and
+    /// id (`validatePlace`), its name, at most `Vocabulary.maximumAttributes` attributes with valid
+    /// names and values; kind and id composed to Unicode NFC. Every write of a place — `setPlace`
+    /// on any surface, `vicinity import`, the first run's seeding — is checked by this alone.
+    public static func checked(_ place: Place) throws(PlacesError) -> Place {
+        try validatePlace(kind: place.kind, id: place.id)
+        _ = try Vocabulary.name.parse(place.name)
+        let names = place.attributeNames
+        guard names.count <= Vocabulary.maximumAttributes else {
+            throw .invalidValue(
+                noun: "attributes", value: "\(names.count) attributes",
+                expected: "at most \(Vocabulary.maximumAttributes)")
+        }
+        for (name, value) in zip(names, place.attributeValues) {
+            _ = try Vocabulary.attributeName.parse(name)
+            _ = try Vocabulary.attributeValue.parse(value)
+        }
+        var place = place
+        (place.kind, place.id) = (composed(place.kind), composed(place.id))
+        return place
     }
 
     /// The text in Unicode normalization form C, as every kind and id is stored. Swift compares
@@ -285,23 +298,6 @@ public struct PlaceDirectory: Sendable {
 
     /// The kind name front ends use for users (`--kind user`); no place may have it.
     public static let userKind = "user"
-
-    /// Whether the text holds a control character (general category Cc: U+0000–U+001F,
-    /// U+007F–U+009F), found in the UTF-8 bytes without decoding: U+0080–U+009F are C2 80–C2 9F.
-    static func hasControls(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) { return true }
-            previous = byte
-        }
-        return false
-    }
-
-    /// At most `limit` characters, counted as Unicode scalars (as SQLite's `length()` counts them:
-    /// `e` + U+0301 is two), and only when the UTF-8 length leaves a doubt.
-    static func fits(_ text: String, limit: Int) -> Bool {
-        text.utf8.count <= limit || text.unicodeScalars.count <= limit
-    }
 
     /// The record `principal` may change, or the error to give: a private user that is not theirs
     /// looks missing; a public one is forbidden.

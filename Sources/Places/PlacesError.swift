@@ -61,7 +61,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case unexpectedGeometry(SourceLocation, type: String)
     /// An error from `Geo`: an invalid query coordinate, radius, count or cell size.
     case geo(GeoError)
-    /// A user id that is empty, longer than 128 characters or holds control characters.
+    /// A user id that is empty, longer than 128 characters, holds control characters or is
+    /// `nearby` (`Vocabulary.userID`).
     case invalidUserID(String)
     /// Adding a user whose id is taken.
     case userExists(String)
@@ -72,8 +73,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case forbidden(action: String)
     /// A token that is neither the admin's nor any user's.
     case invalidToken
-    /// A user's display name longer than 256 characters or holding control characters.
-    case invalidUserName(String)
+    /// A value that breaks its rule in `Vocabulary` (a radius of `inf`, a count of 0, a name of
+    /// 300 characters…): the value as given, what messages call it and the valid values in words.
+    case invalidValue(noun: String, value: String, expected: String)
     /// A place kind that is empty, longer than 64 characters or holds spaces or control characters.
     case invalidKind(String)
     /// A kind that names something other than places (`user` is the people's collection).
@@ -142,7 +144,7 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
         case .geo(let error):
             return error.description
         case .invalidUserID(let id):
-            return "invalid user id \(PlacesError.quoted(id)): expected 1 to 128 characters, no control characters"
+            return Vocabulary.userID.message(id)
         case .userExists(let id):
             return "user \(PlacesError.quoted(id)) already exists"
         case .noSuchUser(let id):
@@ -151,17 +153,15 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "not allowed: \(action)"
         case .invalidToken:
             return "the token matches no user and is not the admin token (tokens are shown once, when created)"
-        case .invalidUserName(let name):
-            return
-                "invalid user name \(PlacesError.quoted(name)): expected at most 256 characters, no control characters"
+        case .invalidValue(let noun, let value, let expected):
+            return "invalid \(noun) \(PlacesError.quoted(value)): expected \(expected)"
         case .invalidKind(let kind):
-            return
-                "invalid kind \(PlacesError.quoted(kind)): expected 1 to 64 characters, no spaces or control characters"
+            return Vocabulary.placeKind.message(kind)
         case .reservedKind(let kind):
             return "kind \(PlacesError.quoted(kind)) is reserved for people: users are added with their own token "
                 + "(`vicinity user add`), not as places"
         case .invalidPlaceID(let id):
-            return "invalid place id \(PlacesError.quoted(id)): expected 1 to 128 characters, no control characters"
+            return Vocabulary.placeID.message(id)
         case .noSuchPlace(let kind, let id):
             return "no place \(PlacesError.quoted(id)) of kind \(PlacesError.quoted(kind))"
         case .storeFailed(let reason):

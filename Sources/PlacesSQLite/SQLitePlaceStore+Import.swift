@@ -5,8 +5,8 @@ import Geo
 import Places
 import Synchronization
 
-extension SQLitePlaceStore {
-    /// Stores many places in one transaction, all or none: the bulk path for imports.
+extension SQLitePlaceStore: BulkPlaceStore {
+    /// Stores a batch of checked places in one transaction, all or none: the bulk path for imports.
     ///
     /// A place whose kind and id are already stored is updated (upsert). With `replacingKinds`,
     /// every stored place of those kinds is deleted first, in the same transaction, so that the
@@ -17,9 +17,10 @@ extension SQLitePlaceStore {
     /// - Parameters:
     ///   - progress: called now and then with the number of places stored so far.
     /// - Throws: `SQLiteStoreError.writeFailed`; nothing of the import is then stored.
-    public func importPlaces(
-        _ places: [Place], replacingKinds: Set<String> = [], progress: ((Int) -> Void)? = nil
+    public func store(
+        _ batch: PlaceImport, replacingKinds: Set<String> = [], progress: ((Int) -> Void)? = nil
     ) throws(SQLiteStoreError) {
+        let places = batch.places
         // The key order and the attribute texts, on two threads at once.
         let prepared = PreparedImport()
         DispatchQueue.concurrentPerform(iterations: 2) { task in

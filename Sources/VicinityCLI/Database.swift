@@ -75,15 +75,18 @@ struct Database {
             output.warning("created \(path), empty: the shipped data (Data/) was not found to seed it")
             return
         }
-        var places: [Place] = []
+        var batch = PlaceImport()
         do throws(PlacesError) {
             for file in ShippedData.files {
-                places += try PlaceLoader.load(path: folder + "/" + file, defaultKind: "pharmacy").places
+                for place in try PlaceLoader.load(path: folder + "/" + file, defaultKind: "pharmacy").places {
+                    try batch.add(place)
+                }
             }
         } catch {
             throw CLIError(error)
         }
-        do { try store.importPlaces(places) } catch { throw .ioError(error.description) }
+        do { try batch.store(into: store) } catch { throw .ioError(String(describing: error)) }
+        let places = batch.places
         output.note(
             "created \(path) with the \(places.count) shipped places (\(ShippedData.files.joined(separator: ", "))); "
                 + "--db PATH or VICINITY_DB choose another database")

@@ -28,7 +28,7 @@ struct ImportCommand: OutputCommand {
         do { try PlaceDirectory.validatePlace(kind: kind, id: "-") } catch { throw CLIError(error) }
         guard !files.isEmpty else { throw CLIError.usage("no file to import: give one or more CSV or GeoJSON files") }
         let started = DispatchTime.now().uptimeNanoseconds
-        var places: [Place] = []
+        var batch = PlaceImport()
         var skipped = 0
         var firstSeen: [String: SourceLocation] = [:]
         for path in files.map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -38,55 +38,39 @@ struct ImportCommand: OutputCommand {
             }
             for error in file.skipped { output.warning("skipped \(error.description)") }
             skipped += file.skipped.count
-            // Checked in place; the places are copied only when some are left out.
-            var problems: [Int: String] = [:]
-            // Kinds and ids are stored in Unicode NFC, as the façade stores every write (the
-            // reader already took two spellings of one id for a duplicate).
-            var read = file.places
-            if read.contains(where: { !$0.kind.utf8.allSatisfy { $0 < 0x80 } || !$0.id.utf8.allSatisfy { $0 < 0x80 } })
-            {
-                for index in read.indices {
-                    read[index].kind = PlaceDirectory.composed(read[index].kind)
-                    read[index].id = PlaceDirectory.composed(read[index].id)
-                }
-            }
-            for (offset, place) in read.enumerated() {
+            for (offset, place) in file.places.enumerated() {
+                let before = batch.places.count
                 var problem: String?
-                do { try PlaceDirectory.validatePlace(kind: place.kind, id: place.id) } catch {
-                    problem = "\(file.origins[offset]): \(error.description)"
-                }
+                // The façade's rules for every place written, whatever the surface.
+                do { try batch.add(place) } catch { problem = "\(file.origins[offset]): \(error.description)" }
                 // Within one file the reader has checked; across files the first one wins.
-                if problem == nil, files.count > 1 {
-                    let key = place.kind + "\u{0}" + place.id
+                if problem == nil, files.count > 1, let added = batch.places.last {
+                    let key = added.kind + "\u{0}" + added.id
                     if let first = firstSeen[key] {
                         problem =
                             PlacesError.duplicateID(place.id, at: file.origins[offset], firstAt: first).description
+                        batch.removeLast()
                     } else {
                         firstSeen[key] = file.origins[offset]
                     }
                 }
                 guard let problem else { continue }
+                assert(batch.places.count == before)
                 guard skipInvalid else { throw CLIError.data(problem) }
                 output.warning("skipped \(problem)")
-                problems[offset] = problem
-            }
-            skipped += problems.count
-            if places.isEmpty && problems.isEmpty {
-                places = read
-            } else {
-                places.reserveCapacity(places.count + read.count - problems.count)
-                for (offset, place) in read.enumerated() where problems[offset] == nil { places.append(place) }
+                skipped += 1
             }
         }
         let readSeconds = StoreBenchCommand.seconds(since: started)
         let store = try database.locate().open(output: &output)
-        let kinds = Set(places.map(\.kind)).union([kind])
+        let places = batch.places
+        let kinds = batch.kinds.union([kind])
         let bar = ProgressBar(total: places.count, label: "importing", enabled: output.streaming)
         do {
-            try store.importPlaces(places, replacingKinds: replace ? kinds : []) { bar.update($0) }
+            try batch.store(into: store, replacingKinds: replace ? kinds : []) { bar.update($0) }
         } catch {
             bar.finish()
-            throw CLIError.ioError("\(store.path): \(error.description)")
+            throw CLIError.ioError("\(store.path): \(error)")
         }
         bar.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import PlaceQueries
 import Places
 import TextMap
 
@@ -56,7 +57,7 @@ extension MapCommand {
 
     static func json(
         _ listing: ResultListing, _ rendered: RenderedMap, radiusMeters: Double,
-        nearestOutside: ResultListing.Row? = nil
+        nearestOutside: QueryHit? = nil
     ) throws -> String {
         var cells: [Int: MapCell] = [:]
         for entry in rendered.entries { cells[entry.markerIndex] = entry.cell }

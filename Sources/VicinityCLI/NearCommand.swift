@@ -22,15 +22,15 @@ struct NearCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         let center = try ArgumentValues.coordinate(latitude: latitude, longitude: longitude)
-        let radiusMeters = try ArgumentValues.meters(radius, name: "radius")
-        let limitCount = try limit.map { text throws(CLIError) in try ArgumentValues.count(text, name: "limit") }
+        let radiusMeters = try ArgumentValues.parse(radius, Vocabulary.radius)
+        let limitCount = try limit.map { text throws(CLIError) in try ArgumentValues.parse(text, Vocabulary.limit) }
         let model = try query.distanceModel()
         let kind = try query.kindName()
         let data = try QueryData.load(query, kind: kind, output: &output)
-        var hits = try data.nearby(center, radiusMeters: radiusMeters, kind: kind, model: model)
-        let total = hits.count
-        if let limitCount, hits.count > limitCount { hits.removeSubrange(limitCount...) }
-        let listing = try ResultListing(center: center, model: model, hits: hits)
+        let answer = try data.answer(
+            [kind], center: center, reach: .within(radiusMeters: radiusMeters, limit: limitCount), model: model)
+        let (hits, total) = (answer.hits, answer.total)
+        let listing = ResultListing(center: center, model: model, hits: hits)
         data.warnIfMissing(kind: kind, output: &output)
         if query.json {
             output.line(try listing.json(radiusMeters: radiusMeters, count: nil, limit: limitCount, total: total))
@@ -61,15 +61,17 @@ struct NearestCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         let center = try ArgumentValues.coordinate(latitude: latitude, longitude: longitude)
-        let wanted = try ArgumentValues.count(count, name: "count")
+        let wanted = try ArgumentValues.parse(count, Vocabulary.count)
         let maxMeters = try maxDistance.map { text throws(CLIError) in
-            try ArgumentValues.meters(text, name: "max distance")
+            try ArgumentValues.parse(text, Vocabulary.maxDistance)
         }
         let model = try query.distanceModel()
         let kind = try query.kindName()
         let data = try QueryData.load(query, kind: kind, output: &output)
-        let hits = try data.nearest(wanted, to: center, kind: kind, model: model, maxDistanceMeters: maxMeters)
-        let listing = try ResultListing(center: center, model: model, hits: hits)
+        let hits = try data.answer(
+            [kind], center: center, reach: .nearest(count: wanted, maxDistanceMeters: maxMeters), model: model
+        ).hits
+        let listing = ResultListing(center: center, model: model, hits: hits)
         data.warnIfMissing(kind: kind, output: &output)
         if query.json {
             output.line(try listing.json(radiusMeters: maxMeters, count: wanted))

@@ -1,4 +1,5 @@
 import Geo
+import PlaceQueries
 import Places
 
 /// What `near`, `nearest` and `map` search: the `--data` files, or the database (places, and the
@@ -31,50 +32,27 @@ struct QueryData {
     /// The place kinds present.
     var kinds: [String] { directory.places.kinds }
 
-    /// Everything of `kind` within `radius` meters, nearest first, ties by id.
-    func nearby(_ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel) throws(CLIError)
-        -> [PlaceHit]
-    {
-        do throws(PlacesError) {
-            if fromDatabase && kind == PlaceDirectory.userKind {
-                return try directory.nearbyUsers(center, radiusMeters: radiusMeters, model: model, as: principal)
-                    .compactMap(QueryData.hit)
-            }
-            return try directory.nearby(center, radiusMeters: radiusMeters, kind: kind, model: model)
-        } catch {
-            throw CLIError(error)
-        }
+    /// What `kinds` name here: the people for `user` in the database; places otherwise (in files,
+    /// `user` is a kind like any other).
+    func collection(_ kinds: [String]) -> PlaceQuery.Collection {
+        fromDatabase && kinds == [PlaceDirectory.userKind] ? .users : .places(kinds)
     }
 
-    /// The `count` nearest of `kind`, within `maxDistanceMeters` if given.
-    func nearest(
-        _ count: Int, to center: Coordinate, kind: String, model: DistanceModel, maxDistanceMeters: Double? = nil
-    ) throws(CLIError) -> [PlaceHit] {
-        do throws(PlacesError) {
-            if fromDatabase && kind == PlaceDirectory.userKind {
-                return try directory.nearestUsers(
-                    count, to: center, model: model, maxDistanceMeters: maxDistanceMeters, as: principal
-                ).compactMap(QueryData.hit)
-            }
-            return try directory.nearest(
-                count, to: center, kind: kind, model: model, maxDistanceMeters: maxDistanceMeters)
-        } catch {
-            throw CLIError(error)
-        }
+    /// The answer to a question about `kinds` (one, or every kind for a map), asked by this
+    /// run's principal, with the model's own distances and bearings.
+    func answer(
+        _ kinds: [String], center: Coordinate, reach: PlaceQuery.Reach, model: DistanceModel,
+        namesNearestBeyond: Bool = false
+    ) throws(CLIError) -> QueryAnswer {
+        let query = PlaceQuery(
+            collection: collection(kinds), center: center, reach: reach, model: model, principal: principal,
+            measures: .exact, namesNearestBeyond: namesNearestBeyond)
+        do { return try directory.answer(query) } catch { throw CLIError(error) }
     }
 
     /// A warning when the data holds nothing of the kind searched (a typo in --kind).
     func warnIfMissing(kind: String, output: inout CommandOutput) {
         guard !fromDatabase || kind != PlaceDirectory.userKind else { return }
         ShippedData.warnIfMissing(kind: kind, in: directory.places, output: &output)
-    }
-
-    /// A user found as a place of kind `user`, for the listings and the map.
-    private static func hit(_ hit: UserHit) -> PlaceHit? {
-        guard let location = hit.user.location else { return nil }
-        let place = Place(
-            id: hit.user.id, kind: PlaceDirectory.userKind, name: hit.user.name, coordinate: location,
-            attributes: hit.user.visibility == .private ? ["visibility": "private"] : [:])
-        return PlaceHit(place: place, distanceMeters: hit.distanceMeters)
     }
 }

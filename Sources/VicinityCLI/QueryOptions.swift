@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geo
+import Places
 
 /// Options shared by `near` and `nearest`.
 struct QueryOptions: ParsableArguments {
@@ -38,42 +39,35 @@ struct QueryOptions: ParsableArguments {
     /// The distance model named by --model, --crs and --sphere-radius. An option that does not
     /// apply to the chosen model is an error, not silently ignored.
     func distanceModel() throws(CLIError) -> DistanceModel {
-        let name = model.trimmingCharacters(in: .whitespaces).lowercased()
-        if crs != nil && name != "projected" { throw .usage("--crs applies only to --model projected") }
-        if sphereRadius != nil && name != "haversine" {
+        let typed = model.trimmingCharacters(in: .whitespaces)
+        // Option words in any letter case, as the line protocol takes them.
+        guard let name = ModelName(rawValue: typed.lowercased()) else {
+            throw .usage(Vocabulary.model.invalid(typed).description)
+        }
+        if crs != nil && name != .projected { throw .usage("--crs applies only to --model projected") }
+        if sphereRadius != nil && name != .haversine {
             throw .usage("--sphere-radius applies only to --model haversine")
         }
         switch name {
-        case "geodesic":
+        case .geodesic:
             return .geodesic
-        case "haversine":
+        case .haversine:
             return .haversine(try QueryOptions.sphere(sphereRadius))
-        case "projected":
+        case .projected:
             let choice = try QueryOptions.projection(crs ?? "auto")
             if case .crs(let name) = choice {
                 do { try ProjectionPool.shared.validate(crs: name) } catch { throw .usage(error.description) }
             }
             return .projected(choice)
-        default:
-            throw .usage(
-                "invalid model \"\(model.trimmingCharacters(in: .whitespaces))\": expected geodesic, haversine or projected"
-            )
         }
     }
 
-    /// The kind to search, checked to be a name.
-    func kindName() throws(CLIError) -> String {
-        let trimmed = kind.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw .usage("invalid kind \"\": expected a name such as pharmacy") }
-        return trimmed
-    }
+    /// The kind to search (`Vocabulary.queryKind`).
+    func kindName() throws(CLIError) -> String { try ArgumentValues.parse(kind, Vocabulary.queryKind) }
 
     static func sphere(_ text: String?) throws(CLIError) -> Haversine {
         guard let text else { return .iuggMean }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let radius = ArgumentValues.decimal(trimmed), Haversine.validRadii.contains(radius) else {
-            throw .usage("invalid sphere radius \"\(trimmed)\": expected 1 to 10000000 meters")
-        }
+        let radius = try ArgumentValues.parse(text, Vocabulary.sphereRadius)
         do { return try Haversine(radiusMeters: radius) } catch { throw .usage(error.description) }
     }
 

@@ -1,38 +1,23 @@
 import Foundation
 import Geo
+import PlaceQueries
 import Places
 import TextMap
 
 /// Query results with their bearings, printed as a table or as the `--json` document.
 struct ResultListing {
-    struct Row {
-        var hit: PlaceHit
-        var bearing: Double
-    }
-
     let center: Coordinate
     let model: DistanceModel
-    let rows: [Row]
+    /// The hits, nearest first, with the model's own distances and bearings
+    /// (`PlaceQuery.Measures.exact`): the figures `vicinity dist` prints.
+    let rows: [QueryHit]
     /// The CRS a projected query measured in.
     let crs: String?
 
-    init(center: Coordinate, model: DistanceModel, hits: [PlaceHit]) throws(CLIError) {
+    init(center: Coordinate, model: DistanceModel, hits: [QueryHit]) {
         self.center = center
         self.model = model
-        var rows: [Row] = []
-        for hit in hits {
-            do {
-                // The index's distance may be its chord estimate (within 0.1 µm); a person reads
-                // the model's own figure, the same `vicinity dist` prints.
-                let measured = try model.measure(center, hit.place.coordinate)
-                var exact = hit
-                exact.distanceMeters = measured.distanceMeters
-                rows.append(Row(hit: exact, bearing: measured.bearing))
-            } catch {
-                throw .usage(error.description)
-            }
-        }
-        self.rows = rows
+        self.rows = hits
         if case .projected(let choice) = model { crs = choice.crs(for: center) } else { crs = nil }
     }
 
@@ -46,21 +31,21 @@ struct ResultListing {
 
     /// One line per result: distance, compass point and bearing, name, id.
     func lines() -> [String] {
-        let nameWidth = min(40, rows.map { displayName($0.hit.place).count }.max() ?? 0)
+        let nameWidth = min(40, rows.map { displayName($0).count }.max() ?? 0)
         return rows.enumerated().map { position, row in
-            let distance = DistanceText.short(row.hit.distanceMeters)
-            let compass = Bearing.compassPoint(row.bearing)
-            let degrees = String(Int(row.bearing.rounded()) % 360)
+            let distance = DistanceText.short(row.distanceMeters)
+            let compass = Bearing.compassPoint(row.bearingDegrees)
+            let degrees = String(Int(row.bearingDegrees.rounded()) % 360)
             let direction = compass + String(repeating: " ", count: 4 - compass.count) + pad(degrees, 3) + "°"
-            let name = displayName(row.hit.place)
+            let name = displayName(row)
             let padded = name.count < nameWidth ? name + String(repeating: " ", count: nameWidth - name.count) : name
             return "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  "
-                + "[\(ResultListing.printable(row.hit.place.id))]"
+                + "[\(ResultListing.printable(row.id))]"
         }
     }
 
-    private func displayName(_ place: Place) -> String {
-        place.name.isEmpty ? "(unnamed)" : ResultListing.printable(place.name)
+    private func displayName(_ hit: QueryHit) -> String {
+        hit.name.isEmpty ? "(unnamed)" : ResultListing.printable(hit.name)
     }
 
     /// See `TerminalText.printable` (shared with the map).
@@ -120,11 +105,10 @@ struct ResultListing {
     }
 
     /// One result of a `--json` document (`map` adds a cell to each).
-    static func result(_ row: Row) -> Document.Result {
+    static func result(_ hit: QueryHit) -> Document.Result {
         Document.Result(
-            id: row.hit.place.id, name: row.hit.place.name, kind: row.hit.place.kind,
-            lat: row.hit.place.coordinate.latitude, lon: row.hit.place.coordinate.longitude,
-            distance_m: row.hit.distanceMeters, bearing_deg: row.bearing)
+            id: hit.id, name: hit.name, kind: hit.kind, lat: hit.coordinate.latitude, lon: hit.coordinate.longitude,
+            distance_m: hit.distanceMeters, bearing_deg: hit.bearingDegrees)
     }
 
     /// The `--json` document: `{"query":{…},"results":[…]}`, plus `"total"` for `near`.

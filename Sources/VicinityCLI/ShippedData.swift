@@ -62,7 +62,7 @@ extension CLIError {
     init(_ error: PlacesError) {
         switch error {
         case .cannotRead: self = .noInput(error.description)
-        case .geo, .invalidUserID, .invalidUserName, .invalidKind, .reservedKind, .invalidPlaceID:
+        case .geo, .invalidUserID, .invalidValue, .invalidKind, .reservedKind, .invalidPlaceID:
             self = .usage(error.description)
         case .noSuchUser, .noSuchPlace: self = .notFound(error.description)
         case .forbidden, .invalidToken: self = .noPermission(error.description)

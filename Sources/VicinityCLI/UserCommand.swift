@@ -104,11 +104,7 @@ struct UserVisibilityCommand: OutputCommand {
     @OptionGroup var options: UserOptions
 
     func execute(_ output: inout CommandOutput) throws {
-        let trimmed = visibility.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let value = Visibility(rawValue: trimmed) else {
-            throw CLIError.usage(
-                "invalid visibility \"\(ResultListing.printable(visibility))\": expected public or private")
-        }
+        let value = try ArgumentValues.parse(visibility, Vocabulary.visibility)
         let session = try DirectorySession(database: options.database, token: options.token, output: &output)
         try session.perform(.setVisibility(id, value))
         output.line(

@@ -169,7 +169,12 @@ import Testing
 
     @Test func theLatitudeOfABodyIsWordedAsInTheContract() {
         #expect(
-            BodyValues.invalid("latitude", "95", at: "/lat", expected: "a number of degrees from -90 to 90").description
-                == "invalid latitude 95 at /lat: expected a number of degrees from -90 to 90")
+            (try? BodyValues.coordinate(95, 0)) == nil
+                && HTTPAPIError.field("/lat", isString: false, Vocabulary.latitude.invalid("95")).description
+                    == "invalid latitude 95 at /lat: expected a number of degrees from -90 to 90"
+        )
+        #expect(throws: HTTPAPIError.field("/lat", isString: false, Vocabulary.latitude.invalid("95"))) {
+            try BodyValues.coordinate(95, 0)
+        }
     }
 }

@@ -103,7 +103,9 @@ import Testing
                         longitude: Double(random.next() % 360_000) / 1000 - 180),
                     attributes: number % 5 == 0 ? ["a": "\"quoted\"\n"] : [:]))
         }
-        try store.importPlaces(places)
+        var batch = PlaceImport(reservingCapacity: places.count)
+        for place in places { try batch.add(place) }
+        try batch.store(into: store)
         let loaded = try store.loadPlaces()
         #expect(loaded.count == places.count)
         #expect(loaded == (try store.places()), "same places, same (kind, id) order")

@@ -45,22 +45,22 @@ import Testing
             message: "invalid longitude \"1e400\": expected a number of degrees from -180 to 180"),
         Case(
             arguments: ["near", "41", "29", "--radius", "-5"], status: 64,
-            message: "invalid radius \"-5\": expected a number of meters, 0 or more"),
+            message: "invalid radius \"-5\": expected 0 to 20000000 meters"),
         Case(
             arguments: ["near", "41", "29", "--radius", "inf"], status: 64,
-            message: "invalid radius \"inf\": expected a number of meters, 0 or more"),
+            message: "invalid radius \"inf\": expected 0 to 20000000 meters"),
         Case(
             arguments: ["near", "41", "29", "--radius", "500m"], status: 64,
-            message: "invalid radius \"500m\": expected a number of meters, 0 or more"),
+            message: "invalid radius \"500m\": expected 0 to 20000000 meters"),
         Case(
             arguments: ["near", "41", "29", "--limit", "0"], status: 64,
-            message: "invalid limit \"0\": expected a whole number, 1 or more"),
+            message: "invalid limit \"0\": expected a whole number from 1 to 10000"),
         Case(
             arguments: ["nearest", "41", "29", "--count", "2.5"], status: 64,
-            message: "invalid count \"2.5\": expected a whole number, 1 or more"),
+            message: "invalid count \"2.5\": expected a whole number from 1 to 10000"),
         Case(
             arguments: ["nearest", "41", "29", "--max-distance", "-1"], status: 64,
-            message: "invalid max distance \"-1\": expected a number of meters, 0 or more"),
+            message: "invalid max distance \"-1\": expected 0 to 20000000 meters"),
         Case(
             arguments: ["near", "41", "29", "--model", "flat"], status: 64,
             message: "invalid model \"flat\": expected geodesic, haversine or projected"),
@@ -78,7 +78,7 @@ import Testing
             message: "--sphere-radius applies only to --model haversine"),
         Case(
             arguments: ["near", "41", "29", "--kind", ""], status: 64,
-            message: "invalid kind \"\": expected a name such as pharmacy"),
+            message: "invalid kind \"\": expected 1 to 64 characters, no spaces or control characters"),
         Case(
             arguments: ["bench", "--cell-size", "5"], status: 64,
             message: "invalid cell size \"5.0\": expected 10 to 100000 meters"),

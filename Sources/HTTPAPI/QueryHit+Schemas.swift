@@ -1,0 +1,24 @@
+import PlaceQueries
+
+/// A query's hit in the contract's schemas.
+extension QueryHit {
+    var placeHit: Components.Schemas.PlaceHit {
+        Components.Schemas.PlaceHit(
+            id: id, name: name, kind: kind, lat: coordinate.latitude, lon: coordinate.longitude,
+            distanceM: distanceMeters, bearingDeg: bearingDegrees)
+    }
+
+    /// An RFC 7946 Feature: a Point at `[longitude, latitude]`.
+    var feature: Components.Schemas.PlaceFeature {
+        Components.Schemas.PlaceFeature(
+            _type: .feature, id: id,
+            geometry: .init(_type: .point, coordinates: [coordinate.longitude, coordinate.latitude]),
+            properties: .init(name: name, kind: kind, distanceM: distanceMeters, bearingDeg: bearingDegrees))
+    }
+
+    var userHit: Components.Schemas.UserHit {
+        Components.Schemas.UserHit(
+            id: id, name: name, lat: coordinate.latitude, lon: coordinate.longitude, distanceM: distanceMeters,
+            bearingDeg: bearingDegrees, visibility: visibility == .private ? ._private : ._public)
+    }
+}
