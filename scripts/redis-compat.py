@@ -4,7 +4,7 @@
 Usage: scripts/redis-compat.py path/to/vicinity
 
 Creates a fresh database in a temporary folder, makes an admin token (`vicinity admin-token`),
-starts `vicinity serve --line-port P` and `redis-server --port Q --save ''` on 127.0.0.1, AUTHs to
+starts `vicinity serve --line-port P` (as nobody when run as root, as CI does) and `redis-server --port Q --save ''` on 127.0.0.1, AUTHs to
 Vicinity with the admin token, sends every command of COMMANDS to both over raw sockets (RESP
 arrays) and compares the reply bytes; then checks HELLO's replies and errors, switches both to
 RESP3 and sends the queries again. Prints each difference and exits 1 if there is any, else
@@ -293,6 +293,20 @@ def hello_checks(vicinity, redis):
     return differences
 
 
+def unprivileged(vicinity, work):
+    """The command line that runs `vicinity` as nobody when this script runs as root (CI does), as
+    systemd's DynamicUser= would: the work folder, and the database in it, are given to nobody, and
+    the binary is copied there when nobody cannot reach it where it was built."""
+    if os.geteuid() != 0:
+        return [vicinity]
+    as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", "HOME=/nonexistent"]
+    if subprocess.run(as_nobody + ["test", "-x", vicinity]).returncode != 0:
+        shutil.copy(vicinity, os.path.join(work, "vicinity"))
+        vicinity = os.path.join(work, "vicinity")
+    subprocess.run(["chown", "-R", "nobody:nogroup", work], check=True)
+    return as_nobody + [vicinity]
+
+
 def start(vicinity, work):
     db = os.path.join(work, "compat.sqlite")
     env = dict(os.environ, VICINITY_DB=db)
@@ -303,7 +317,8 @@ def start(vicinity, work):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             ports.append(probe.getsockname()[1])
-    server = subprocess.Popen([vicinity, "serve", "--db", db, "--line-port", str(ports[0]), "--no-http"],
+    server = subprocess.Popen(unprivileged(vicinity, work) + ["serve", "--db", db, "--line-port", str(ports[0]),
+                                                              "--no-http"],
                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "vicinity.log"), "w"), env=env)
     redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(ports[1]), "--save", "",
                               "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL)
