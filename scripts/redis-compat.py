@@ -13,6 +13,7 @@ Python 3 standard library only.
 """
 
 import os
+import pwd
 import random
 import re
 import shutil
@@ -334,6 +335,9 @@ def main():
     try:
         token, ports, processes = start(sys.argv[1], work)
         vicinity, redis = Connection(ports[0]), Connection(ports[1])
+        with open("/proc/%d/status" % processes[0].pid) as status:
+            uid = int(next(line for line in status if line.startswith("Uid:")).split()[1])
+        print("redis-compat: vicinity serve runs as %s" % pwd.getpwuid(uid).pw_name)
         auth = vicinity.call(["AUTH", token])
         if auth != b"+OK\r\n":
             print("redis-compat: AUTH to vicinity failed: %r" % auth)
