@@ -104,5 +104,46 @@ check "a bad row aborts the import, naming file and line" "$out" "$bad:3: invali
 check "a failed import stores nothing" "$("$bin" export --kind pharmacy --db "$db" | wc -l)" "^4$"
 rm -f "$bad"
 
+# serve, as an unprivileged user when this runs as root (scripts/server-user.sh): it answers, its
+# two protocols share one event-loop group of --threads loops, a busy port on either is a usage
+# error naming the address, and SIGTERM stops it gracefully, keeping an acknowledged write.
+serve_dir=$(mktemp -d)
+trap 'kill "${serve_pid:-}" 2>/dev/null; rm -rf "$HOME" "$serve_dir"' EXIT
+serve_db="$serve_dir/serve.sqlite"
+serve_admin=$("$bin" admin-token --db "$serve_db" 2>/dev/null)
+source scripts/server-user.sh
+serve_as_unprivileged "$serve_dir" "$bin"
+serve_log="$serve_dir/serve.log"
+"${as_server_user[@]}" "$serve_bin" serve --db "$serve_db" --line-port 0 --http-port 0 --threads 3 \
+    --log-level info 2>"$serve_log" &
+serve_pid=$!
+for _ in $(seq 100); do grep -q "(HTTP)" "$serve_log" && break; sleep 0.1; done
+line_port=$(grep -Eo '127\.0\.0\.1:[0-9]+ \(line protocol\)' "$serve_log" | grep -Eo ':[0-9]+' | tr -d :)
+http_port=$(grep -Eo '127\.0\.0\.1:[0-9]+ \(HTTP\)' "$serve_log" | grep -Eo ':[0-9]+' | tr -d :)
+if [[ $(id -u) == 0 ]]; then check "serve runs as $server_user" "$(ps -o user= -p "$serve_pid")" "^ *$server_user$"; fi
+exec 3<>"/dev/tcp/127.0.0.1/$line_port"
+printf 'PING\r\nAUTH %s\r\nPLACE.SET pharmacy kept 41.0881 29.0151\r\n' "$serve_admin" >&3
+replies=$(for _ in 1 2 3; do IFS= read -r -t 10 reply <&3 && printf '%s ' "${reply%$'\r'}"; done)
+check "serve answers PING, AUTH and a write" "$replies" "^\+PONG \+OK \+OK $"
+exec 3>&-
+check "serve: one event-loop group of --threads loops for both protocols" \
+    "$(grep -c '^NIO-' /proc/"$serve_pid"/task/*/comm | awk -F: '{ sum += $2 } END { print sum }') \
+$(sed 's/#.*//' /proc/"$serve_pid"/task/*/comm | grep '^NIO-' | sort -u | wc -l)" "^3 1$"
+out=$("$bin" serve --db "$HOME/busy.sqlite" --line-port "$line_port" --no-http 2>&1)
+check_status "a busy line port" 64 "$bin" serve --db "$HOME/busy.sqlite" --line-port "$line_port" --no-http
+check "a busy line port names the address" "$out" \
+    "cannot serve the line protocol on 127\.0\.0\.1:$line_port: Address already in use \(choose another --line-port\)"
+out=$("$bin" serve --db "$HOME/busy.sqlite" --line-port 0 --http-port "$http_port" 2>&1)
+check_status "a busy HTTP port" 64 "$bin" serve --db "$HOME/busy.sqlite" --line-port 0 --http-port "$http_port"
+check "a busy HTTP port names the address" "$out" \
+    "cannot serve HTTP on 127\.0\.0\.1:$http_port: Address already in use \(choose another --http-port, or --no-http\)"
+kill -TERM "$serve_pid"
+wait "$serve_pid"
+check "SIGTERM: serve exits 0" "$?" "^0$"
+check "SIGTERM: stopping, then stopped" "$(grep -Eo 'stopping|stopped' "$serve_log" | tr '\n' ' ')" "^stopping stopped $"
+check "the request log names the write" "$(cat "$serve_log")" "command=PLACE.SET .*outcome=ok"
+check "the request log holds no token" "$(grep -c -- "$serve_admin" "$serve_log")" "^0$"
+check "SIGTERM: the acknowledged write is stored" "$("$bin" export --kind pharmacy --db "$serve_db")" "kept"
+
 echo "acceptance: $passed passed, $failed failed"
 [[ $failed == 0 ]]

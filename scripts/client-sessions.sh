@@ -18,7 +18,9 @@ port=$((20000 + RANDOM % 20000))
 hport=$((port + 1))
 "$bin" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$work/db.sqlite" >/dev/null
 admin=$("$bin" admin-token --db "$work/db.sqlite" 2>/dev/null)
-"$bin" serve --db "$work/db.sqlite" --line-port "$port" --http-port "$hport" 2>"$work/serve.log" &
+source scripts/server-user.sh
+serve_as_unprivileged "$work" "$bin"
+"${as_server_user[@]}" "$serve_bin" serve --db "$work/db.sqlite" --line-port "$port" --http-port "$hport" 2>"$work/serve.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$hport/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
@@ -30,6 +32,7 @@ expect() { # name, actual, expected
 cli() { redis-cli -p "$port" --no-auth-warning "$@"; }
 
 # redis-cli
+if [[ $(id -u) == 0 ]]; then expect "serve runs as $server_user" "$(ps -o user= -p "$server")" "$server_user"; fi
 expect "redis-cli PING" "$(cli ping)" "PONG"
 expect "redis-cli GEOADD needs AUTH" "$(cli geoadd shops 29.0158 41.0885 bakery 2>&1 | cut -c1-6)" "NOPERM"
 expect "redis-cli AUTH + GEOADD" "$(cli -a "$admin" geoadd shops 29.0158 41.0885 bakery 29.0150 41.0880 tailor)" "2"

@@ -4,7 +4,7 @@
 Usage: scripts/redis-compat.py path/to/vicinity
 
 Creates a fresh database in a temporary folder, makes an admin token (`vicinity admin-token`),
-starts `vicinity serve --line-port P` and `redis-server --port Q --save ''` on 127.0.0.1, AUTHs to
+starts `vicinity serve --line-port P` (as nobody when run as root, as CI does) and `redis-server --port Q --save ''` on 127.0.0.1, AUTHs to
 Vicinity with the admin token, sends every command of COMMANDS to both over raw sockets (RESP
 arrays) and compares the reply bytes; then checks HELLO's replies and errors, switches both to
 RESP3 and sends the queries again. Prints each difference and exits 1 if there is any, else
@@ -13,6 +13,7 @@ Python 3 standard library only.
 """
 
 import os
+import pwd
 import random
 import re
 import shutil
@@ -293,6 +294,20 @@ def hello_checks(vicinity, redis):
     return differences
 
 
+def unprivileged(vicinity, work):
+    """The command line that runs `vicinity` as nobody when this script runs as root (CI does), as
+    systemd's DynamicUser= would: the work folder, and the database in it, are given to nobody, and
+    the binary is copied there when nobody cannot reach it where it was built."""
+    if os.geteuid() != 0:
+        return [vicinity]
+    as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", "HOME=/nonexistent"]
+    if subprocess.run(as_nobody + ["test", "-x", vicinity]).returncode != 0:
+        shutil.copy(vicinity, os.path.join(work, "vicinity"))
+        vicinity = os.path.join(work, "vicinity")
+    subprocess.run(["chown", "-R", "nobody:nogroup", work], check=True)
+    return as_nobody + [vicinity]
+
+
 def start(vicinity, work):
     db = os.path.join(work, "compat.sqlite")
     env = dict(os.environ, VICINITY_DB=db)
@@ -303,7 +318,8 @@ def start(vicinity, work):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             ports.append(probe.getsockname()[1])
-    server = subprocess.Popen([vicinity, "serve", "--db", db, "--line-port", str(ports[0]), "--no-http"],
+    server = subprocess.Popen(unprivileged(vicinity, work) + ["serve", "--db", db, "--line-port", str(ports[0]),
+                                                              "--no-http"],
                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "vicinity.log"), "w"), env=env)
     redis = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(ports[1]), "--save", "",
                               "--appendonly", "no", "--dir", work], stdout=subprocess.DEVNULL)
@@ -319,6 +335,9 @@ def main():
     try:
         token, ports, processes = start(sys.argv[1], work)
         vicinity, redis = Connection(ports[0]), Connection(ports[1])
+        with open("/proc/%d/status" % processes[0].pid) as status:
+            uid = int(next(line for line in status if line.startswith("Uid:")).split()[1])
+        print("redis-compat: vicinity serve runs as %s" % pwd.getpwuid(uid).pw_name)
         auth = vicinity.call(["AUTH", token])
         if auth != b"+OK\r\n":
             print("redis-compat: AUTH to vicinity failed: %r" % auth)

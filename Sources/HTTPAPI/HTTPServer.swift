@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import Places
@@ -10,15 +11,16 @@ import Synchronization
 /// The HTTP API on Hummingbird 2: the generated routes over `VicinityAPI`, with the middlewares
 /// that make every error a problem document.
 ///
-/// `vicinity serve` runs one next to the line protocol over the same `DurableDirectory`:
+/// A `Service`: `vicinity serve` runs one in a `ServiceGroup` next to the line protocol, over the
+/// same `DurableDirectory` and event loops. Tests start and stop one on their own:
 ///
 /// ```swift
-/// let http = HTTPServer(directory: durable, host: "127.0.0.1", port: 8080)
+/// let http = HTTPServer(directory: durable, host: "127.0.0.1", port: 0)
 /// let port = try await http.start()
 /// …
 /// await http.shutdown()  // finishes the requests in progress
 /// ```
-public final class HTTPServer: Sendable {
+public final class HTTPServer: Service, Sendable {
     public let directory: DurableDirectory
     public let host: String
     /// The port asked for; 0 lets the system choose (`start` returns the one bound).
@@ -30,6 +32,10 @@ public final class HTTPServer: Sendable {
     public let idleTimeoutSeconds: Int
     /// Connections open at once; one more is answered 503 and closed (`ConnectionLimitHandler`).
     public let maximumConnections: Int
+    /// The loops connections are served on; the caller's, never shut down here.
+    public let eventLoopGroup: any EventLoopGroup
+    /// Where requests are logged (`RequestLogMiddleware`): one line each at `.info`.
+    public let logger: Logger
     private let connections = ConnectionLimitHandler.Count()
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
@@ -42,9 +48,14 @@ public final class HTTPServer: Sendable {
     ///     never (as the line protocol's `idleTimeoutSeconds`).
     ///   - maximumConnections: connections open at once, 1 or more (as the line protocol's
     ///     `maximumClients`).
+    ///   - eventLoopGroup: the loops to serve on; `vicinity serve` passes the one group both
+    ///     protocols share (`--threads` loops).
+    ///   - logger: requests are logged at `.info` when its level lets them through, Hummingbird's
+    ///     own messages from `.warning` up; the default logs nothing.
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
-        maximumConnections: Int = 10_000
+        maximumConnections: Int = 10_000, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.directory = directory
         self.host = host
@@ -52,6 +63,8 @@ public final class HTTPServer: Sendable {
         self.rateLimit = rateLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
     }
 
     /// The middlewares, outermost first: request metrics, problems for every error, response
@@ -71,13 +84,17 @@ public final class HTTPServer: Sendable {
 
     /// A router serving every operation of openapi.yaml over `directory`.
     ///
-    /// - Parameter rateLimit: requests a second per client address, 0 for no limit.
-    public static func router(directory: DurableDirectory, rateLimit: Int = 0) throws
+    /// - Parameters:
+    ///   - rateLimit: requests a second per client address, 0 for no limit.
+    ///   - logger: one line per request at `.info`, when its level lets them through.
+    public static func router(directory: DurableDirectory, rateLimit: Int = 0, logger: Logger? = nil) throws
         -> Router<VicinityRequestContext>
     {
         // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
         let router = Router(context: VicinityRequestContext.self, options: .autoGenerateHeadEndpoints)
         let table = RouteTable()
+        // Outermost, so that every answer is logged: unrouted requests, 429s and problems too.
+        if let logger, logger.logLevel <= .info { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: OneWriteMiddleware())
         // Before the routes: Hummingbird wraps a route in the middlewares added before it.
         if rateLimit > 0 {
@@ -91,14 +108,20 @@ public final class HTTPServer: Sendable {
         return router
     }
 
-    /// Starts listening and returns the bound port once the server accepts connections.
+    /// Serves until the service group shuts down gracefully (finishing the requests in progress)
+    /// or cancels.
+    public func run() async throws { try await run(onListening: { _ in }) }
+
+    /// Serves until the service group shuts down gracefully (finishing the requests in progress)
+    /// or cancels; `onListening` gets the port bound once the server accepts connections.
     ///
-    /// - Throws: when the address cannot be bound (in use, not an address of this machine).
-    public func start() async throws -> Int {
-        let router = try HTTPServer.router(directory: directory, rateLimit: rateLimit)
-        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "vicinity.http")
-        logger.logLevel = .warning
+    /// - Throws: when the address cannot be bound (in use, not an address of this machine): NIO's
+    ///   error, before `onListening` was called; the caller names the address.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
+        let router = try HTTPServer.router(directory: directory, rateLimit: rateLimit, logger: logger)
+        // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.
+        var frameworkLogger = logger
+        frameworkLogger.logLevel = max(logger.logLevel, .warning)
         let idle = idleTimeoutSeconds > 0 ? TimeAmount.seconds(Int64(idleTimeoutSeconds)) : nil
         let (connections, maximumConnections) = (self.connections, self.maximumConnections)
         let app = Application(
@@ -109,12 +132,25 @@ public final class HTTPServer: Sendable {
                         ConnectionLimitHandler(count: connections, limit: maximumConnections)
                     ], idleTimeout: idle)),
             configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
-            onServerRunning: { channel in
-                boundContinuation.yield(channel.localAddress?.port ?? 0)
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: .shared(eventLoopGroup), logger: frameworkLogger)
+        try await app.run()
+    }
+
+    /// Starts listening in a service group of its own and returns the bound port once the server
+    /// accepts connections (tests; `vicinity serve` runs the server in its own group).
+    ///
+    /// - Throws: when the address cannot be bound (in use, not an address of this machine).
+    public func start() async throws -> Int {
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: Int.self)
+        let service = ClosureService { [self] in
+            try await run { port in
+                boundContinuation.yield(port)
                 boundContinuation.finish()
-            }, logger: logger)
+            }
+        }
         let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(services: [service], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             defer { boundContinuation.finish() }
             try await group.run()

@@ -3,7 +3,12 @@ import Dispatch
 import Foundation
 import HTTPAPI
 import LineProtocol
+import Logging
+import NIOCore
+import NIOPosix
 import Places
+import ServiceLifecycle
+import Synchronization
 
 /// `vicinity serve`: the line protocol and the HTTP API, one process over one store.
 struct ServeCommand: OutputCommand {
@@ -12,9 +17,12 @@ struct ServeCommand: OutputCommand {
         abstract: "Serve the database over the line protocol (RESP and inline lines: redis-cli, nc) and HTTP.",
         discussion: """
             Both protocols answer from the same places and users in memory, and their writes share \
-            one group commit. Listens on 127.0.0.1 unless --host says otherwise. SIGTERM or SIGINT: \
-            stop accepting, answer what clients have sent, commit, exit 0. Run one server per \
-            database: writes that other processes make to it are seen after a restart.
+            one group commit and one set of event loops (--threads). Listens on 127.0.0.1 unless \
+            --host says otherwise. SIGTERM or SIGINT: stop accepting, answer what clients have \
+            sent, commit, exit 0. Run one server per database: writes that other processes make to \
+            it are seen after a restart. Logs go to standard error: at --log-level info or lower \
+            one line per request (command or method and path, client, outcome, milliseconds), \
+            never a token.
             """)
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -31,6 +39,8 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
     var idleTimeout = 300
     @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
+    @Option(help: "Least severe messages logged: trace, debug, info (a line per request), notice, warning, error.")
+    var logLevel = "notice"
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
     @Option(help: "Longest bulk argument, bytes.") var maxBulkBytes = ProtocolLimits.default.maximumBulkBytes
     @Option(help: "Most arguments in one request.") var maxArguments = ProtocolLimits.default.maximumArguments
@@ -47,6 +57,11 @@ struct ServeCommand: OutputCommand {
             throw ValidationError(
                 "invalid HTTP rate limit \"\(httpRateLimit)\": expected 0 (no limit) to 1000000 requests a second")
         }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError(
+                "invalid log level \"\(logLevel)\": expected "
+                    + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         guard (1...256).contains(threads) else {
             throw ValidationError("invalid thread count \"\(threads)\": expected 1 to 256")
         }
@@ -56,14 +71,77 @@ struct ServeCommand: OutputCommand {
     }
 
     func execute(_ output: inout CommandOutput) throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .notice
         if let warning = ServeCommand.raiseOpenFileLimit(
             wanted: noHttp ? maxClients : 2 * maxClients, needed: maxClients)
         {
             FileHandle.standardError.write(Data("vicinity: \(warning)\n".utf8))
         }
+        var logger = Logger(label: "vicinity", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = level
         var (store, directory) = try database.locate().loadDirectory(output: &output)
         directory.openRegistration = openRegistration
         let durable = DurableDirectory(directory, store: store)
+        // Every way out commits what was acknowledged (closing twice is harmless).
+        defer { durable.close() }
+        let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threads)
+        defer { if ownsEventLoops { try? eventLoops.syncShutdownGracefully() } }
+        let line = LineServer(
+            service: LineService(directory: durable), configuration: lineConfiguration, eventLoopGroup: eventLoops,
+            logger: logger)
+        let bound: SocketAddress
+        do {
+            bound = try ServeCommand.blocking { try await line.start() }
+        } catch {
+            throw CLIError.usage(
+                "cannot serve the line protocol on \(host):\(linePort): \(ServeCommand.reason(error)) "
+                    + "(choose another --line-port)")
+        }
+        let lineAddress = "\(bound.ipAddress ?? host):\(bound.port ?? linePort) (line protocol)"
+        let serving = "serving \(durable.read { $0.places.count }) places from \(store.path) on \(lineAddress)"
+        // Services shut down last to first: the notice, then HTTP, then the line protocol.
+        var services: [any Service] = [line]
+        let httpListening = RaisedFlag()
+        if !noHttp {
+            let http = HTTPServer(
+                directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
+                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, eventLoopGroup: eventLoops,
+                logger: logger)
+            let host = self.host
+            services.append(
+                ClosureService {
+                    try await http.run { port in
+                        httpListening.set()
+                        ServeCommand.announce(serving + " and \(bound.ipAddress ?? host):\(port) (HTTP)")
+                    }
+                })
+        }
+        let noHttp = self.noHttp
+        services.append(
+            ClosureService {
+                // The group traps the signals before it runs its services: from here on, one is
+                // a graceful shutdown rather than the end of the process.
+                if noHttp { ServeCommand.announce(serving) }
+                // Cancelled (the HTTP port in use): nothing was served, nothing to stop.
+                do { try await gracefulShutdown() } catch { return }
+                ServeCommand.announce("stopping: answering what clients sent, then closing")
+            })
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try ServeCommand.blocking { try await group.run() }
+        } catch  where !noHttp && !httpListening.isSet {
+            // The line protocol has stopped with the group: one process serves both or neither.
+            throw CLIError.usage(
+                "cannot serve HTTP on \(host):\(httpPort): \(ServeCommand.reason(error)) "
+                    + "(choose another --http-port, or --no-http)")
+        }
+        durable.close()
+        ServeCommand.announce("stopped")
+    }
+
+    /// The line protocol's settings from the options.
+    var lineConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = linePort
@@ -73,50 +151,12 @@ struct ServeCommand: OutputCommand {
         configuration.limits.maximumInlineBytes = maxInlineBytes
         configuration.limits.maximumBulkBytes = maxBulkBytes
         configuration.limits.maximumArguments = maxArguments
-        let server = LineServer(
-            service: LineService(directory: durable), configuration: configuration, threads: threads)
-        let bound = try ServeCommand.blocking { try await server.start() }
-        var listening = "\(bound.ipAddress ?? host):\(bound.port ?? linePort) (line protocol)"
-        let http =
-            noHttp
-            ? nil
-            : HTTPServer(
-                directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
-                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients)
-        if let http {
-            do {
-                let port = try ServeCommand.blocking { try await http.start() }
-                listening += " and \(bound.ipAddress ?? host):\(port) (HTTP)"
-            } catch {
-                // One process serves both or neither: a port in use must not leave half a server.
-                try? ServeCommand.blocking { await server.shutdown() }
-                durable.close()
-                throw CLIError.usage(
-                    "cannot serve HTTP on \(host):\(httpPort): \(error) (choose another --http-port, or --no-http)")
-            }
-        }
-        let places = durable.read { $0.places.count }
-        FileHandle.standardError.write(
-            Data("vicinity: serving \(places) places from \(store.path) on \(listening)\n".utf8))
-        // Wait for SIGTERM or SIGINT, then shut down in order.
-        let stop = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        stop.wait()
-        FileHandle.standardError.write(Data("vicinity: stopping: answering what clients sent, then closing\n".utf8))
-        try ServeCommand.blocking {
-            await http?.shutdown()
-            await server.shutdown()
-        }
-        durable.close()
-        sources.forEach { $0.cancel() }
-        FileHandle.standardError.write(Data("vicinity: stopped\n".utf8))
+        return configuration
+    }
+
+    /// Writes `vicinity: <text>` on standard error, where `serve` tells how it is doing.
+    @Sendable static func announce(_ text: String) {
+        FileHandle.standardError.write(Data("vicinity: \(text)\n".utf8))
     }
 
     /// Raises the soft limit of open files towards the hard one so that `wanted` connections (both
@@ -139,6 +179,13 @@ struct ServeCommand: OutputCommand {
             + "connections beyond it are refused by the system (raise it with ulimit -n, or lower --max-clients)"
     }
 
+    /// Why an address could not be bound, in words: "Address already in use" rather than
+    /// `bind(descriptor:ptr:bytes:): Address already in use (errno: 98)`.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
+    }
+
     /// Runs async work from this synchronous command and waits for it.
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
@@ -150,6 +197,13 @@ struct ServeCommand: OutputCommand {
         done.wait()
         return try box.result!.get()
     }
+}
+
+/// A flag one task raises and others read: whether the HTTP server got to listen.
+private final class RaisedFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    var isSet: Bool { raised.load(ordering: .acquiring) }
+    func set() { raised.store(true, ordering: .releasing) }
 }
 
 /// Carries a result across the semaphore in `ServeCommand.blocking`.

@@ -1,5 +1,7 @@
 import Foundation
 import Geo
+import Logging
+import NIOCore
 import Places
 import Testing
 
@@ -20,9 +22,10 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
         let ayse: String
         let mehmet: String
 
-        static func start(openRegistration: Bool = false, configure: (inout ServerConfiguration) -> Void = { _ in })
-            async throws -> Fixture
-        {
+        static func start(
+            openRegistration: Bool = false, logger: Logger? = nil,
+            configure: (inout ServerConfiguration) -> Void = { _ in }
+        ) async throws -> Fixture {
             var directory = PlaceDirectory(places: try PlaceCatalog())
             directory.openRegistration = openRegistration
             for (id, latitude, longitude) in [
@@ -46,7 +49,9 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
             configuration.port = 0
             configure(&configuration)
             let service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
-            let server = LineServer(service: service, configuration: configuration, threads: 2)
+            let server = LineServer(
+                service: service, configuration: configuration,
+                logger: logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
             let address = try await server.start()
             return Fixture(server: server, port: address.port ?? 0, admin: admin, ayse: ayse, mehmet: mehmet)
         }
@@ -210,6 +215,20 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
         #expect(lines.count == 3)
         #expect(lines[1].contains("131.9361"))
         #expect(lines[2].contains("\"ok\":false") && lines[2].contains("invalid latitude"))
+        await fixture.server.shutdown()
+    }
+
+    /// Regression: TCP_NODELAY was set as `socketOption(.tcp_nodelay)`, option 1 at SOL_SOCKET,
+    /// which is SO_DEBUG: as root it never turned Nagle's algorithm off, and as any other user the
+    /// option was refused and every connection reset at once (`redis-cli PING` as `nobody`).
+    /// Read back from the accepted channel, the option is on.
+    @Test func noDelayIsOnForAcceptedConnections() async throws {
+        let fixture = try await Fixture.start()
+        let client = try fixture.client()
+        client.send("PING\r\n")
+        #expect(client.receive(until: "\r\n") == "+PONG\r\n")
+        let accepted = try #require(fixture.server.openConnections.first)
+        #expect(try await accepted.getOption(ChannelOptions.tcpOption(.tcp_nodelay)).get() != 0)
         await fixture.server.shutdown()
     }
 }

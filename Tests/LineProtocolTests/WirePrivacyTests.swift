@@ -26,7 +26,7 @@ import Testing
         var configuration = ServerConfiguration()
         configuration.port = 0
         let service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
-        let server = LineServer(service: service, configuration: configuration, threads: 2)
+        let server = LineServer(service: service, configuration: configuration)
         let port = try await server.start().port ?? 0
         defer { Task { await server.shutdown() } }
 
