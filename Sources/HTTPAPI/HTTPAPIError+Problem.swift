@@ -20,6 +20,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .missingToken, .malformedAuthorization: return .unauthorized
         case .tooManyRequests: return .tooManyRequests
         case .tooManyConnections: return .serviceUnavailable
+        case .requestTooLong: return .uriTooLong
         case .noSuchRoute: return .notFound
         case .methodNotAllowed: return .methodNotAllowed
         case .internalError: return .internalServerError

@@ -42,6 +42,8 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     case tooManyRequests(client: String, retryAfterSeconds: Int)
     /// A connection beyond the server's limit of connections open at once (503).
     case tooManyConnections(limit: Int)
+    /// A request whose line and headers overflow the parser's limit of `limitBytes` (414).
+    case requestTooLong(limitBytes: Int)
     /// A path that names no operation of the contract (404).
     case noSuchRoute(path: String)
     /// A path of the contract asked with a method it does not take (405); `allowed` are those it
@@ -80,6 +82,9 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
             return "too many requests from \(client); retry in \(seconds) s"
         case .tooManyConnections(let limit):
             return "the server has its \(limit) connections open; retry in 1 s"
+        case .requestTooLong(let limit):
+            return "the request line and headers are over \(limit / 1024) KiB: "
+                + "expected a shorter URL and fewer header bytes"
         case .noSuchRoute(let path):
             return "no operation at \(HTTPAPIError.quoted(path)): see openapi.yaml for the paths served"
         case .methodNotAllowed(let method, let path, let allowed):

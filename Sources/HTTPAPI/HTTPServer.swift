@@ -129,7 +129,8 @@ public final class HTTPServer: Service, Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        ConnectionLimitHandler(count: connections, limit: maximumConnections)
+                        ConnectionLimitHandler(count: connections, limit: maximumConnections),
+                        ParserErrorHandler(),
                     ], idleTimeout: idle)),
             configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },

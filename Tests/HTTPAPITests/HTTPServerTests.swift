@@ -171,6 +171,30 @@ import Testing
         await server.shutdown()
     }
 
+    /// Regression: a request line past the parser's limit was a bare 400 with no body; it is a
+    /// 414 problem now, and anything else the parser refuses a 400 problem.
+    @Test func whatTheParserRefusesIsAProblemToo() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let server = HTTPServer(directory: fixture.api.directory, host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        // The server may close before reading all of it: a write then must not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+        let long = try RawConnection(port: port)
+        let padding = String(repeating: "a", count: 100_000)
+        long.send("GET /v1/nearby?lat=41&lon=29&pad=\(padding) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let tooLong = await long.receive(for: 5) { $0.hasSuffix("}") }
+        #expect(tooLong.text.hasPrefix("HTTP/1.1 414"), "\(tooLong.text.prefix(200))")
+        #expect(tooLong.text.lowercased().contains("content-type: application/problem+json"))
+        #expect(tooLong.text.contains("the request line and headers are over 80 KiB"))
+        let garbage = try RawConnection(port: port)
+        garbage.send("NOT HTTP AT ALL\r\n\r\n")
+        let refused = await garbage.receive(for: 5) { $0.hasSuffix("}") }
+        #expect(refused.text.hasPrefix("HTTP/1.1 400"), "\(refused.text.prefix(200))")
+        #expect(refused.text.lowercased().contains("content-type: application/problem+json"))
+        await server.shutdown()
+    }
+
     @Test func theRateLimitSparesHealthAndMetrics() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }

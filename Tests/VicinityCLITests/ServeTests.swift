@@ -16,7 +16,7 @@ import Testing
         private(set) var standardError = ""
 
         init(_ arguments: [String]) throws {
-            process.executableURL = try #require(CrashTests.binary(), "build the vicinity product first")
+            process.executableURL = CrashTests.binary()
             process.arguments = ["serve"] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
