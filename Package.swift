@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "vicinity", targets: ["vicinity"]),
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "RedisGeo", targets: ["RedisGeo"]),
         .library(name: "Places", targets: ["Places"]),
         .library(name: "TextMap", targets: ["TextMap"]),
         .library(name: "LineProtocol", targets: ["LineProtocol"]),
@@ -34,6 +35,8 @@ let package = Package(
             providers: [.apt(["libproj-dev"])]
         ),
         .target(name: "Geo", dependencies: ["CProj"]),
+        // Redis 7.0's GEO commands reproduced reply for reply; only the line protocol uses them.
+        .target(name: "RedisGeo", dependencies: ["Geo"]),
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
@@ -41,7 +44,7 @@ let package = Package(
         .target(
             name: "LineProtocol",
             dependencies: [
-                "Geo", "Places", "TextMap",
+                "Geo", "RedisGeo", "Places", "TextMap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -75,6 +78,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
@@ -92,7 +96,7 @@ let package = Package(
         .testTarget(
             name: "LineProtocolTests",
             dependencies: [
-                "LineProtocol",
+                "LineProtocol", "RedisGeo",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Places
+import RedisGeo
 import TextMap
 
 /// Vicinity's own commands: latitude first, meters unless `UNIT` says otherwise, the WGS84

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Places
+import RedisGeo
 import Testing
 
 @testable import LineProtocol

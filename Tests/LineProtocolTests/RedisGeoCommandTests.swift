@@ -1,5 +1,6 @@
 import Geo
 import Places
+import RedisGeo
 import Testing
 
 @testable import LineProtocol
