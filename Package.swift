@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CProj"]),
         // Redis 7.0's GEO commands reproduced reply for reply; only the line protocol uses them.
         .target(name: "RedisGeo", dependencies: ["Geo"]),
+        // glibc's heap counters, for `vicinity-bench bench` only.
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
@@ -67,7 +68,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol", "HTTPAPI",
+                "Geo", "Places", "PlacesSQLite", "TextMap", "LineProtocol", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,12 +78,26 @@ let package = Package(
                 "VicinityCLI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The benchmarks and the crash test's writer: built with everything else (so `swift build
+        // --build-tests` puts `vicinity-bench` next to the tests) but not part of `vicinity`.
+        .target(
+            name: "VicinityBench",
+            dependencies: [
+                "VicinityCLI", "Geo", "Places", "PlacesSQLite", "CHeapStats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "vicinity-bench", dependencies: ["VicinityBench"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
+        .testTarget(
+            name: "VicinityBenchTests",
+            dependencies: ["VicinityBench", "VicinityCLI", "PlacesSQLite"]
+        ),
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [

@@ -78,7 +78,7 @@ struct ImportCommand: OutputCommand {
                 for (offset, place) in read.enumerated() where problems[offset] == nil { places.append(place) }
             }
         }
-        let readSeconds = StoreBenchCommand.seconds(since: started)
+        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let store = try database.locate().open(output: &output)
         let kinds = Set(places.map(\.kind)).union([kind])
         let bar = ProgressBar(total: places.count, label: "importing", enabled: output.streaming)

@@ -80,10 +80,6 @@ import Testing
             arguments: ["near", "41", "29", "--kind", ""], status: 64,
             message: "invalid kind \"\": expected a name such as pharmacy"),
         Case(
-            arguments: ["bench", "--cell-size", "5"], status: 64,
-            message: "invalid cell size \"5.0\": expected 10 to 100000 meters"),
-        Case(arguments: ["bench", "--nearest", "0"], status: 64, message: "invalid nearest \"0\": expected 1 or more"),
-        Case(
             arguments: ["near", "41", "29", "--model", "projected", "--crs", "EPSG:4326"], status: 64,
             message:
                 "CRS \"EPSG:4326\" is not a projected CRS: expected auto or a projected CRS such as EPSG:32635"),

@@ -4,23 +4,24 @@ import Places
 import PlacesSQLite
 import Testing
 
-@testable import VicinityCLI
+@testable import VicinityBench
 
 /// Must show (issue 4): a child process makes acknowledged writes and is killed with SIGKILL at a
 /// random moment; after reopening, every acknowledged write is there and the database is sound.
 @Suite struct CrashTests {
-    /// The `vicinity` binary built next to this test bundle (`swift build --build-tests` builds it).
-    static func binary() -> URL? {
+    /// The executable `name` built next to this test bundle (`swift build --build-tests` builds
+    /// `vicinity` and `vicinity-bench`).
+    static func binary(_ name: String) -> URL? {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
         ]
-        return candidates.map { $0.appendingPathComponent("vicinity") }
+        return candidates.map { $0.appendingPathComponent(name) }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     @Test func everyAcknowledgedWriteSurvivesKillNine() throws {
-        let binary = try #require(Self.binary(), "build the vicinity product first (make test does)")
+        let binary = try #require(Self.binary("vicinity-bench"), "build vicinity-bench first (make test does)")
         var random = SplitMix64(seed: 0xC0FFEE)
         var totalAcknowledged = 0
         for iteration in 0..<20 {
@@ -82,7 +83,7 @@ import Testing
     /// An import killed with SIGKILL at a random moment leaves the database as it was before, or
     /// holding the whole import: never a part of it.
     @Test func aKilledImportStoresAllOrNothing() throws {
-        let binary = try #require(Self.binary(), "build the vicinity product first (make test does)")
+        let binary = try #require(Self.binary("vicinity"), "build the vicinity product first (make test does)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-kill-import-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
