@@ -88,20 +88,22 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "vicinity-bench", dependencies: ["VicinityBench"]),
+        // Test doubles, clients and temporary folders shared by the test targets (never by a product).
+        .target(name: "TestSupport", dependencies: ["Places"], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places"]),
-        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
+        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite", "TestSupport"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
-        .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
+        .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI", "TestSupport"]),
         .testTarget(
             name: "VicinityBenchTests",
-            dependencies: ["VicinityBench", "VicinityCLI", "PlacesSQLite"]
+            dependencies: ["VicinityBench", "VicinityCLI", "PlacesSQLite", "TestSupport"]
         ),
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI",
+                "HTTPAPI", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -111,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "LineProtocolTests",
             dependencies: [
-                "LineProtocol", "RedisGeo",
+                "LineProtocol", "RedisGeo", "TestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ]

@@ -2,14 +2,10 @@ import Foundation
 import Geo
 import Places
 import RedisGeo
+import TestSupport
 import Testing
 
 @testable import LineProtocol
-
-/// A store that keeps nothing: the directory in memory is the whole truth (tests only).
-final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
-    func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] { changes }
-}
 
 /// The server end to end over real sockets: commands, pipelining, authorization, privacy, limits.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct LineServerTests {
@@ -46,7 +42,7 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
             var configuration = ServerConfiguration()
             configuration.port = 0
             configure(&configuration)
-            let service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
+            let service = LineService(directory: DurableDirectory(directory, store: MemoryStore()))
             let server = LineServer(service: service, configuration: configuration, threads: 2)
             let address = try await server.start()
             return Fixture(server: server, port: address.port ?? 0, admin: admin, ayse: ayse, mehmet: mehmet)

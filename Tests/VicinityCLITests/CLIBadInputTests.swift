@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -140,9 +141,9 @@ import Testing
     @Test(arguments: dataCases.indices)
     func dataErrors(_ position: Int) throws {
         let test = CLIBadInputTests.dataCases[position]
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-bad-\(position).csv").path
-        try test.content.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryDirectory(prefix: "vicinity-bad")
+        defer { folder.remove() }
+        let path = try folder.write("bad-\(position).csv", test.content)
         let outcome = CLI.test(["near", "41", "29", "--data", path])
         #expect(outcome.status == 65, "\(test.name)")
         #expect(outcome.standardError == "vicinity: \(path)\(test.message)\n", "\(test.name)")
