@@ -12,7 +12,8 @@ import Testing
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("\n  near "))
         #expect(!help.standardOutput.contains("\n  \(command) "))
-        let run = CLI.test([command, "--help"])
-        #expect(run.status == 64, "\(run.standardOutput)")
+        let run = CLI.test([command])
+        #expect(run.status == 64)
+        #expect(run.standardError.hasPrefix("vicinity: unexpected argument '\(command)'"), "\(run.standardError)")
     }
 }
