@@ -4,6 +4,8 @@
 SWIFT ?= swift
 BIN_RELEASE := .build/release/vicinity
 BIN_DEBUG := .build/debug/vicinity
+# The benchmarks and the crash test's writer, kept out of the shipped binary.
+BENCH_RELEASE := .build/release/vicinity-bench
 # Sudo only when not root and available (a fresh Debian container runs as root without sudo).
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
@@ -56,8 +58,9 @@ test: build-debug
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).
 bench: build
-	$(BIN_RELEASE) bench
-	$(BIN_RELEASE) bench-store
+	$(SWIFT) build -c release --product vicinity-bench
+	$(BENCH_RELEASE) bench
+	$(BENCH_RELEASE) bench-store
 
 ## libFuzzer on the request decoder, 1,000,000 inputs (not part of `make test`: ~10 min here).
 fuzz:

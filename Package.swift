@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "vicinity", targets: ["vicinity"]),
         .library(name: "Geo", targets: ["Geo"]),
+        .library(name: "RedisGeo", targets: ["RedisGeo"]),
         .library(name: "Places", targets: ["Places"]),
         .library(name: "TextMap", targets: ["TextMap"]),
         .library(name: "LineProtocol", targets: ["LineProtocol"]),
@@ -34,6 +35,9 @@ let package = Package(
             providers: [.apt(["libproj-dev"])]
         ),
         .target(name: "Geo", dependencies: ["CProj"]),
+        // Redis 7.0's GEO commands reproduced reply for reply; only the line protocol uses them.
+        .target(name: "RedisGeo", dependencies: ["Geo"]),
+        // glibc's heap counters, for `vicinity-bench bench` only.
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
@@ -43,7 +47,7 @@ let package = Package(
         .target(
             name: "LineProtocol",
             dependencies: [
-                "Geo", "Places", "PlaceQueries", "TextMap",
+                "Geo", "RedisGeo", "Places", "PlaceQueries", "TextMap",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -69,7 +73,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlaceQueries", "PlacesSQLite", "TextMap", "CHeapStats", "LineProtocol", "HTTPAPI",
+                "Geo", "Places", "PlaceQueries", "PlacesSQLite", "TextMap", "LineProtocol", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -83,15 +87,34 @@ let package = Package(
                 "VicinityCLI", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The benchmarks and the crash test's writer: built with everything else (so `swift build
+        // --build-tests` puts `vicinity-bench` next to the tests) but not part of `vicinity`.
+        .target(
+            name: "VicinityBench",
+            dependencies: [
+                "VicinityCLI", "Geo", "Places", "PlacesSQLite", "CHeapStats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "vicinity-bench", dependencies: ["VicinityBench"]),
+        // Test doubles, clients and temporary folders shared by the test targets (never by a product).
+        .target(
+            name: "TestSupport",
+            dependencies: ["Places", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places"]),
-        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite"]),
+        .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
+        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite", "TestSupport"]),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
-        .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI"]),
+        .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI", "TestSupport"]),
+        .testTarget(
+            name: "VicinityBenchTests",
+            dependencies: ["VicinityBench", "VicinityCLI", "PlacesSQLite", "TestSupport"]
+        ),
         .testTarget(
             name: "HTTPAPITests",
             dependencies: [
-                "HTTPAPI",
+                "HTTPAPI", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -103,14 +126,14 @@ let package = Package(
         .testTarget(
             name: "CrossSurfaceTests",
             dependencies: [
-                "VicinityCLI", "LineProtocol", "HTTPAPI", "Places", "PlacesSQLite", "Geo",
+                "VicinityCLI", "LineProtocol", "HTTPAPI", "Places", "PlacesSQLite", "Geo", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "LineProtocolTests",
             dependencies: [
-                "LineProtocol",
+                "LineProtocol", "RedisGeo", "TestSupport",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The HTTP API against PostGIS in the same run, on the same 1M-point synthetic city (the dataset of
-# `vicinity bench`, written by `vicinity bench --export-redis`; the same CSV is imported into
+# `vicinity-bench bench`, written by `vicinity-bench bench --export-redis`; the same CSV is imported into
 # Vicinity and loaded into PostGIS 3.3 as geography with a GiST index).
 #
 # Both answer the same question the same way: every place within 500 m on the WGS84 ellipsoid,
@@ -32,7 +32,7 @@ fi
 hport=$((port + 2))
 lport=$((port + 3))
 
-"$bin" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
+"$bench" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
 "$bin" import "$work/points.csv" --kind city --db "$work/http.sqlite" >/dev/null 2>&1
 start_postgis
 trap 'stop_postgis; rm -rf "$work"' EXIT

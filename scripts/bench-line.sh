@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The line protocol against Redis in the same run, on the same 1M-point synthetic city (the
-# dataset of `vicinity bench`, written by `vicinity bench --export-redis`: GEOADD commands for
+# dataset of `vicinity-bench bench`, written by `vicinity-bench bench --export-redis`: GEOADD commands for
 # Redis, the same points and member names as a CSV for `vicinity import`).
 #
 # 1. redis-benchmark, 50 clients, without pipelining (-P 1) and with (-P 16):
 #    `GEOSEARCH city FROMLONLAT … BYRADIUS 500 m ASC` at the median-density point of the query
 #    set (the median result count of its 2,000 data-weighted points: 251 results) and at its
 #    10th percentile (84 results).
-# 2. One client, one call at a time (`vicinity line-bench`: send, read the whole reply, next),
+# 2. One client, one call at a time (`vicinity-bench line-bench`: send, read the whole reply, next),
 #    over query sets of 2,000 calls: PING (the round-trip floor), the benchmark's 500 m ASC
 #    WITHDIST set, COUNT 10 within 500 m, COUNT 10 within 5 km (500 calls), and a varied set
 #    (GEOSEARCH/GEORADIUS/GEORADIUSBYMEMBER_RO, radius 100 m-2 km in m/km/ft/mi or box, from a
@@ -25,7 +25,7 @@ requests=${1:-200000}
 source scripts/redis-common.sh
 vport=$((port + 1))
 
-"$bin" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
+"$bench" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
 "$bin" import "$work/points.csv" --kind city --db "$work/line.sqlite" >/dev/null 2>&1
 admin=$("$bin" admin-token --db "$work/line.sqlite" 2>/dev/null)
 start_redis
@@ -89,7 +89,7 @@ for pipeline in 1 16; do
 done
 
 echo
-echo "one client, one call at a time (vicinity line-bench, median of 3 passes after a warm-up pass)"
+echo "one client, one call at a time (vicinity-bench line-bench, median of 3 passes after a warm-up pass)"
 sets=$work/sets
 mkdir -p "$sets"
 for _ in $(seq 2000); do printf 'PING\r\n'; done >"$sets/ping"
@@ -108,10 +108,10 @@ for set in ping 500m-withdist 500m-count10 5km-count10 varied; do
     passes=3
     [[ $set == 5km-count10 ]] && passes=1 # Redis takes ~20 ms a call here
     redis-cli -p "$port" config resetstat >/dev/null
-    redis=$("$bin" line-bench --port "$port" --file "$sets/$set" --passes "$passes")
+    redis=$("$bench" line-bench --port "$port" --file "$sets/$set" --passes "$passes")
     redis_server=$(server_time "$port")
     redis-cli -p "$vport" -a "$admin" --no-auth-warning config resetstat >/dev/null
-    vicinity=$("$bin" line-bench --port "$vport" --file "$sets/$set" --passes "$passes")
+    vicinity=$("$bench" line-bench --port "$vport" --file "$sets/$set" --passes "$passes")
     vicinity_server=$(server_time "$vport" -a "$admin" --no-auth-warning)
     digest() { grep -oE 'digest [0-9a-f]+' <<<"$1"; }
     rate() { grep -oE '[0-9]+ calls/s' <<<"$1" | cut -d' ' -f1; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures Redis GEOSEARCH on exactly the dataset and query set of `vicinity bench`, in the same
+# Measures Redis GEOSEARCH on exactly the dataset and query set of `vicinity-bench bench`, in the same
 # run, and prints both per-query times and their ratio. Redis reports its own server time per
 # call (INFO commandstats, usec_per_call), which excludes the network and the client.
 #
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 points=${1:-1000000}
 queries=${2:-20000}
 source scripts/redis-common.sh
-"$bin" bench --points "$points" --queries "$queries" --export-redis "$work" >/dev/null
+"$bench" bench --points "$points" --queries "$queries" --export-redis "$work" >/dev/null
 start_redis
 redis-cli -p "$port" --pipe <"$work/points.redis" >/dev/null
 memory=$(redis-cli -p "$port" memory usage city samples 0)
@@ -18,7 +18,7 @@ redis-cli -p "$port" config resetstat >/dev/null
 redis-cli -p "$port" --pipe <"$work/queries.redis" >/dev/null
 stats=$(redis-cli -p "$port" info commandstats | tr -d '\r' | grep '^cmdstat_geosearch:')
 redis_us=$(sed -E 's/.*usec_per_call=([0-9.]+).*/\1/' <<<"$stats")
-report=$("$bin" bench --points "$points" --queries "$queries" --brute-force-queries 1 --projected-queries 1 --json 2>/dev/null)
+report=$("$bench" bench --points "$points" --queries "$queries" --brute-force-queries 1 --projected-queries 1 --json 2>/dev/null)
 radius=$(tr -d ' \n' <<<"$report" | sed -E 's/.*"radius":\[([^]]*)\].*/\1/')
 geodesic_us=$(echo "$radius" | grep -oE '"mean_microseconds":[0-9.]+,"mean_results":[0-9.]+,"model":"geodesic"' | head -1 | grep -oE '[0-9.]+' | head -1)
 haversine_us=$(echo "$radius" | grep -oE '"mean_microseconds":[0-9.]+,"mean_results":[0-9.]+,"model":"haversine"' | head -1 | grep -oE '[0-9.]+' | head -1)

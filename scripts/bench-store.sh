@@ -3,7 +3,7 @@
 #  - `vicinity import` of a 1M-row CSV into a new database (a separate process, wall time),
 #    against Redis loading the same points with GEOADD over `redis-cli --pipe`;
 #  - restart to ready: a new `vicinity nearest --db` process (open, load 1M places, answer);
-#  - `vicinity bench-store`: the same import in-process, and single-row writes per second from 1
+#  - `vicinity-bench bench-store`: the same import in-process, and single-row writes per second from 1
 #    and 16 writer threads with group commit, against 16 writers with one commit per write.
 #
 # Usage: scripts/bench-store.sh [points]    (default 1000000)
@@ -15,9 +15,9 @@ source scripts/redis-common.sh
 now() { date +%s.%N; }
 
 # The synthetic city as CSV (kept) and the in-process figures.
-"$bin" bench-store --points "$points" --folder "$work" --keep 2>/dev/null
+"$bench" bench-store --points "$points" --folder "$work" --keep 2>/dev/null
 # The same points as GEOADD commands for Redis.
-"$bin" bench --points "$points" --queries 1 --export-redis "$work" >/dev/null
+"$bench" bench --points "$points" --queries 1 --export-redis "$work" >/dev/null
 
 start=$(now)
 "$bin" import "$work/city.csv" --kind pharmacy --db "$work/cli.sqlite" >/dev/null

@@ -29,10 +29,6 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
     case projectionFailed(crs: String, latitude: Double, longitude: Double, reason: String)
     /// PROJ itself could not start (usually `proj.db` cannot be found).
     case projUnavailable(String)
-    /// A position outside what Redis's geohash can encode: longitude beyond -180...180 or latitude
-    /// beyond -85.05112878...85.05112878 (degrees), or NaN. Redis's own reply for the case is
-    /// `RedisGeoMessage.invalidPair(longitude:latitude:)`.
-    case outsideRedisGeoRange(longitude: Double, latitude: Double)
 
     public var description: String {
         switch self {
@@ -62,9 +58,6 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot project \(GeoError.format(latitude)), \(GeoError.format(longitude)) to \(crs): \(reason)"
         case .projUnavailable(let reason):
             return "PROJ is unavailable: \(reason) (is libproj-dev installed and proj.db on the PROJ_DATA path?)"
-        case .outsideRedisGeoRange(let longitude, let latitude):
-            return "invalid longitude,latitude pair \(GeoError.format(longitude)),\(GeoError.format(latitude)): "
-                + "expected a longitude from -180 to 180 and a latitude from -85.05112878 to 85.05112878"
         }
     }
 

@@ -36,10 +36,7 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
             refused = true
             context.fireChannelActive()
             let problem = HTTPAPIError.tooManyConnections(limit: limit)
-            var head = HTTPResponse(status: problem.httpStatus, headerFields: problem.httpHeaderFields)
-            head.headerFields[.connection] = "close"
-            let body = ByteBuffer(bytes: problem.problemJSON)
-            head.headerFields[.contentLength] = String(body.readableBytes)
+            let (head, body) = problem.closingResponseParts
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(body)), promise: nil)
             // Output closed first and the connection a second later: a client still sending its

@@ -11,3 +11,16 @@ extension HTTPAPIError {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: problemJSON)))
     }
 }
+
+extension HTTPAPIError {
+    /// The problem as a head and a body for handlers below Hummingbird's `Response` (a refused
+    /// connection, a request the parser refused), with `Connection: close`: the connection is
+    /// closed after it.
+    var closingResponseParts: (head: HTTPResponse, body: ByteBuffer) {
+        var head = HTTPResponse(status: httpStatus, headerFields: httpHeaderFields)
+        head.headerFields[.connection] = "close"
+        let body = ByteBuffer(bytes: problemJSON)
+        head.headerFields[.contentLength] = String(body.readableBytes)
+        return (head, body)
+    }
+}

@@ -29,10 +29,7 @@ final class ParserErrorHandler: ChannelInboundHandler, RemovableChannelHandler {
             parserError == .headerOverflow
             ? .requestTooLong(limitBytes: Self.headLimitBytes)
             : .malformedRequest(status: .badRequest, cause: "\(parserError)")
-        var head = HTTPResponse(status: problem.httpStatus, headerFields: problem.httpHeaderFields)
-        head.headerFields[.connection] = "close"
-        let body = ByteBuffer(bytes: problem.problemJSON)
-        head.headerFields[.contentLength] = String(body.readableBytes)
+        let (head, body) = problem.closingResponseParts
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel

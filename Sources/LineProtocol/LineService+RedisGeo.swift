@@ -1,5 +1,6 @@
 import Geo
 import Places
+import RedisGeo
 
 /// Redis 7.0's GEO commands and the sorted-set and key commands around them, answering byte for
 /// byte as `redis-server` 7.0.15 does on the same data (`scripts/redis-compat.py` proves it):

@@ -1,5 +1,6 @@
 import Geo
 import Places
+import RedisGeo
 
 /// GEOSEARCH, GEORADIUS and GEORADIUSBYMEMBER, parsed as Redis 7.0's `georadiusGeneric` parses
 /// them (the same checks in the same order, so the same error for the same arguments), answered

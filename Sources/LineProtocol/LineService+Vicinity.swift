@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import PlaceQueries
 import Places
+import RedisGeo
 import TextMap
 
 /// Vicinity's own commands: latitude first, meters unless `UNIT` says otherwise, the WGS84

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import RedisGeo
 
 #if canImport(Glibc)
     import Glibc

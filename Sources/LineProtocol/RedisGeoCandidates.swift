@@ -1,4 +1,5 @@
 import Geo
+import RedisGeo
 
 /// The members a GEO search may report, in no particular order, kept as two parallel arrays
 /// (scores and members) so that `RedisGeoSearch.hits(candidates:)` reads plain `Double`s and

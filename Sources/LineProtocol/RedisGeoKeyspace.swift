@@ -1,5 +1,6 @@
 import Geo
 import Places
+import RedisGeo
 
 /// Vicinity's collections as Redis GEO keys, read through the façade: a key is a place kind (or
 /// `user`, the users the asker may see), a member is a place id (a user id), and its score is

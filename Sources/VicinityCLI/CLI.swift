@@ -14,8 +14,12 @@ public enum CLI {
     }
 
     /// Runs the command line as a process would, then exits with its status.
-    public static func main() -> Never {
-        let outcome = run(Array(CommandLine.arguments.dropFirst()), streaming: true)
+    public static func main() -> Never { main(VicinityCommand.self, programName: "vicinity") }
+
+    /// `main()` for another root command: the `vicinity-bench` tools, which are not shipped in
+    /// `vicinity` but print, fail and exit as it does. `programName` starts every error message.
+    package static func main(_ root: any ParsableCommand.Type, programName: String) -> Never {
+        let outcome = run(root, programName: programName, Array(CommandLine.arguments.dropFirst()), streaming: true)
         // In streaming mode only text produced outside a command (help) is left to write here.
         if !outcome.standardOutput.isEmpty { FileHandle.standardOutput.write(Data(outcome.standardOutput.utf8)) }
         if !outcome.standardError.isEmpty { FileHandle.standardError.write(Data(outcome.standardError.utf8)) }
@@ -32,14 +36,26 @@ public enum CLI {
     public static func run(_ arguments: [String], streaming: Bool = false, environment: [String: String]? = nil)
         -> Outcome
     {
-        guard let environment else { return runCommand(arguments, streaming: streaming) }
-        return CLIEnvironment.$current.withValue(environment) { runCommand(arguments, streaming: streaming) }
+        run(VicinityCommand.self, programName: "vicinity", arguments, streaming: streaming, environment: environment)
     }
 
-    private static func runCommand(_ arguments: [String], streaming: Bool) -> Outcome {
+    /// `run(_:streaming:environment:)` for another root command, whose messages start with
+    /// `programName` (see `main(_:programName:)`).
+    package static func run(
+        _ root: any ParsableCommand.Type, programName: String, _ arguments: [String], streaming: Bool = false,
+        environment: [String: String]? = nil
+    ) -> Outcome {
+        let body = { runCommand(root, programName: programName, arguments, streaming: streaming) }
+        guard let environment else { return body() }
+        return CLIEnvironment.$current.withValue(environment, operation: body)
+    }
+
+    private static func runCommand(
+        _ root: any ParsableCommand.Type, programName: String, _ arguments: [String], streaming: Bool
+    ) -> Outcome {
         var output = CommandOutput(streaming: streaming)
         do {
-            var command = try VicinityCommand.parseAsRoot(shieldNegativeNumbers(arguments))
+            var command = try root.parseAsRoot(shieldNegativeNumbers(arguments))
             if let runnable = command as? OutputCommand {
                 try runnable.execute(&output)
             } else {
@@ -48,18 +64,18 @@ public enum CLI {
             output.flush()
             return Outcome(status: 0, standardOutput: output.collected, standardError: output.diagnostics)
         } catch let error as GeoError {
-            return failed(CLIError.usage(error.description), output: &output)
+            return failed(CLIError.usage(error.description), programName: programName, output: &output)
         } catch let error as PlacesError {
-            return failed(CLIError(error), output: &output)
+            return failed(CLIError(error), programName: programName, output: &output)
         } catch let error as CLIError {
             output.flush()
             return Outcome(
                 status: error.exitCode, standardOutput: output.collected,
-                standardError: output.diagnostics + "vicinity: \(error.description)\n")
+                standardError: output.diagnostics + "\(programName): \(error.description)\n")
         } catch {
             output.flush()
-            let code = VicinityCommand.exitCode(for: error).rawValue
-            let message = VicinityCommand.message(for: error)
+            let code = root.exitCode(for: error).rawValue
+            let message = root.message(for: error)
             if code == 0 {
                 // --help and --version: a clean exit with text for standard output.
                 return Outcome(status: 0, standardOutput: output.collected + message + "\n", standardError: "")
@@ -68,15 +84,16 @@ public enum CLI {
             let hint = firstLine.lowercased().hasPrefix("error: ") ? String(firstLine.dropFirst(7)) : firstLine
             return Outcome(
                 status: code == 1 ? 70 : code, standardOutput: output.collected,
-                standardError: output.diagnostics + "vicinity: \(hint.prefix(1).lowercased() + hint.dropFirst())\n")
+                standardError: output.diagnostics
+                    + "\(programName): \(hint.prefix(1).lowercased() + hint.dropFirst())\n")
         }
     }
 
-    private static func failed(_ error: CLIError, output: inout CommandOutput) -> Outcome {
+    private static func failed(_ error: CLIError, programName: String, output: inout CommandOutput) -> Outcome {
         output.flush()
         return Outcome(
             status: error.exitCode, standardOutput: output.collected,
-            standardError: output.diagnostics + "vicinity: \(error.description)\n")
+            standardError: output.diagnostics + "\(programName): \(error.description)\n")
     }
 
     /// Negative numbers ("-33.9", "-.5", "-1e3", "-inf") are values, not options: a leading space
@@ -105,16 +122,16 @@ public enum CLI {
 
 /// Standard output of one run: streamed to the terminal or collected for a test.
 public struct CommandOutput {
-    let streaming: Bool
-    private(set) var collected = ""
+    package let streaming: Bool
+    package private(set) var collected = ""
     /// Warnings and progress for standard error (collected in both modes; progress is streamed).
-    private(set) var diagnostics = ""
+    package private(set) var diagnostics = ""
     private var pending = ""
 
-    init(streaming: Bool) { self.streaming = streaming }
+    package init(streaming: Bool) { self.streaming = streaming }
 
     /// Appends a line (a newline is added).
-    mutating func line(_ text: String = "") {
+    package mutating func line(_ text: String = "") {
         if streaming {
             pending += text + "\n"
             if pending.utf8.count > 1 << 16 { flush() }
@@ -124,7 +141,7 @@ public struct CommandOutput {
     }
 
     /// Appends text as it is (no newline added).
-    mutating func write(_ text: String) {
+    package mutating func write(_ text: String) {
         if streaming {
             pending += text
             if pending.utf8.count > 1 << 16 { flush() }
@@ -134,16 +151,16 @@ public struct CommandOutput {
     }
 
     /// A progress note for a person at a terminal: streamed to standard error, never collected.
-    func progress(_ text: String) {
+    package func progress(_ text: String) {
         if streaming { FileHandle.standardError.write(Data((text + "\n").utf8)) }
     }
 
-    mutating func warning(_ text: String) { diagnostics += "vicinity: warning: \(text)\n" }
+    package mutating func warning(_ text: String) { diagnostics += "vicinity: warning: \(text)\n" }
 
     /// Something a person should know that is not a problem (a database created), for standard error.
-    mutating func note(_ text: String) { diagnostics += "vicinity: \(text)\n" }
+    package mutating func note(_ text: String) { diagnostics += "vicinity: \(text)\n" }
 
-    mutating func flush() {
+    package mutating func flush() {
         guard streaming, !pending.isEmpty else { return }
         FileHandle.standardOutput.write(Data(pending.utf8))
         pending = ""
@@ -151,12 +168,12 @@ public struct CommandOutput {
 }
 
 /// A subcommand that prints through `CommandOutput`, so tests can run it in-process.
-protocol OutputCommand: ParsableCommand {
+package protocol OutputCommand: ParsableCommand {
     func execute(_ output: inout CommandOutput) throws
 }
 
 extension OutputCommand {
-    mutating func run() throws {
+    package mutating func run() throws {
         var output = CommandOutput(streaming: true)
         try execute(&output)
         output.flush()

@@ -61,7 +61,7 @@ struct ImportCommand: OutputCommand {
                 skipped += 1
             }
         }
-        let readSeconds = StoreBenchCommand.seconds(since: started)
+        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let store = try database.locate().open(output: &output)
         let places = batch.places
         let kinds = batch.kinds.union([kind])

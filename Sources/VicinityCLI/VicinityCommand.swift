@@ -17,9 +17,7 @@ struct VicinityCommand: ParsableCommand {
             """,
         subcommands: [
             NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, ImportCommand.self,
-            ExportCommand.self, UserCommand.self, AdminTokenCommand.self, BenchCommand.self, StoreBenchCommand.self,
-            ServeCommand.self,
-            CrashWriterCommand.self, LineBenchCommand.self,
+            ExportCommand.self, UserCommand.self, AdminTokenCommand.self, ServeCommand.self,
         ]
     )
 }

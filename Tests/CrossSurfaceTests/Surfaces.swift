@@ -5,6 +5,7 @@ import LineProtocol
 import NIOCore
 import Places
 import PlacesSQLite
+import TestSupport
 import VicinityCLI
 
 #if canImport(FoundationNetworking)
@@ -32,9 +33,8 @@ final class Surfaces: Sendable {
     ]
 
     init(seed: UInt64 = 14) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-surfaces-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        databasePath = folder.appendingPathComponent("surfaces.sqlite").path
+        let folder = try TemporaryDirectory(prefix: "vicinity-surfaces")
+        databasePath = folder.file("surfaces.sqlite")
         home = folder.path
         var random = SplitMix64(seed: seed)
         let store = try SQLitePlaceStore(path: databasePath)

@@ -1,5 +1,6 @@
 import Geo
 import Places
+import TestSupport
 
 @testable import HTTPAPI
 
@@ -31,7 +32,7 @@ struct APIFixture {
         var directory = PlaceDirectory(places: catalog)
         directory.openRegistration = openRegistration
         admin = directory.rotateAdminToken()
-        let durable = DurableDirectory(directory, store: NullStore())
+        let durable = DurableDirectory(directory, store: MemoryStore())
         api = VicinityAPI(directory: durable)
         func add(_ user: User) async throws -> String {
             try await durable.perform(.addUser(user), by: .admin) ?? ""

@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import Places
+import TestSupport
 import Testing
 
 @testable import HTTPAPI
@@ -59,65 +59,6 @@ import Testing
         }
     }
 
-    /// A TCP connection to the server on 127.0.0.1 with plain sockets: what a client that speaks
-    /// no HTTP library sends and sees.
-    final class RawConnection: @unchecked Sendable {
-        let socket: Int32
-
-        init(port: Int) throws {
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(socket >= 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            try #require(connected == 0)
-            var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
-
-        deinit { close(socket) }
-
-        func send(_ text: String) { _ = text.withCString { Glibc.send(socket, $0, strlen($0), 0) } }
-
-        /// What arrives within `limit` seconds or until `done` holds of it, and after how long the
-        /// server closed the connection (nil when it is still open). The waiting happens on a
-        /// dispatch thread: the server under test answers on this process's concurrency pool.
-        func receive(for limit: Double, until done: @escaping @Sendable (String) -> Bool = { _ in false }) async
-            -> (text: String, closedAfter: Double?)
-        {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: self.blockingReceive(for: limit, until: done))
-                }
-            }
-        }
-
-        private func blockingReceive(for limit: Double, until done: (String) -> Bool) -> (
-            text: String, closedAfter: Double?
-        ) {
-            let start = Date()
-            var text = ""
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while Date().timeIntervalSince(start) < limit {
-                let count = recv(socket, &buffer, buffer.count, 0)
-                if count > 0 {
-                    text += String(decoding: buffer[..<count], as: UTF8.self)
-                    if done(text) { return (text, nil) }
-                }
-                if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-                    return (text, Date().timeIntervalSince(start))
-                }
-            }
-            return (text, nil)
-        }
-    }
-
     static let healthRequest = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
 
     @Test func idleConnectionsAreClosed() async throws {
@@ -127,8 +68,8 @@ import Testing
             directory: fixture.api.directory, host: "127.0.0.1", port: 0, idleTimeoutSeconds: 1)
         let port = try await server.start()
         // Connected and silent; and silent after one answered request.
-        let silent = try await RawConnection(port: port).receive(for: 10)
-        let answered = try RawConnection(port: port)
+        let silent = try await RawClient(port: port).receive(for: 10)
+        let answered = try RawClient(port: port)
         answered.send(Self.healthRequest)
         let afterOne = await answered.receive(for: 10)
         #expect(silent.closedAfter.map { $0 >= 0.8 } == true, "\(String(describing: silent))")
@@ -142,14 +83,14 @@ import Testing
         defer { fixture.close() }
         let server = HTTPServer(directory: fixture.api.directory, host: "127.0.0.1", port: 0, maximumConnections: 2)
         let port = try await server.start()
-        var open = [try RawConnection(port: port), try RawConnection(port: port)]
+        var open = [try RawClient(port: port), try RawClient(port: port)]
         for connection in open {
             connection.send(Self.healthRequest)
             let got = await connection.receive(for: 5) { $0.hasSuffix("}") }
             #expect(got.text.hasPrefix("HTTP/1.1 200"), "\(got)")
         }
         // Refused before anything of it is read: not even an admin's write is made.
-        let third = try RawConnection(port: port)
+        let third = try RawClient(port: port)
         let body = #"{"lat":41.08,"lon":29.01}"#
         third.send(
             "PUT /v1/places/pharmacy/refused HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(fixture.admin)\r\n"
@@ -163,7 +104,7 @@ import Testing
         // One closed: room for one more.
         open.removeLast()
         try await Task.sleep(for: .milliseconds(300))
-        let next = try RawConnection(port: port)
+        let next = try RawClient(port: port)
         next.send(Self.healthRequest)
         let answered = await next.receive(for: 5) { $0.hasSuffix("}") }
         #expect(answered.text.hasPrefix("HTTP/1.1 200"), "\(answered)")
@@ -180,14 +121,14 @@ import Testing
         let port = try await server.start()
         // The server may close before reading all of it: a write then must not kill the tests.
         signal(SIGPIPE, SIG_IGN)
-        let long = try RawConnection(port: port)
+        let long = try RawClient(port: port)
         let padding = String(repeating: "a", count: 100_000)
         long.send("GET /v1/nearby?lat=41&lon=29&pad=\(padding) HTTP/1.1\r\nHost: x\r\n\r\n")
         let tooLong = await long.receive(for: 5) { $0.hasSuffix("}") }
         #expect(tooLong.text.hasPrefix("HTTP/1.1 414"), "\(tooLong.text.prefix(200))")
         #expect(tooLong.text.lowercased().contains("content-type: application/problem+json"))
         #expect(tooLong.text.contains("the request line and headers are over 80 KiB"))
-        let garbage = try RawConnection(port: port)
+        let garbage = try RawClient(port: port)
         garbage.send("NOT HTTP AT ALL\r\n\r\n")
         let refused = await garbage.receive(for: 5) { $0.hasSuffix("}") }
         #expect(refused.text.hasPrefix("HTTP/1.1 400"), "\(refused.text.prefix(200))")

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Places
+import TestSupport
 import Testing
 
 @testable import HTTPAPI
@@ -26,7 +27,7 @@ import Testing
             let name = names[index % names.count] + (index % 3 == 0 ? "" : " \(index)")
             try catalog.upsert(Place(id: "p\(index)", kind: "pharmacy", name: name, coordinate: coordinate))
         }
-        return VicinityAPI(directory: DurableDirectory(PlaceDirectory(places: catalog), store: NullStore()))
+        return VicinityAPI(directory: DurableDirectory(PlaceDirectory(places: catalog), store: MemoryStore()))
     }
 
     @Test func handWrittenListsReadBackAsTheGeneratedDocuments() async throws {

@@ -2,19 +2,10 @@ import Dispatch
 import NIOCore
 import NIOEmbedded
 import Places
+import TestSupport
 import Testing
 
 @testable import LineProtocol
-
-/// A store whose commits wait until the test lets them through.
-final class GatedStore: PlaceStore, @unchecked Sendable {
-    let release = DispatchSemaphore(value: 0)
-
-    func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] {
-        release.wait()
-        return changes
-    }
-}
 
 /// The connection handler on a thread-safe testing channel, with replies that come from the
 /// writer thread: order behind a waiting write, the graceful drain, and the output stall.
@@ -22,14 +13,14 @@ final class GatedStore: PlaceStore, @unchecked Sendable {
     struct Connection {
         let channel: NIOAsyncTestingChannel
         let admin: String
-        let store: GatedStore
+        let store: MemoryStore
         let directory: DurableDirectory
     }
 
     static func connect(stallSeconds: Int = 30) async throws -> Connection {
         var places = PlaceDirectory(places: try PlaceCatalog())
         let admin = places.rotateAdminToken()
-        let store = GatedStore()
+        let store = MemoryStore(gated: true)
         let directory = DurableDirectory(places, store: store)
         var configuration = ServerConfiguration()
         configuration.outputStallSeconds = stallSeconds
@@ -71,7 +62,7 @@ final class GatedStore: PlaceStore, @unchecked Sendable {
         try await channel.writeInbound(
             ByteBuffer(string: "AUTH \(connection.admin)\r\nPLACE.SET pharmacy p1 41 29\r\nPING\r\nECHO after\r\n"))
         #expect(try await Self.flushed(channel) == "+OK\r\n", "only AUTH's reply before the commit")
-        connection.store.release.signal()
+        connection.store.gate?.release.signal()
         let all = try await Self.flushed(channel) { $0.hasSuffix("$5\r\nafter\r\n") }
         #expect(all == "+OK\r\n+PONG\r\n$5\r\nafter\r\n")
         #expect(connection.directory.read { $0.places.place(kind: "pharmacy", id: "p1") != nil })
@@ -91,7 +82,7 @@ final class GatedStore: PlaceStore, @unchecked Sendable {
         }
         await channel.testingEventLoop.run()
         #expect(channel.isActive, "a write and a PING still to answer")
-        connection.store.release.signal()
+        connection.store.gate?.release.signal()
         let rest = try await Self.flushed(channel) { $0.hasSuffix("+PONG\r\n") }
         #expect(rest == "+OK\r\n+PONG\r\n")
         await channel.testingEventLoop.run()

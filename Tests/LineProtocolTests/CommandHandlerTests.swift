@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import Places
+import TestSupport
 import Testing
 
 @testable import LineProtocol
@@ -10,7 +11,7 @@ import Testing
     /// A connected channel with the decoder and the handler, over an empty directory.
     static func channel() throws -> EmbeddedChannel {
         let service = LineService(
-            directory: DurableDirectory(PlaceDirectory(places: try PlaceCatalog()), store: MemoryOnlyStore()))
+            directory: DurableDirectory(PlaceDirectory(places: try PlaceCatalog()), store: MemoryStore()))
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RESPRequestDecoder()))
         try channel.pipeline.syncOperations.addHandler(

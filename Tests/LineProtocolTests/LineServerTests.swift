@@ -3,14 +3,11 @@ import Geo
 import Logging
 import NIOCore
 import Places
+import RedisGeo
+import TestSupport
 import Testing
 
 @testable import LineProtocol
-
-/// A store that keeps nothing: the directory in memory is the whole truth (tests only).
-final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
-    func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] { changes }
-}
 
 /// The server end to end over real sockets: commands, pipelining, authorization, privacy, limits.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct LineServerTests {
@@ -48,7 +45,7 @@ final class MemoryOnlyStore: PlaceStore, @unchecked Sendable {
             var configuration = ServerConfiguration()
             configuration.port = 0
             configure(&configuration)
-            let service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
+            let service = LineService(directory: DurableDirectory(directory, store: MemoryStore()))
             let server = LineServer(
                 service: service, configuration: configuration,
                 logger: logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))

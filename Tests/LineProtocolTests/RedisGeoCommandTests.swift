@@ -1,5 +1,7 @@
 import Geo
 import Places
+import RedisGeo
+import TestSupport
 import Testing
 
 @testable import LineProtocol
@@ -31,7 +33,7 @@ import Testing
                     Place(
                         id: "station", kind: "polar", name: "Station",
                         coordinate: try Coordinate(latitude: 89.5, longitude: 10))), by: .admin)
-            service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
+            service = LineService(directory: DurableDirectory(directory, store: MemoryStore()))
             var admin = Session(id: 1)
             admin.token = adminToken
             admin.principal = .admin

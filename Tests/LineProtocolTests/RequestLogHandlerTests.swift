@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import LineProtocol

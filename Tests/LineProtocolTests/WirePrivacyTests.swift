@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Places
+import TestSupport
 import Testing
 
 @testable import LineProtocol
@@ -25,7 +26,7 @@ import Testing
         let admin = directory.rotateAdminToken()
         var configuration = ServerConfiguration()
         configuration.port = 0
-        let service = LineService(directory: DurableDirectory(directory, store: MemoryOnlyStore()))
+        let service = LineService(directory: DurableDirectory(directory, store: MemoryStore()))
         let server = LineServer(service: service, configuration: configuration)
         let port = try await server.start().port ?? 0
         defer { Task { await server.shutdown() } }

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Places
+import TestSupport
 import Testing
 
 @testable import PlacesSQLite
@@ -9,9 +10,7 @@ import Testing
 @Suite struct SQLitePlaceStoreTests {
     /// A fresh database path in its own temporary folder.
     static func temporaryDatabase() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-store-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("test.sqlite").path
+        try TemporaryDirectory(prefix: "vicinity-store").file("test.sqlite")
     }
 
     static func place(_ id: String, kind: String = "pharmacy", _ latitude: Double, _ longitude: Double) throws -> Place
@@ -116,8 +115,9 @@ import Testing
     }
 
     @Test func aDirectoryIsNotADatabase() throws {
-        let folder = FileManager.default.temporaryDirectory.path
-        #expect(throws: SQLiteStoreError.self) { try SQLitePlaceStore(path: folder) }
+        try TemporaryDirectory.with(prefix: "vicinity-store") { folder in
+            #expect(throws: SQLiteStoreError.self) { try SQLitePlaceStore(path: folder.path) }
+        }
     }
 }
 

@@ -1,44 +1,10 @@
 import Foundation
 import Geo
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Places
-
-/// A store in memory that records each transaction and can be told to fail or to hold a commit.
-final class MemoryStore: PlaceStore, @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String { "disk full" }
-    }
-
-    private let state = Mutex<(transactions: [[DirectoryChange]], failing: @Sendable (DirectoryChange) -> Bool)>(
-        ([], { _ in false }))
-    /// When set, `commit` signals `entered` and waits for `release` before storing.
-    let gate: (entered: DispatchSemaphore, release: DispatchSemaphore)?
-
-    init(gated: Bool = false) {
-        gate = gated ? (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)) : nil
-    }
-
-    var transactions: [[DirectoryChange]] { state.withLock { $0.transactions } }
-
-    /// Changes for which `predicate` holds make their whole transaction fail.
-    func fail(when predicate: @escaping @Sendable (DirectoryChange) -> Bool) {
-        state.withLock { $0.failing = predicate }
-    }
-
-    func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] {
-        if let gate {
-            gate.entered.signal()
-            gate.release.wait()
-        }
-        try state.withLock { state in
-            if changes.contains(where: state.failing) { throw Failure() }
-            state.transactions.append(changes)
-        }
-        return changes
-    }
-}
 
 private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
     // swift-format-ignore: NeverUseForceTry

@@ -1,4 +1,5 @@
 import Geo
+import TestSupport
 import Testing
 
 @testable import Places

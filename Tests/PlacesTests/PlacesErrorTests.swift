@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import TestSupport
 import Testing
 
 @testable import Places

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -80,10 +81,6 @@ import Testing
             arguments: ["near", "41", "29", "--kind", ""], status: 64,
             message: "invalid kind \"\": expected 1 to 64 characters, no spaces or control characters"),
         Case(
-            arguments: ["bench", "--cell-size", "5"], status: 64,
-            message: "invalid cell size \"5.0\": expected 10 to 100000 meters"),
-        Case(arguments: ["bench", "--nearest", "0"], status: 64, message: "invalid nearest \"0\": expected 1 or more"),
-        Case(
             arguments: ["near", "41", "29", "--model", "projected", "--crs", "EPSG:4326"], status: 64,
             message:
                 "CRS \"EPSG:4326\" is not a projected CRS: expected auto or a projected CRS such as EPSG:32635"),
@@ -144,9 +141,9 @@ import Testing
     @Test(arguments: dataCases.indices)
     func dataErrors(_ position: Int) throws {
         let test = CLIBadInputTests.dataCases[position]
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-bad-\(position).csv").path
-        try test.content.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryDirectory(prefix: "vicinity-bad")
+        defer { folder.remove() }
+        let path = try folder.write("bad-\(position).csv", test.content)
         let outcome = CLI.test(["near", "41", "29", "--data", path])
         #expect(outcome.status == 65, "\(test.name)")
         #expect(outcome.standardError == "vicinity: \(path)\(test.message)\n", "\(test.name)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -77,11 +78,11 @@ import Testing
     }
 
     @Test func everyKindAtOnce() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("map-kinds-\(UUID()).csv")
-        try "id,name,lat,lon,kind\np1,Omur,41.087853,29.014096,pharmacy\nu1,Ayse,41.0885,29.0158,user\n"
-            .write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let run = Self.map(["41.088154", "29.015615", "--kind", "all", "--data", file.path] + Self.plain)
+        let folder = try TemporaryDirectory(prefix: "map-kinds")
+        defer { folder.remove() }
+        let file = try folder.write(
+            "kinds.csv", "id,name,lat,lon,kind\np1,Omur,41.087853,29.014096,pharmacy\nu1,Ayse,41.0885,29.0158,user\n")
+        let run = Self.map(["41.088154", "29.015615", "--kind", "all", "--data", file] + Self.plain)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.hasPrefix("Places within 500 m of 41.088154, 29.015615\n"))
         #expect(run.output.hasSuffix("1  Ayse (user)       41 m  NNE\n2  Omur (pharmacy)  132 m  WSW\n"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -93,10 +94,9 @@ import Testing
     /// Found 2026-11-22 in review: a name with a line break or an escape sequence broke the
     /// one-line-per-result layout and reached the terminal.
     @Test func controlCharactersInNamesAreNotPrinted() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-names.csv").path
-        try "id,name,lat,lon\nx,\"Evil\u{1B}[2J\nName\u{202E}\",41.0881,29.0156\n".write(
-            toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try TemporaryDirectory(prefix: "vicinity-names")
+        defer { folder.remove() }
+        let path = try folder.write("names.csv", "id,name,lat,lon\nx,\"Evil\u{1B}[2J\nName\u{202E}\",41.0881,29.0156\n")
         let outcome = CLI.test(["near", "41.088154", "29.015615", "--data", path])
         #expect(outcome.status == 0)
         #expect(!outcome.standardOutput.contains("\u{1B}"))

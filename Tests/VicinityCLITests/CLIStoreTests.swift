@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Places
 import PlacesSQLite
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -9,11 +10,7 @@ import Testing
 /// The database through the command line: import, export, users, tokens, the default location.
 @Suite struct CLIStoreTests {
     static func write(_ text: String, name: String = "places.csv") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-import-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try TemporaryDirectory(prefix: "vicinity-import").write(name, text)
     }
 
     static let three = """
@@ -186,7 +183,7 @@ import Testing
     }
 
     @Test func theDefaultDatabaseIsCreatedAndSeededOnceAndTheVariablesChooseAnother() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-home-\(UUID())").path
+        let home = try TemporaryDirectory(prefix: "vicinity-home").path
         let environment = ["HOME": home, "VICINITY_DATA": TestEnvironment.dataFolder]
         let first = CLI.run(["nearest", "51.530882", "-0.123796", "--count", "1"], environment: environment)
         let path = home + "/.local/share/vicinity/vicinity.sqlite"

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Places
 import PlacesSQLite
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -16,7 +17,7 @@ import Testing
         private(set) var standardError = ""
 
         init(_ arguments: [String]) throws {
-            process.executableURL = CrashTests.binary()
+            process.executableURL = BuiltExecutable.url("vicinity")
             process.arguments = ["serve"] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors

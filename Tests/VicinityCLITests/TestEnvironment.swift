@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import VicinityCLI
 
@@ -9,7 +10,9 @@ enum TestEnvironment {
         .deletingLastPathComponent().appendingPathComponent("Data").path
 
     static let values: [String: String] = {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-cli-home-\(UUID())").path
+        guard let home = try? TemporaryDirectory(prefix: "vicinity-cli-home").path else {
+            preconditionFailure("cannot create a home folder for the tests")
+        }
         let environment = ["HOME": home, "VICINITY_DATA": dataFolder]
         let seeding = CLI.run(["nearest", "0", "0", "--count", "1"], environment: environment)
         precondition(seeding.status == 0, "seeding the test database failed: \(seeding.standardError)")
@@ -18,9 +21,10 @@ enum TestEnvironment {
 
     /// A fresh database path in a folder of its own.
     static func freshDatabase() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-cli-db-\(UUID())")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("test.sqlite").path
+        guard let folder = try? TemporaryDirectory(prefix: "vicinity-cli-db") else {
+            preconditionFailure("cannot create a folder for a test database")
+        }
+        return folder.file("test.sqlite")
     }
 }
 

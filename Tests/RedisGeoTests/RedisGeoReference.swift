@@ -1,6 +1,7 @@
 import Foundation
+import Geo
 
-@testable import Geo
+@testable import RedisGeo
 
 /// `Fixtures/redis-geo-reference.json`: replies of a real redis-server 7.0.15 to GEO commands, made
 /// by `Fixtures/make_redis_geo_reference.py`. Replies are raw RESP2, byte for byte.

@@ -3,18 +3,20 @@ import Synchronization
 
 /// Log lines kept in memory, for tests that read what a server logged: each line is the level,
 /// the message and every metadata value, as a log file would hold them.
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     private let lines = Mutex<[String]>([])
 
+    public init() {}
+
     /// A logger at `level` that writes here.
-    func logger(level: Logger.Level = .trace) -> Logger {
+    public func logger(level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: "test", factory: { _ in Handler(capture: self) })
         logger.logLevel = level
         return logger
     }
 
     /// Everything logged so far, one line each.
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    public var text: String { lines.withLock { $0.joined(separator: "\n") } }
 
     fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
 

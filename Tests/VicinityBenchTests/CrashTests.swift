@@ -2,32 +2,22 @@ import Foundation
 import Geo
 import Places
 import PlacesSQLite
+import TestSupport
 import Testing
 
-@testable import VicinityCLI
+@testable import VicinityBench
 
 /// Must show (issue 4): a child process makes acknowledged writes and is killed with SIGKILL at a
 /// random moment; after reopening, every acknowledged write is there and the database is sound.
 @Suite struct CrashTests {
-    /// The `vicinity` binary built next to this test bundle (`swift build --build-tests` builds it).
-    static func binary() -> URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
-        ]
-        return candidates.map { $0.appendingPathComponent("vicinity") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     @Test func everyAcknowledgedWriteSurvivesKillNine() throws {
-        let binary = try #require(Self.binary(), "build the vicinity product first (make test does)")
+        let binary = try #require(BuiltExecutable.url("vicinity-bench"), "build vicinity-bench first (make test does)")
         var random = SplitMix64(seed: 0xC0FFEE)
         var totalAcknowledged = 0
         for iteration in 0..<20 {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-crash-\(UUID())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("crash.sqlite").path
+            let folder = try TemporaryDirectory(prefix: "vicinity-crash")
+            defer { folder.remove() }
+            let path = folder.file("crash.sqlite")
             let process = Process()
             process.executableURL = binary
             process.arguments = ["crash-writer", "--db", path, "--count", "100000", "--writers", "4"]
@@ -82,21 +72,20 @@ import Testing
     /// An import killed with SIGKILL at a random moment leaves the database as it was before, or
     /// holding the whole import: never a part of it.
     @Test func aKilledImportStoresAllOrNothing() throws {
-        let binary = try #require(Self.binary(), "build the vicinity product first (make test does)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vicinity-kill-import-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = try #require(BuiltExecutable.url("vicinity"), "build the vicinity product first (make test does)")
+        let folder = try TemporaryDirectory(prefix: "vicinity-kill-import")
+        defer { folder.remove() }
         var text = "id,name,lat,lon,note\n"
         for number in 0..<150_000 {
             let (latitude, longitude) = (Double(number % 170) - 85, Double(number % 350) - 175)
             text += "k\(number),Name \(number),\(latitude),\(longitude),n\n"
         }
-        let csv = folder.appendingPathComponent("big.csv").path
+        let csv = folder.file("big.csv")
         try text.write(toFile: csv, atomically: true, encoding: .utf8)
         var random = SplitMix64(seed: 0xBADC0DE)
         var outcomes: [String] = []
         for iteration in 0..<6 {
-            let path = folder.appendingPathComponent("db\(iteration).sqlite").path
+            let path = folder.file("db\(iteration).sqlite")
             let before = try SQLitePlaceStore(path: path)
             try before.upsert([
                 Place(id: "kept", kind: "pharmacy", name: "Kept", coordinate: try Coordinate(latitude: 1, longitude: 2))

@@ -1,7 +1,8 @@
 import Foundation
+import Geo
 import Testing
 
-@testable import Geo
+@testable import RedisGeo
 
 /// `RedisGeoSearch.hits(candidates:)` takes a fast path (one sort by distance) when no two
 /// distances tie, and otherwise rebuilds Redis's scan order and runs Redis's own sorts. Both are

@@ -58,13 +58,13 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///   - longitude: the centre, degrees, -180...180.
     ///   - latitude: the centre, degrees, -85.05112878...85.05112878.
     ///   - shape: the radius or box, in its unit; sizes must be 0 or more (+infinity allowed).
-    /// - Throws: `GeoError.outsideRedisGeoRange` for the centre, `GeoError.invalidRadius` for a
+    /// - Throws: `RedisGeoError.outsideRange` for the centre, `RedisGeoError.negativeSize` for a
     ///   negative or NaN size (Redis: `RedisGeoMessage.negativeRadius` / `negativeBox`).
-    public init(longitude: Double, latitude: Double, shape: RedisGeoShape) throws(GeoError) {
+    public init(longitude: Double, latitude: Double, shape: RedisGeoShape) throws(RedisGeoError) {
         guard GeoHash.isEncodable(longitude: longitude, latitude: latitude) else {
-            throw .outsideRedisGeoRange(longitude: longitude, latitude: latitude)
+            throw .outsideRange(longitude: longitude, latitude: latitude)
         }
-        for size in shape.sizes where size.isNaN || size < 0 { throw .invalidRadius(size) }
+        for size in shape.sizes where size.isNaN || size < 0 { throw .negativeSize(size) }
         self.longitude = longitude
         self.latitude = latitude
         self.shape = shape
@@ -101,10 +101,10 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///   - order: ASC, DESC or neither.
     ///   - count: COUNT n, COUNT n ANY or no COUNT.
     /// - Returns: the members Redis replies with, in its order, with their distances in meters.
-    /// - Throws: `GeoError.invalidCount` for a COUNT below 1 (Redis: `RedisGeoMessage.countNotPositive`).
+    /// - Throws: `RedisGeoError.invalidCount` for a COUNT below 1 (Redis: `RedisGeoMessage.countNotPositive`).
     public func matches<Member: Sendable>(
         in entries: [RedisGeoEntry<Member>], order: Order = .unsorted, count: Count = .all
-    ) throws(GeoError) -> [RedisGeoMatch<Member>] {
+    ) throws(RedisGeoError) -> [RedisGeoMatch<Member>] {
         // Sorted-set order is position order, so positions break score ties.
         try hits(candidates: entries.map(\.score), order: order, count: count, membersPrecede: { $0 < $1 }).map {
             hit in
@@ -127,11 +127,11 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///   - candidates: the members' scores, in any order.
     ///   - membersPrecede: whether the member at one position comes before the one at another in
     ///     sorted-set order (Redis compares member bytes with `memcmp`); asked only for equal scores.
-    /// - Throws: `GeoError.invalidCount` for a COUNT below 1.
+    /// - Throws: `RedisGeoError.invalidCount` for a COUNT below 1.
     public func hits(
         candidates: [Double], order: Order = .unsorted, count: Count = .all,
         membersPrecede: (Int, Int) -> Bool
-    ) throws(GeoError) -> [RedisGeoHit] {
+    ) throws(RedisGeoError) -> [RedisGeoHit] {
         var limit = 0
         var any = false
         switch count {

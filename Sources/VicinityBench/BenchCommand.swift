@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import VicinityCLI
 
-/// `vicinity bench`: index a deterministic synthetic city and time queries against brute force.
+/// `vicinity-bench bench`: index a deterministic synthetic city and time queries against brute force.
 struct BenchCommand: OutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -9,7 +10,7 @@ struct BenchCommand: OutputCommand {
         discussion: """
             Half of the points are uniform over a 60 x 75 km box around Istanbul, half in 300 \
             Gaussian clusters (sigma 300-800 m); queries come from the same mixture. Run a release \
-            build: swift run -c release vicinity bench
+            build: swift run -c release vicinity-bench bench
             """
     )
 

@@ -1,7 +1,8 @@
 import Foundation
+import Geo
 import Testing
 
-@testable import Geo
+@testable import RedisGeo
 
 @Suite struct GeoHashTests {
     /// Palermo from the Redis GEOADD documentation: ZSCORE 3479099956230698, GEOPOS
@@ -17,7 +18,7 @@ import Testing
 
     @Test(arguments: [(180.000_000_1, 0.0), (-180.000_000_1, 0.0), (0.0, 85.051_128_79), (0.0, -90.0), (.nan, 0.0)])
     func rejectsPositionsOutsideTheRedisLimits(longitude: Double, latitude: Double) {
-        #expect(throws: GeoError.self) { try GeoHash.encode(longitude: longitude, latitude: latitude) }
+        #expect(throws: RedisGeoError.self) { try GeoHash.encode(longitude: longitude, latitude: latitude) }
     }
 
     /// Regression: the upper edges carry into bits 52 and 53 in Redis (offset 2^26 on the axis), and
@@ -124,7 +125,7 @@ import Testing
         for entry in reference.invalid {
             let longitude = try #require(Double(entry.longitude))
             let latitude = try #require(Double(entry.latitude))
-            #expect(throws: GeoError.outsideRedisGeoRange(longitude: longitude, latitude: latitude)) {
+            #expect(throws: RedisGeoError.outsideRange(longitude: longitude, latitude: latitude)) {
                 try GeoHash.encode(longitude: longitude, latitude: latitude)
             }
             #expect(RESP.error(RedisGeoMessage.invalidPair(longitude: longitude, latitude: latitude)) == entry.reply)

@@ -3,15 +3,15 @@ import Foundation
 import Geo
 import Places
 import PlacesSQLite
+import VicinityCLI
 
-/// `vicinity crash-writer`: a test helper, hidden from help. Several threads write places and
+/// `vicinity-bench crash-writer`: a test helper (`CrashTests`). Several threads write places and
 /// users through the durable directory's group commit; each write is acknowledged on standard
 /// output (`ack place w3-17`, `ack move u3 19`) only after its commit returned, so a test can
 /// kill the process with SIGKILL at any moment and check that every acknowledged write survived.
 struct CrashWriterCommand: OutputCommand {
     static let configuration = CommandConfiguration(
-        commandName: "crash-writer", abstract: "Write through group commit, acknowledging each (for tests).",
-        shouldDisplay: false)
+        commandName: "crash-writer", abstract: "Write through group commit, acknowledging each (for tests).")
 
     @Option(help: "Database file.") var db: String
     @Option(help: "Writes per writer thread.") var count = 1_000

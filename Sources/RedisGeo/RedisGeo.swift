@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// Redis 7.0's GEO arithmetic, reproduced to the bit: distances on its sphere and the radius and box
 /// tests of GEOSEARCH (Redis `src/geohash_helper.c`).

@@ -2,7 +2,7 @@ import CHeapStats
 import Foundation
 import Geo
 
-/// The measurements behind `vicinity bench`: a synthetic city indexed once, then the same query
+/// The measurements behind `vicinity-bench bench`: a synthetic city indexed once, then the same query
 /// set run through the index under each model and, for a few queries, through a brute-force scan.
 struct Benchmark {
     struct Configuration {
@@ -82,7 +82,7 @@ struct Benchmark {
             text += "\(point.handle),Point \(point.handle),\(point.coordinate.latitude),\(point.coordinate.longitude)\n"
         }
         try text.write(toFile: folder + "/points.csv", atomically: true, encoding: .utf8)
-        let radius = DistanceText.plain(configuration.radiusMeters)
+        let radius = NumberText.plain(configuration.radiusMeters)
         text = queries.map {
             "GEOSEARCH city FROMLONLAT \($0.longitude) \($0.latitude) BYRADIUS \(radius) m ASC WITHDIST\r\n"
         }.joined()
@@ -103,7 +103,7 @@ struct Benchmark {
             let meters = pick([100.0, 250, 500, 500, 1_000, 2_000])
             let unit = pick(["m", "m", "km", "ft", "mi"])
             let perUnit = ["m": 1.0, "km": 1_000, "ft": 0.3048, "mi": 1_609.34][unit]!
-            let radius = DistanceText.plain((meters / perUnit * 1_000).rounded() / 1_000)
+            let radius = NumberText.plain((meters / perUnit * 1_000).rounded() / 1_000)
             let order = pick(["ASC", "ASC", "DESC", ""])
             let count = pick(["", "", "COUNT 10", "COUNT 50", "COUNT 10 ANY"])
             let with = ["WITHCOORD", "WITHDIST", "WITHHASH"].filter { _ in random.next() % 2 == 0 }

@@ -1,7 +1,8 @@
 import Foundation
+import Geo
 import Testing
 
-@testable import Geo
+@testable import RedisGeo
 
 @Suite struct RedisGeoTests {
     /// Palermo to Catania from the Redis GEODIST documentation: "166274.1516" m, "166.2742" km,
@@ -110,17 +111,17 @@ import Testing
     }
 
     @Test func searchRejectsBadInput() {
-        #expect(throws: GeoError.self) {
+        #expect(throws: RedisGeoError.self) {
             try RedisGeoSearch(longitude: 0, latitude: 86, shape: .radius(1, unit: .meters))
         }
-        #expect(throws: GeoError.self) {
+        #expect(throws: RedisGeoError.self) {
             try RedisGeoSearch(longitude: 0, latitude: 0, shape: .radius(-1, unit: .meters))
         }
-        #expect(throws: GeoError.self) {
+        #expect(throws: RedisGeoError.self) {
             try RedisGeoSearch(longitude: 0, latitude: 0, shape: .box(width: 1, height: .nan, unit: .feet))
         }
         let search = try? RedisGeoSearch(longitude: 0, latitude: 0, shape: .radius(1, unit: .meters))
-        #expect(throws: GeoError.invalidCount(0)) {
+        #expect(throws: RedisGeoError.invalidCount(0)) {
             try search?.matches(in: [RedisGeoEntry<String>](), count: .first(0))
         }
     }

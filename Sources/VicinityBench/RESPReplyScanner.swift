@@ -1,5 +1,5 @@
 /// Finds where one RESP2 reply ends in a run of bytes, without building it: the client side of
-/// `vicinity line-bench`, which only needs to know when a reply is complete.
+/// `vicinity-bench line-bench`, which only needs to know when a reply is complete.
 ///
 /// Understands simple strings (`+`), errors (`-`), integers (`:`), bulk strings (`$`, including
 /// the null bulk `$-1`) and arrays (`*`, including `*-1`), nested to any depth.

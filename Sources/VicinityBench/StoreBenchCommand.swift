@@ -3,20 +3,21 @@ import Foundation
 import Geo
 import Places
 import PlacesSQLite
+import VicinityCLI
 
-/// `vicinity bench-store`: the database's figures — import, restart to ready, write throughput
+/// `vicinity-bench bench-store`: the database's figures — import, restart to ready, write throughput
 /// with group commit — on the synthetic city written as a CSV file.
 struct StoreBenchCommand: OutputCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-store",
         abstract: "Benchmark the database: import, restart to ready, and writes per second.",
         discussion: """
-            Writes the synthetic city (see vicinity bench) as a CSV file of places with random ids, \
+            Writes the synthetic city (see vicinity-bench bench) as a CSV file of places with random ids, \
             imports it into a new database exactly as vicinity import does, reloads the database \
             into memory as a server start does and answers a first query, then times single-row \
             writes (user moves) from 1 and from 16 writer threads through the group commit, and the \
             16 writers again with one commit per write for comparison. Run a release build: \
-            swift run -c release vicinity bench-store
+            swift run -c release vicinity-bench bench-store
             """
     )
 

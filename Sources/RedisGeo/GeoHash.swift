@@ -47,11 +47,11 @@ public enum GeoHash {
     /// - Returns: the interleaved hash, below 2^52 except on the edges: longitude 180 sets bit 53 and
     ///   latitude 85.05112878 sets bit 52 (Redis does the same). Redis stores the score as a `Double`,
     ///   so such a value is rounded to 53 significant bits: use `Double(score)` for the stored score.
-    /// - Throws: `GeoError.outsideRedisGeoRange` outside the ranges above or for NaN; Redis's reply
+    /// - Throws: `RedisGeoError.outsideRange` outside the ranges above or for NaN; Redis's reply
     ///   text for the case is `RedisGeoMessage.invalidPair(longitude:latitude:)`.
-    public static func encode(longitude: Double, latitude: Double) throws(GeoError) -> UInt64 {
+    public static func encode(longitude: Double, latitude: Double) throws(RedisGeoError) -> UInt64 {
         guard let cell = GeoHashCell(longitude: longitude, latitude: latitude, step: maximumStep) else {
-            throw .outsideRedisGeoRange(longitude: longitude, latitude: latitude)
+            throw .outsideRange(longitude: longitude, latitude: latitude)
         }
         return cell.bits
     }

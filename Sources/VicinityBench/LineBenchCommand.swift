@@ -1,19 +1,19 @@
 import ArgumentParser
 import Foundation
+import VicinityCLI
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// `vicinity line-bench`: one client that sends a file of commands to a RESP server (Vicinity or
+/// `vicinity-bench line-bench`: one client that sends a file of commands to a RESP server (Vicinity or
 /// Redis) one at a time, each waiting for its whole reply, and reports calls per second, latency
 /// percentiles and a digest of every reply byte — so two servers can be timed on the same query
-/// set in the same run and shown to give identical replies. Hidden from help; used by
+/// set in the same run and shown to give identical replies. Used by
 /// scripts/bench-line.sh.
 struct LineBenchCommand: OutputCommand {
     static let configuration = CommandConfiguration(
-        commandName: "line-bench", abstract: "Time a file of commands against a RESP server, one call at a time.",
-        shouldDisplay: false)
+        commandName: "line-bench", abstract: "Time a file of commands against a RESP server, one call at a time.")
 
     @Option(help: "Server address (IPv4).") var host = "127.0.0.1"
     @Option(help: "Server port.") var port: Int

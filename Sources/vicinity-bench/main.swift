@@ -1,0 +1,3 @@
+import VicinityBench
+
+BenchTool.main()

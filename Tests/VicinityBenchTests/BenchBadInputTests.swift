@@ -1,0 +1,29 @@
+import Testing
+
+@testable import VicinityBench
+
+/// Bad `vicinity-bench` command lines: one line on standard error naming the value and the valid
+/// range, exit code 64, as `vicinity` does.
+@Suite struct BenchBadInputTests {
+    @Test(arguments: [
+        (["bench", "--cell-size", "5"], "invalid cell size \"5.0\": expected 10 to 100000 meters"),
+        (["bench", "--nearest", "0"], "invalid nearest \"0\": expected 1 or more"),
+        (["bench-store", "--writes", "0"], "invalid writes \"0\": expected 1 to 1000000"),
+        (["line-bench", "--port", "0", "--file", "x"], "invalid port \"0\": expected 1 to 65535"),
+        (["crash-writer", "--db", "x", "--writers", "0"], "invalid writers \"0\": expected 1 to 64"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        let outcome = BenchTool.run(arguments)
+        #expect(outcome.status == 64)
+        #expect(outcome.standardError == "vicinity-bench: \(message)\n")
+        #expect(outcome.standardOutput.isEmpty)
+    }
+
+    @Test func helpListsTheToolsThatVicinityNoLongerShips() {
+        let outcome = BenchTool.run(["--help"])
+        #expect(outcome.status == 0)
+        for command in ["bench", "bench-store", "line-bench", "crash-writer"] {
+            #expect(outcome.standardOutput.contains("\n  \(command) "), "\(command)")
+        }
+    }
+}
