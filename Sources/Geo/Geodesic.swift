@@ -5,7 +5,7 @@ import CProj
 ///
 /// Accuracy: errors below 15 nanometers for any pair of points on WGS84, including nearly
 /// antipodal ones (C. F. F. Karney, "Algorithms for geodesics", J. Geodesy 87, 43–55, 2013).
-/// Cost: about 1.1–1.4 µs per call on this project's machines.
+/// Cost: the dearest of the three models per call (BENCHMARKS.md).
 ///
 /// The parameters live in a heap block that is written once in `init` and only read afterwards,
 /// which `geod_inverse` does through a `const` pointer: one instance is safe to share between

@@ -150,8 +150,8 @@ final class ProjTransformer: @unchecked Sendable {
 }
 
 /// A pool of PROJ transformations, one per thread at a time and per CRS, so that queries on many
-/// threads never share a PROJ context. Building one costs about 1.5 ms (it opens proj.db); reuse
-/// costs a lock.
+/// threads never share a PROJ context. Building one opens proj.db, far dearer than a query;
+/// reuse costs a lock.
 public final class ProjectionPool: Sendable {
     /// The pool the distance models use.
     public static let shared = ProjectionPool()

@@ -1,7 +1,6 @@
 /// Compact JSON written straight into bytes, for the large answers (`/v1/nearby`, `/v1/nearest`):
-/// Foundation's `JSONEncoder`, which the generated server uses for every JSON body, spent 740 µs
-/// on a list of 250 places (62 % of the server's time under load); this writes it in about a
-/// twentieth of that.
+/// Foundation's `JSONEncoder`, which the generated server uses for every JSON body, was most of the
+/// server's time on a long list (BENCHMARKS.md has the figures).
 ///
 /// The caller writes the punctuation (`{`, `,`, `:`) with `raw`, and values with `string`,
 /// `number` and `integer`. Numbers are the shortest text that reads back to the same `Double`

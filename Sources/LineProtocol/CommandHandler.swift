@@ -9,8 +9,8 @@ import NIOCore
 /// connection only.
 ///
 /// Replies are flushed once per read, not once per request: a pipeline of 16 requests that came in
-/// one read goes out in one `writev` (a write per reply cost a system call each: 7 µs of server time
-/// per PING at `redis-benchmark -P 16`). They are flushed at once when the channel stops being
+/// one read goes out in one `writev` rather than a system call per reply (BENCHMARKS.md has the
+/// measurement). They are flushed at once when the channel stops being
 /// writable (else it could never become writable again) and when a reply comes later than its read
 /// (a write waiting for its commit).
 final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {

@@ -290,8 +290,8 @@ public struct PlaceDirectory: Sendable {
 
     /// The text in Unicode normalization form C, as every kind and id is stored. Swift compares
     /// strings by canonical equivalence and SQLite by bytes: `café` written as `cafe` + U+0301 and
-    /// as U+00E9 are one place in memory, so they must be one row too (they once were two, and
-    /// the server then refused to load its database).
+    /// as U+00E9 are one place in memory, so they must be one row too (as two rows the server
+    /// would refuse to load its database: a duplicate id).
     public static func composed(_ text: String) -> String {
         text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
     }
