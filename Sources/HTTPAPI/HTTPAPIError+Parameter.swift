@@ -30,7 +30,10 @@ extension HTTPAPIError {
         case .reservedKind(let text):
             (noun, value, expected) = ("kind", text, "a place kind other than \"user\" (users are under /v1/users)")
         case .invalidPlaceID(let text): (noun, value, expected) = ("place id", text, Vocabulary.placeID.expected)
-        case .invalidUserID(let text): (noun, value, expected) = ("user id", text, Vocabulary.userID.expected)
+        case .invalidUserID(let text):
+            // A path names a stored user (`existingUserID`); a body names a new one (`userID`).
+            let rule = if case .parameter(.path) = place { Vocabulary.existingUserID } else { Vocabulary.userID }
+            (noun, value, expected) = ("user id", text, rule.expected)
         default: return .places(error)
         }
         switch place {

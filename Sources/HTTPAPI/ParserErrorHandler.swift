@@ -8,28 +8,63 @@ import NIOHTTPTypes
 /// stops at 80 KiB; a long URL is the usual cause), 400 for anything else it cannot parse. The
 /// connection is closed after the answer, since the parser cannot find where the next request
 /// starts.
-final class ParserErrorHandler: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// Requests that came before the bad one on the same connection (pipelined) are answered first:
+/// the problem waits until every response already owed has ended. An error in the middle of a
+/// request's body is left to Hummingbird, whose handler is still reading that request.
+final class ParserErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
     /// llhttp's limit on a request's line and headers together, bytes (HTTP_MAX_HEADER_SIZE).
     static let headLimitBytes = 80 * 1024
 
-    private var answered = false
+    /// Requests passed on whose response has not ended yet.
+    private var owed = 0
+    /// Whether a request's head was passed on and its end not yet.
+    private var inBody = false
+    /// The problem to send once nothing is owed.
+    private var refusal: HTTPAPIError?
+    private var sent = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            owed += 1
+            inBody = true
+        case .end: inBody = false
+        case .body: break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let ended = if case .end = unwrapOutboundIn(data) { true } else { false }
+        context.write(data, promise: promise)
+        guard ended else { return }
+        owed = max(0, owed - 1)
+        if owed == 0, refusal != nil { answer(context: context) }
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError else {
+        guard let parserError = error as? HTTPParserError, !inBody else {
             context.fireErrorCaught(error)
             return
         }
-        guard !answered else { return }
-        answered = true
-        let problem: HTTPAPIError =
+        guard refusal == nil else { return }
+        refusal =
             parserError == .headerOverflow
             ? .requestTooLong(limitBytes: Self.headLimitBytes)
             : .malformedRequest(status: .badRequest, cause: "\(parserError)")
-        let (head, body) = problem.closingResponseParts
+        if owed == 0 { answer(context: context) }
+    }
+
+    private func answer(context: ChannelHandlerContext) {
+        guard let refusal, !sent else { return }
+        sent = true
+        let (head, body) = refusal.closingResponseParts
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel

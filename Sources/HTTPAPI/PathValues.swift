@@ -9,8 +9,8 @@ enum PathValues {
         do { _ = try Vocabulary.placeID.parse(id) } catch { throw .parameter("id", in: .path, error) }
     }
 
-    /// A user id (`Vocabulary.userID`).
+    /// A stored user's id (`Vocabulary.existingUserID`).
     static func userID(_ id: String) throws(HTTPAPIError) -> String {
-        do { return try Vocabulary.userID.parse(id) } catch { throw .parameter("id", in: .path, error) }
+        do { return try Vocabulary.existingUserID.parse(id) } catch { throw .parameter("id", in: .path, error) }
     }
 }

@@ -54,15 +54,21 @@ struct QueryParameter: Sendable {
     static let ascii = QueryParameter(
         name: "ascii", noun: "ascii", expected: "true or false", required: false,
         accepts: { $0 == "true" || $0 == "false" })
+    // Text the handler checks (`Vocabulary.queryKind`, the contract's CRSs); here only that it is
+    // given once.
+    static let kind = QueryParameter(
+        name: "kind", noun: "kind", expected: "a kind", required: false, accepts: { _ in true })
+    static let crs = QueryParameter(
+        name: "crs", noun: "crs", expected: "a CRS", required: false, accepts: { _ in true })
 
-    /// The number and word parameters of each operation, by operation id. String parameters
-    /// (`kind`, `crs`) are checked by the handler alone: the generated code takes any text.
+    /// The query parameters of each operation, by operation id. The values of string parameters
+    /// (`kind`, `crs`) are checked by the handler: here only that each is given once.
     static let byOperation: [String: [QueryParameter]] = [
-        "findNearby": [latitude("lat"), longitude("lon"), radius, limit, model, format],
-        "findNearest": [latitude("lat"), longitude("lon"), count, maxDistance, model, format],
+        "findNearby": [latitude("lat"), longitude("lon"), radius, limit, model, format, kind, crs],
+        "findNearest": [latitude("lat"), longitude("lon"), count, maxDistance, model, format, kind, crs],
         "measureDistance": [latitude("from_lat"), longitude("from_lon"), latitude("to_lat"), longitude("to_lon")],
         "findNearbyUsers": [latitude("lat"), longitude("lon"), radius, limit],
-        "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii],
+        "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii, kind],
     ]
 
     // MARK: - Checking

@@ -3,12 +3,14 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// Logs one line per request at `.info`: method, path, the client's address, the status and the
-/// milliseconds the answer took to make.
+/// Logs one line per request at `.info`: method, the route matched, the client's address, the
+/// status and the milliseconds the answer took to make.
 ///
-/// The path is logged without its query string and no header is logged: a token travels in the
-/// `Authorization` header, and a client may put one in a query (`?token=…`) however the contract
-/// reads it. Bodies are never logged (`POST /v1/users` answers with the new user's token).
+/// The route is logged as the contract writes it (`/v1/users/{id}/location`), never the path
+/// sent: a path names users, private ones too, and who they are is no business of whoever reads
+/// the logs. No query string and no header is logged: a token travels in the `Authorization`
+/// header, and a client may put one in a query (`?token=…`) however the contract reads it.
+/// Bodies are never logged (`POST /v1/users` answers with the new user's token).
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = VicinityRequestContext
     let logger: Logger
@@ -36,7 +38,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         logger.info(
             "request",
             metadata: [
-                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+                "method": .string(request.method.rawValue), "path": .string(context.endpointPath ?? "(no route)"),
                 "peer": .string(context.remoteAddress.map(RequestLogMiddleware.text) ?? "-"),
                 "status": .stringConvertible(status),
                 "duration_ms": .string(String(format: "%.3f", milliseconds)),

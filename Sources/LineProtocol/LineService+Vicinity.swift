@@ -83,7 +83,7 @@ extension LineService {
         do { radius = try Vocabulary.distance("radius", unit: unit).parse(radiusText) } catch { throw .places(error) }
         let query = PlaceQuery(
             kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model,
-            principal: session.principal)
+            principal: session.principal, countsAll: false)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
         return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
     }

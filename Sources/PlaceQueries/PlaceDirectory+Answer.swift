@@ -8,28 +8,20 @@ extension PlaceDirectory {
     /// - Throws: `PlacesError.geo` for a radius, count or model the index refuses, or a hit the
     ///   projected model cannot measure.
     public func answer(_ query: PlaceQuery) throws(PlacesError) -> QueryAnswer {
-        let (found, total) = try found(query.collection, query.reach, query)
-        var answer = QueryAnswer(hits: try measured(found, query), total: total)
-        if query.namesNearestBeyond, found.isEmpty, case .within = query.reach {
-            let (beyond, _) = try self.found(query.collection, .nearest(count: 1, maxDistanceMeters: nil), query)
-            answer.nearestBeyondRadius = try measured(beyond, query).first
+        var (hits, total) = try found(query.collection, query.reach, query)
+        try PlaceDirectory.measure(&hits, query)
+        var answer = QueryAnswer(hits: hits, total: total)
+        if query.namesNearestBeyond, hits.isEmpty, case .within = query.reach {
+            var (beyond, _) = try found(query.collection, .nearest(count: 1, maxDistanceMeters: nil), query)
+            try PlaceDirectory.measure(&beyond, query)
+            answer.nearestBeyondRadius = beyond.first
         }
         return answer
     }
 
-    /// A hit before its bearing: what and how far under the query's model.
-    private struct Found {
-        var id: String
-        var name: String
-        var kind: String
-        var coordinate: Coordinate
-        var distanceMeters: Double
-        var visibility: Visibility?
-        var place: Place?
-    }
-
+    /// The hits with the index's distances (bearings still 0), and how many there are.
     private func found(_ collection: PlaceQuery.Collection, _ reach: PlaceQuery.Reach, _ query: PlaceQuery)
-        throws(PlacesError) -> (hits: [Found], total: Int)
+        throws(PlacesError) -> (hits: [QueryHit], total: Int)
     {
         switch collection {
         case .users:
@@ -44,9 +36,9 @@ extension PlaceDirectory {
             // A user without a location is on no map; the directory never returns one.
             let hits = users.compactMap { hit in
                 hit.user.location.map {
-                    Found(
+                    QueryHit(
                         id: hit.user.id, name: hit.user.name, kind: PlaceDirectory.userKind, coordinate: $0,
-                        distanceMeters: hit.distanceMeters, visibility: hit.user.visibility)
+                        distanceMeters: hit.distanceMeters, bearingDegrees: 0, visibility: hit.user.visibility)
                 }
             }
             return PlaceDirectory.cut(hits, reach)
@@ -56,27 +48,28 @@ extension PlaceDirectory {
             case .within(let radius, let limit):
                 let places = try nearby(
                     query.center, radiusMeters: radius, kind: kind, model: query.model, limit: limit)
-                // Counting all is needed only when the limit may have cut the list.
+                // Counting all is needed only when the limit may have cut the list, and asked for.
+                let cut = limit.map { places.count >= $0 } ?? false
                 let total =
-                    limit.map { places.count < $0 } ?? true
-                    ? places.count : try count(query.center, radiusMeters: radius, kind: kind, model: query.model)
-                return (places.map(PlaceDirectory.found), total)
+                    cut && query.countsAll
+                    ? try count(query.center, radiusMeters: radius, kind: kind, model: query.model) : places.count
+                return (places.map(PlaceDirectory.hit), total)
             case .nearest(let count, let maximum):
                 let places = try nearest(
                     count, to: query.center, kind: kind, model: query.model, maxDistanceMeters: maximum)
-                return (places.map(PlaceDirectory.found), places.count)
+                return (places.map(PlaceDirectory.hit), places.count)
             }
         case .places(let kinds):
-            var hits: [Found] = []
+            var hits: [QueryHit] = []
             for kind in kinds {
                 switch reach {
                 case .within(let radius, _):
                     hits += try nearby(query.center, radiusMeters: radius, kind: kind, model: query.model)
-                        .map(PlaceDirectory.found)
+                        .map(PlaceDirectory.hit)
                 case .nearest(let count, let maximum):
                     hits += try nearest(
                         count, to: query.center, kind: kind, model: query.model, maxDistanceMeters: maximum
-                    ).map(PlaceDirectory.found)
+                    ).map(PlaceDirectory.hit)
                 }
             }
             hits.sort { ($0.distanceMeters, $0.kind, $0.id) < ($1.distanceMeters, $1.kind, $1.id) }
@@ -84,14 +77,14 @@ extension PlaceDirectory {
         }
     }
 
-    private static func found(_ hit: PlaceHit) -> Found {
-        Found(
+    private static func hit(_ hit: PlaceHit) -> QueryHit {
+        QueryHit(
             id: hit.place.id, name: hit.place.name, kind: hit.place.kind, coordinate: hit.place.coordinate,
-            distanceMeters: hit.distanceMeters, place: hit.place)
+            distanceMeters: hit.distanceMeters, bearingDegrees: 0)
     }
 
     /// The hits cut to the reach's limit or count, and how many there were.
-    private static func cut(_ hits: [Found], _ reach: PlaceQuery.Reach) -> (hits: [Found], total: Int) {
+    private static func cut(_ hits: [QueryHit], _ reach: PlaceQuery.Reach) -> (hits: [QueryHit], total: Int) {
         switch reach {
         case .within(_, let limit):
             guard let limit, hits.count > limit else { return (hits, hits.count) }
@@ -101,35 +94,25 @@ extension PlaceDirectory {
         }
     }
 
-    private func measured(_ found: [Found], _ query: PlaceQuery) throws(PlacesError) -> [QueryHit] {
-        var hits: [QueryHit] = []
-        hits.reserveCapacity(found.count)
+    /// Fills in each hit's bearing (and, for `.exact`, the model's own distance), in place.
+    private static func measure(_ hits: inout [QueryHit], _ query: PlaceQuery) throws(PlacesError) {
         do throws(GeoError) {
             switch query.measures {
             case .indexed:
                 // One frame for every hit: normal-section bearings within 5 km (BearingFrame).
                 let bearings = BearingFrame(from: query.center, model: query.model)
-                for hit in found {
-                    hits.append(
-                        QueryHit(
-                            id: hit.id, name: hit.name, kind: hit.kind, coordinate: hit.coordinate,
-                            distanceMeters: hit.distanceMeters,
-                            bearingDegrees: try bearings.bearing(to: hit.coordinate),
-                            visibility: hit.visibility, place: hit.place))
+                for index in hits.indices {
+                    hits[index].bearingDegrees = try bearings.bearing(to: hits[index].coordinate)
                 }
             case .exact:
-                for hit in found {
-                    let measure = try query.model.measure(query.center, hit.coordinate)
-                    hits.append(
-                        QueryHit(
-                            id: hit.id, name: hit.name, kind: hit.kind, coordinate: hit.coordinate,
-                            distanceMeters: measure.distanceMeters, bearingDegrees: measure.bearing,
-                            visibility: hit.visibility, place: hit.place))
+                for index in hits.indices {
+                    let measure = try query.model.measure(query.center, hits[index].coordinate)
+                    hits[index].distanceMeters = measure.distanceMeters
+                    hits[index].bearingDegrees = measure.bearing
                 }
             }
         } catch {
             throw .geo(error)
         }
-        return hits
     }
 }

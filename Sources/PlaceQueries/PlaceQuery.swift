@@ -52,10 +52,15 @@ public struct PlaceQuery: Sendable {
     /// For `within`: when nothing is within the radius, also find the nearest hit beyond it (a
     /// map names it).
     public var namesNearestBeyond: Bool
+    /// For `within` with a limit: whether `QueryAnswer.total` must count every place within the
+    /// radius when the limit cut the list (a second pass over the index); else it is the number
+    /// of hits returned.
+    public var countsAll: Bool
 
     public init(
         collection: Collection, center: Coordinate, reach: Reach, model: DistanceModel = .geodesic,
-        principal: Principal = .anonymous, measures: Measures = .indexed, namesNearestBeyond: Bool = false
+        principal: Principal = .anonymous, measures: Measures = .indexed, namesNearestBeyond: Bool = false,
+        countsAll: Bool = true
     ) {
         self.collection = collection
         self.center = center
@@ -64,16 +69,18 @@ public struct PlaceQuery: Sendable {
         self.principal = principal
         self.measures = measures
         self.namesNearestBeyond = namesNearestBeyond
+        self.countsAll = countsAll
     }
 
     /// A query of the collection a kind names: `user` is the people, any other kind places.
     public init(
         kind: String, center: Coordinate, reach: Reach, model: DistanceModel = .geodesic,
-        principal: Principal = .anonymous, measures: Measures = .indexed, namesNearestBeyond: Bool = false
+        principal: Principal = .anonymous, measures: Measures = .indexed, namesNearestBeyond: Bool = false,
+        countsAll: Bool = true
     ) {
         self.init(
             collection: PlaceQuery.collection(kind: kind), center: center, reach: reach, model: model,
-            principal: principal, measures: measures, namesNearestBeyond: namesNearestBeyond)
+            principal: principal, measures: measures, namesNearestBeyond: namesNearestBeyond, countsAll: countsAll)
     }
 
     /// `user` is the people; every other kind is places of that kind.

@@ -16,12 +16,10 @@ public struct QueryHit: Sendable, Hashable {
     public var bearingDegrees: Double
     /// For users: `private` only for the asking user's own record; nil for places.
     public var visibility: Visibility?
-    /// The place found, with its attributes; nil for users.
-    public var place: Place?
 
     public init(
         id: String, name: String, kind: String, coordinate: Coordinate, distanceMeters: Double,
-        bearingDegrees: Double, visibility: Visibility? = nil, place: Place? = nil
+        bearingDegrees: Double, visibility: Visibility? = nil
     ) {
         self.id = id
         self.name = name
@@ -30,7 +28,6 @@ public struct QueryHit: Sendable, Hashable {
         self.distanceMeters = distanceMeters
         self.bearingDegrees = bearingDegrees
         self.visibility = visibility
-        self.place = place
     }
 }
 

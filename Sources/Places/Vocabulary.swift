@@ -90,6 +90,12 @@ public enum Vocabulary {
         noun: "kind", expected: kindExpected,
         read: { $0 }, accepts: { $0 == PlaceDirectory.userKind || isPlaceKind($0) })
 
+    /// A kind to search in data files (`--data`): any text of 1 character or more, as the CSV and
+    /// GeoJSON readers take a file's kinds (a file is read as it is; writing one into a database
+    /// checks `placeKind`).
+    public static let dataKind = ValueRule<String>(
+        noun: "kind", expected: "a name such as pharmacy", read: { $0 }, accepts: { !$0.isEmpty })
+
     /// A place kind: 1 to 64 characters without spaces or control characters, not `user`.
     public static let placeKind = ValueRule<String>(
         noun: "kind", expected: kindExpected, read: { $0 }, accepts: isPlaceKind,
@@ -105,6 +111,12 @@ public enum Vocabulary {
     public static let userID = ValueRule<String>(
         noun: "user id", expected: identifierExpected + ", not \"nearby\"", read: { $0 },
         accepts: { isIdentifier($0) && $0 != reservedUserID }, failure: { .invalidUserID($0) })
+
+    /// A stored user's id, as a path names it: 1 to 128 characters without control characters
+    /// (`nearby` too: a store written before `userID` refused it may hold one).
+    public static let existingUserID = ValueRule<String>(
+        noun: "user id", expected: identifierExpected, read: { $0 }, accepts: { isIdentifier($0) },
+        failure: { .invalidUserID($0) })
 
     /// A person's or a place's display name: at most 256 characters, no control characters.
     public static let name = ValueRule<String>(

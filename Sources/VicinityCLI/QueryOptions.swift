@@ -62,8 +62,11 @@ struct QueryOptions: ParsableArguments {
         }
     }
 
-    /// The kind to search (`Vocabulary.queryKind`).
-    func kindName() throws(CLIError) -> String { try ArgumentValues.parse(kind, Vocabulary.queryKind) }
+    /// The kind to search: `Vocabulary.queryKind` in the database, `Vocabulary.dataKind` in
+    /// `--data` files (which may hold kinds a database would refuse).
+    func kindName() throws(CLIError) -> String {
+        try ArgumentValues.parse(kind, dataFiles.isEmpty ? Vocabulary.queryKind : Vocabulary.dataKind)
+    }
 
     static func sphere(_ text: String?) throws(CLIError) -> Haversine {
         guard let text else { return .iuggMean }

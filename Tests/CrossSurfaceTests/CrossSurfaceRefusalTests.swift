@@ -100,7 +100,10 @@ import VicinityCLI
     /// are refused (the README says so), and `radius=inf` had two messages and two ranges.
     @Test func repeatedParametersAreRefused() async throws {
         let surfaces = try await Surfaces()
-        for query in ["lat=41&lat=42&lon=29", "lat=41&lon=29&radius=100&radius=200"] {
+        for query in [
+            "lat=41&lat=42&lon=29", "lat=41&lon=29&radius=100&radius=200", "lat=41&lon=29&kind=user&kind=pharmacy",
+            "lat=41&lon=29&model=projected&crs=EPSG:32635&crs=auto",
+        ] {
             let reply = try await surfaces.httpRequest("GET", "/v1/nearby?" + query)
             #expect(reply.status == 400)
             let problem = try JSONSerialization.jsonObject(with: reply.body) as? [String: Any]

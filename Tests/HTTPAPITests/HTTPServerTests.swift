@@ -133,6 +133,13 @@ import Testing
         let refused = await garbage.receive(for: 5) { $0.hasSuffix("}") }
         #expect(refused.text.hasPrefix("HTTP/1.1 400"), "\(refused.text.prefix(200))")
         #expect(refused.text.lowercased().contains("content-type: application/problem+json"))
+        // Found in review: the problem for a bad request must not overtake the answer owed to a
+        // good one sent before it on the same connection (the write was made, the client told 400).
+        let pipelined = try RawClient(port: port)
+        pipelined.send(Self.healthRequest + "GARBAGE / HTTP/1.1\r\n\r\n")
+        let both = await pipelined.receive(for: 5) { $0.components(separatedBy: "HTTP/1.1 ").count == 3 }
+        #expect(both.text.hasPrefix("HTTP/1.1 200"), "\(both.text.prefix(300))")
+        #expect(both.text.contains("HTTP/1.1 400"), "\(both.text.prefix(600))")
         await server.shutdown()
     }
 

@@ -226,6 +226,11 @@ import Testing
         #expect(client.receive(until: "\r\n") == "+PONG\r\n")
         let accepted = try #require(fixture.server.openConnections.first)
         #expect(try await accepted.getOption(ChannelOptions.tcpOption(.tcp_nodelay)).get() != 0)
+        // The old option was SO_DEBUG at the socket level: root may set it (so the test above
+        // passed, TCP_NODELAY being inherited from the listener), anyone else was reset at once.
+        #expect(
+            try await accepted.getOption(ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_DEBUG))).get()
+                == 0)
         await fixture.server.shutdown()
     }
 }

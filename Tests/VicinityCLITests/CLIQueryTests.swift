@@ -104,6 +104,20 @@ import Testing
         #expect(outcome.standardOutput.split(separator: "\n").count == 2)
     }
 
+    /// Found in review of the one vocabulary: `--data` files may hold kinds a database refuses
+    /// (spaces, over 64 characters), and `near --kind` must still find them there.
+    @Test func dataFilesKeepKindsADatabaseWouldRefuse() throws {
+        let folder = try TemporaryDirectory(prefix: "vicinity-kinds")
+        defer { folder.remove() }
+        let path = try folder.write("food.csv", "id,name,lat,lon,kind\nk,Kebab,41.0881,29.0156,fast food\n")
+        let outcome = CLI.test(["near", "41.088154", "29.015615", "--kind", "fast food", "--data", path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("Kebab"))
+        let database = CLI.test(["near", "41.088154", "29.015615", "--kind", "fast food"])
+        #expect(database.status == 64)
+        #expect(database.standardError.contains(#"invalid kind "fast food": expected 1 to 64 characters"#))
+    }
+
     @Test func aPlaceAtTheQueryPointHasBearingZero() throws {
         let outcome = CLI.test(["near", "41.087853", "29.014096", "--radius", "1", "--data", Self.istanbul, "--json"])
         #expect(outcome.standardOutput.contains(#""bearing_deg":0,"distance_m":0"#))
