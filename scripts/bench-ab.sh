@@ -115,10 +115,10 @@ echo "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed '
 # over A's, so above 1 is faster for rates and slower for import).
 summary() { # label, key, unit
     awk -v l="$1" -v u="$3" -v a="${results[$2_a]}" -v b="${results[$2_b]}" '
-        function median(text, v, n, i, j, t) {
+        function median(text, v, n, i, j, part, swap) {
             n = split(text, v, " ")
-            for (i = 1; i <= n; i++) { split(v[i], t, "/"); v[i] = t[1] + 0 }
-            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+            for (i = 1; i <= n; i++) { split(v[i], part, "/"); v[i] = part[1] + 0 }
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { swap = v[i]; v[i] = v[j]; v[j] = swap }
             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
         }
         BEGIN { ma = median(a); mb = median(b)
