@@ -9,9 +9,10 @@ import NIOHTTPTypes
 /// connection is closed after the answer, since the parser cannot find where the next request
 /// starts.
 ///
-/// Requests that came before the bad one on the same connection (pipelined) are answered first:
-/// the problem waits until every response already owed has ended. An error in the middle of a
-/// request's body is left to Hummingbird, whose handler is still reading that request.
+/// While a request that came before the bad one on the same connection (pipelined) is still owed
+/// its answer, or while a request's body is being read, the error is left to Hummingbird: it
+/// answers what it owes first, then sends its bare 400 and closes. Answering here at once would
+/// overtake (and lose) the answer owed.
 final class ParserErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -25,8 +26,6 @@ final class ParserErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var owed = 0
     /// Whether a request's head was passed on and its end not yet.
     private var inBody = false
-    /// The problem to send once nothing is owed.
-    private var refusal: HTTPAPIError?
     private var sent = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -41,29 +40,21 @@ final class ParserErrorHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let ended = if case .end = unwrapOutboundIn(data) { true } else { false }
+        if case .end = unwrapOutboundIn(data) { owed = max(0, owed - 1) }
         context.write(data, promise: promise)
-        guard ended else { return }
-        owed = max(0, owed - 1)
-        if owed == 0, refusal != nil { answer(context: context) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError, !inBody else {
+        guard let parserError = error as? HTTPParserError, owed == 0, !inBody else {
             context.fireErrorCaught(error)
             return
         }
-        guard refusal == nil else { return }
-        refusal =
+        guard !sent else { return }
+        sent = true
+        let refusal: HTTPAPIError =
             parserError == .headerOverflow
             ? .requestTooLong(limitBytes: Self.headLimitBytes)
             : .malformedRequest(status: .badRequest, cause: "\(parserError)")
-        if owed == 0 { answer(context: context) }
-    }
-
-    private func answer(context: ChannelHandlerContext) {
-        guard let refusal, !sent else { return }
-        sent = true
         let (head, body) = refusal.closingResponseParts
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
