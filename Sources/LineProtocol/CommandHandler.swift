@@ -132,7 +132,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
             let request = queue.removeFirst()
             guard let arguments = CommandHandler.strings(request.arguments) else {
-                write(.error("ERR arguments must be UTF-8 text"), context: context)
+                write(CommandHandler.binaryReply(request), context: context)
                 continue
             }
             busy = true
@@ -181,6 +181,17 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
         RESPReplyEncoder.write(reply, format: format, to: &buffer)
         context.write(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// The reply to a request with an argument that is not UTF-8 text. Redis is binary-safe, and
+    /// `ECHO` and `PING` give their payload back byte for byte (`redis-cli --pipe` ends its input
+    /// with `ECHO` of 20 random bytes and waits for them); every other command's arguments are
+    /// names, ids, numbers and options, which are text.
+    static func binaryReply(_ request: Request) -> RESPReply {
+        if request.arguments.count == 2, request.isCommand("ECHO") || request.isCommand("PING") {
+            return .bulkString(request.arguments[1])
+        }
+        return .error("ERR arguments must be UTF-8 text")
     }
 
     /// The arguments as text, or nil when one is not valid UTF-8.

@@ -5,7 +5,7 @@ import Places
 /// COMMAND, INFO, CONFIG GET/RESETSTAT, DBSIZE, and Vicinity's OUTPUT.
 extension LineService {
     /// The version `HELLO` and `INFO` report.
-    static let version = "0.5.0"
+    static let version = ProductVersion.current
 
     func connectionCommand(_ name: String, _ arguments: inout CommandArguments, _ session: inout Session)
         throws(CommandFailure) -> Outcome?

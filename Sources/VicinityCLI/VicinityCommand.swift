@@ -1,4 +1,5 @@
 import ArgumentParser
+import Places
 
 /// The root `vicinity` command.
 struct VicinityCommand: ParsableCommand {
@@ -15,6 +16,7 @@ struct VicinityCommand: ParsableCommand {
             user or place, 73 cannot create the database, 74 the database refused a write, 77 a \
             missing or wrong token.
             """,
+        version: ProductVersion.current,
         subcommands: [
             NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, ImportCommand.self,
             ExportCommand.self, UserCommand.self, AdminTokenCommand.self, ServeCommand.self,

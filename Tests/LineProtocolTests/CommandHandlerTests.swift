@@ -41,6 +41,30 @@ import Testing
         _ = try channel.finish(acceptAlreadyClosed: true)
     }
 
+    /// Issue 15: `redis-cli --pipe` ends with `ECHO` of 20 random bytes and waits for them; they
+    /// were refused as not UTF-8, so it waited 30 s and exited 1. ECHO and PING are binary-safe,
+    /// as in Redis; any other command's arguments are still text.
+    @Test func echoAndPingGiveBinaryPayloadsBack() throws {
+        let channel = try Self.channel()
+        let payload: [UInt8] = [0xFF, 0x00, 0xC3, 0x28, 0x0D, 0x0A, 0x80]
+        var request = ByteBuffer()
+        for command in ["ECHO", "PING"] {
+            request.writeString("*2\r\n$4\r\n\(command)\r\n$\(payload.count)\r\n")
+            request.writeBytes(payload)
+            request.writeString("\r\n")
+        }
+        request.writeString("*2\r\n$6\r\nDBSIZE\r\n$1\r\n")
+        request.writeBytes([0xFF])
+        request.writeString("\r\n")
+        channel.pipeline.fireChannelRead(request)
+        channel.pipeline.fireChannelReadComplete()
+        var replies: [UInt8] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { replies += Array(buffer.readableBytesView) }
+        let one = Array("$\(payload.count)\r\n".utf8) + payload + Array("\r\n".utf8)
+        #expect(replies == one + one + Array("-ERR arguments must be UTF-8 text\r\n".utf8))
+        _ = try channel.finish(acceptAlreadyClosed: true)
+    }
+
     @Test func repliesBeforeAQuitAreFlushedWithIt() throws {
         let channel = try Self.channel()
         channel.pipeline.fireChannelRead(ByteBuffer(string: "PING\r\nQUIT\r\nPING\r\n"))

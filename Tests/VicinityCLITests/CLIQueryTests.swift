@@ -1,4 +1,5 @@
 import Foundation
+import Places
 import TestSupport
 import Testing
 
@@ -121,6 +122,13 @@ import Testing
     @Test func aPlaceAtTheQueryPointHasBearingZero() throws {
         let outcome = CLI.test(["near", "41.087853", "29.014096", "--radius", "1", "--data", Self.istanbul, "--json"])
         #expect(outcome.standardOutput.contains(#""bearing_deg":0,"distance_m":0"#))
+    }
+
+    /// Issue 15: no `--version`, though the server reports one.
+    @Test func versionIsPrinted() {
+        let outcome = CLI.test(["--version"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == ProductVersion.current + "\n")
     }
 
     @Test func helpIsPrintedToStandardOutput() {
