@@ -89,5 +89,15 @@ results.append(ok("redis-py USER.VISIBILITY", user.execute_command("USER.VISIBIL
 results.append(ok("redis-py private user hidden", all(hit[0] != "mehmet" for hit in r.execute_command("NEARBY", "user", "41.088154", "29.015615", "500"))))
 sys.exit(0 if all(results) else 1)
 PY
+
+# redis-cli --pipe, Redis's mass-insert workflow: it ends its input with ECHO of 20 random bytes
+# and waits for them back (they were once refused as not UTF-8: 30 s wait, exit 1).
+{
+    echo "AUTH $admin"
+    for i in $(seq 500); do echo "GEOADD piped 29.0$((i % 97 + 100)) 41.0$((i % 89 + 100)) m$i"; done
+} >"$work/pipe.txt"
+piped=$(timeout 60 redis-cli -p "$port" --pipe <"$work/pipe.txt" 2>&1 | tail -1) && status=0 || status=$?
+expect "redis-cli --pipe of 501 lines" "$status $piped" "0 errors: 0, replies: 501"
+expect "redis-cli --pipe stored them" "$(cli zcard piped)" "500"
 [[ $failed == 0 ]] && echo "client sessions: all checks passed"
 exit $failed
