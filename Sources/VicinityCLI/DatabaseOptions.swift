@@ -5,7 +5,7 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             """
-            Database file (default: $VICINITY_DB, else $XDG_DATA_HOME/vicinity/vicinity.sqlite, which \\
+            Database file (default: $VICINITY_DB, else $XDG_DATA_HOME/vicinity/vicinity.sqlite, which \
             the first use creates with the shipped pharmacies).
             """,
             valueName: "path"))

@@ -131,6 +131,14 @@ import Testing
         #expect(outcome.standardOutput == ProductVersion.current + "\n")
     }
 
+    /// Issue 15: every `--db` help line showed a stray backslash.
+    @Test func helpHasNoStrayBackslash() {
+        for command in ["near", "nearest", "map", "import", "serve", "export"] {
+            let outcome = CLI.test([command, "--help"])
+            #expect(outcome.status == 0 && !outcome.standardOutput.contains("\\"), "\(command)")
+        }
+    }
+
     @Test func helpIsPrintedToStandardOutput() {
         let outcome = CLI.test(["near", "--help"])
         #expect(outcome.status == 0)
