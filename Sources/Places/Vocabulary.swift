@@ -22,13 +22,6 @@ public enum Vocabulary {
         do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw .geo(error) }
     }
 
-    /// A point from a latitude and longitude some decoder already read (JSON, a typed parameter).
-    public static func coordinate(latitude: Double, longitude: Double) throws(PlacesError) -> Coordinate {
-        let lat = try Vocabulary.latitude.check(latitude)
-        let lon = try Vocabulary.longitude.check(longitude)
-        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw .geo(error) }
-    }
-
     // MARK: - How far, how many
 
     /// The longest distance any query takes, meters: 20,000 km, about half the way round the

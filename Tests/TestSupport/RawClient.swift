@@ -47,52 +47,31 @@ public final class RawClient: @unchecked Sendable {
     }
 
     /// Reads until `count` bytes came, the peer closed, or 30 s passed.
-    public func receive(atLeast count: Int) -> String {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while received.count < count {
-            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
-            if read <= 0 { break }
-            received += buffer[0..<read]
-        }
-        return String(decoding: received, as: UTF8.self)
-    }
+    public func receive(atLeast count: Int) -> String { receive { $0.count >= count } }
 
     /// Reads until the text ends with `suffix` (or the peer closes, or 30 s pass).
     public func receive(until suffix: String) -> String {
-        var received = ""
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !received.hasSuffix(suffix) {
-            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
-            if read <= 0 { break }
-            received += String(decoding: buffer[0..<read], as: UTF8.self)
-        }
-        return received
+        receive { $0.reversed().starts(with: suffix.utf8.reversed()) }
     }
 
     /// Reads until `count` whole RESP replies came (or the peer closes, or 30 s pass); returns them
     /// as text, concatenated.
-    public func receive(replies count: Int) -> String {
+    public func receive(replies count: Int) -> String { receive { RawClient.completeReplies(in: $0) >= count } }
+
+    /// Reads until `count` lines came (JSON output).
+    public func receive(lines count: Int) -> String { receive { $0.count(where: { $0 == 0x0A }) >= count } }
+
+    /// Reads until `done` holds of the bytes received (checked before each read, so nothing is
+    /// read once it holds), the peer closes, or a read waits 30 s; the bytes as text.
+    private func receive(until done: ([UInt8]) -> Bool) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while RawClient.completeReplies(in: received) < count {
+        while !done(received) {
             let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
             if read <= 0 { break }
             received += buffer[0..<read]
         }
         return String(decoding: received, as: UTF8.self)
-    }
-
-    /// Reads until `count` lines came (JSON output).
-    public func receive(lines count: Int) -> String {
-        var received = ""
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while received.filter({ $0 == "\n" }).count < count {
-            let read = buffer.withUnsafeMutableBytes { recv(socketDescriptor, $0.baseAddress, $0.count, 0) }
-            if read <= 0 { break }
-            received += String(decoding: buffer[0..<read], as: UTF8.self)
-        }
-        return received
     }
 
     /// What arrives within `limit` seconds or until `done` holds of it, and after how many seconds

@@ -77,42 +77,6 @@ import Testing
         deinit { close(descriptor) }
     }
 
-    /// A blocking TCP client to 127.0.0.1 that sends text and reads the replies.
-    final class LineClient {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-
-        init(port: Int) throws {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            try #require(connected)
-            var timeout = timeval(tv_sec: 30, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
-
-        deinit { close(descriptor) }
-
-        func send(_ text: String) { _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), 0) } }
-
-        /// Reads until the text ends with `suffix`, the peer closes, or 30 s pass.
-        func receive(until suffix: String) -> String {
-            var received = ""
-            var buffer = [UInt8](repeating: 0, count: 4_096)
-            while !received.hasSuffix(suffix) {
-                let count = recv(descriptor, &buffer, buffer.count, 0)
-                if count <= 0 { break }
-                received += String(decoding: buffer[..<count], as: UTF8.self)
-            }
-            return received
-        }
-    }
-
     /// Regression: a line port in use ended `serve` with exit 70 and NIO's `bind(descriptor:…)
     /// (errno: 98)`, naming no port. Either port in use is a usage error naming the address.
     @Test(arguments: ["line", "http"])
@@ -143,7 +107,7 @@ import Testing
         let server = try Server(["--db", database, "--line-port", "0", "--http-port", "0", "--log-level", "info"])
         try #require(server.wait(for: "(HTTP)\n"), "\(server.standardError)")
         let port = try #require(server.port(of: "line protocol"), "\(server.standardError)")
-        let client = try LineClient(port: port)
+        let client = try RawClient(port: port)
         client.send("AUTH \(admin)\r\nPLACE.SET pharmacy kept 41.0881 29.0151\r\n")
         #expect(client.receive(until: "+OK\r\n+OK\r\n") == "+OK\r\n+OK\r\n")
         kill(server.process.processIdentifier, SIGTERM)
