@@ -32,23 +32,7 @@ median_lon=28.90500860848254
 "$bench" bench --points 1000000 --queries 2000 --export-redis "$work" >/dev/null
 awk '{ printf "/v1/nearby?lat=%s&lon=%s&radius=500&kind=city&limit=10000\n", $5, $4 }' "$work/queries.redis" \
     >"$work/paths.txt"
-cat >"$work/varied.lua" <<LUA
-local threads = 0
-function setup(thread)
-    thread:set("number", threads)
-    threads = threads + 1
-end
-local paths = {}
-local i = 0
-function init(args)
-    for line in io.lines("$work/paths.txt") do paths[#paths + 1] = line end
-    i = (number or 0) * 997 % #paths
-end
-function request()
-    i = i % #paths + 1
-    return wrk.format("GET", paths[i])
-end
-LUA
+write_wrk_walk "$work/paths.txt" "$work/varied.lua"
 
 seconds_of() { # command… : wall seconds
     local start end
@@ -81,15 +65,10 @@ nearby="/v1/nearby?lat=$median_lat&lon=$median_lon&radius=500&kind=city&limit=10
 cmp -s <(curl -sf "http://127.0.0.1:$a_http$nearby") <(curl -sf "http://127.0.0.1:$b_http$nearby") ||
     echo "warning: A and B answer the median point differently"
 
-wrk_rate() { # pid, wrk arguments… : "requests/s server-µs"
-    local pid=$1 before after report
-    shift
-    before=$(cpu_ticks "$pid")
-    report=$(wrk -t2 -c"$connections" -d"${seconds}s" "$@")
-    after=$(cpu_ticks "$pid")
-    grep -q 'Non-2xx or 3xx responses' <<<"$report" && { echo "bench-ab.sh: non-2xx answers" >&2; exit 1; }
-    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '/requests in/ { n = $1 } /Requests\/sec:/ { r = $2 }
-        END { printf "%.0f/%.0f", r, t / hz * 1e6 / n }' <<<"$report"
+wrk_rate() { # pid, wrk arguments… : "requests/s/server-µs"
+    local rate cpu
+    read -r rate cpu <<<"$(wrk_measure "$@")"
+    printf '%.0f/%s' "$rate" "$cpu"
 }
 line_rate() { # port, command… : requests/s
     local port=$1

@@ -77,24 +77,7 @@ SQL
     postgis_query | sed 's/SELECT ST_SetSRID(ST_MakePoint(:lon, :lat), 4326)::geography AS q/SELECT ST_SetSRID(ST_MakePoint(p.lon, p.lat), 4326)::geography AS q FROM query_point AS p WHERE p.id = :i/'
 } >"$work/varied.sql"
 grep -q 'WHERE p.id = :i' "$work/varied.sql" || { echo "bench-http.sh: the varied query was not built" >&2; exit 1; }
-cat >"$work/varied.lua" <<LUA
--- Each wrk thread walks the query points from its own starting place (pgbench draws them at random).
-local threads = 0
-function setup(thread)
-    thread:set("number", threads)
-    threads = threads + 1
-end
-local paths = {}
-local i = 0
-function init(args)
-    for line in io.lines("$work/paths.txt") do paths[#paths + 1] = line end
-    i = (number or 0) * 997 % #paths
-end
-function request()
-    i = i % #paths + 1
-    return wrk.format("GET", paths[i])
-end
-LUA
+write_wrk_walk "$work/paths.txt" "$work/varied.lua"
 chmod 644 "$work"/*.sql "$work"/*.lua "$work/paths.txt"
 
 count_vicinity() { # lat lon
@@ -117,23 +100,7 @@ echo "PostgreSQL $("${pg_run[@]}" "$pg_bin/postgres" --version | grep -oE 'Postg
 echo "median point: vicinity $vicinity_count results, PostGIS $postgis_count; 50 varied points: $differ with different counts"
 echo
 tps() { grep -oE 'tps = [0-9.]+' | cut -d' ' -f3; }
-# Requests a second from wrk's report, and the server's CPU time a request (user + system, µs,
-# from /proc); a run with any answer other than 2xx counts as failed.
-measure() { # wrk arguments…
-    local report before after
-    before=$(cpu_ticks "$server")
-    report=$(wrk -t2 -c"$connections" -d"${seconds}s" "$@")
-    after=$(cpu_ticks "$server")
-    if grep -q 'Non-2xx or 3xx responses' <<<"$report"; then
-        echo "bench-http.sh: wrk saw answers other than 2xx:" >&2
-        grep 'Non-2xx' <<<"$report" >&2
-        exit 1
-    fi
-    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '
-        /requests in/ { n = $1 }
-        /Requests\/sec:/ { r = $2 }
-        END { printf "%s %.0f\n", r, t / hz * 1e6 / n }' <<<"$report"
-}
+measure() { wrk_measure "$server" "$@"; }
 for set in median varied; do
     if [[ $set == median ]]; then
         result=$(measure \

@@ -23,3 +23,45 @@ start_redis() {
 
 # User + system CPU time of a process so far, in clock ticks (getconf CLK_TCK a second).
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# A wrk script that walks the request paths of a file, one a line: each wrk thread from its own
+# starting place (pgbench draws its points at random).
+write_wrk_walk() { # paths file, script file
+    cat >"$2" <<LUA
+local threads = 0
+function setup(thread)
+    thread:set("number", threads)
+    threads = threads + 1
+end
+local paths = {}
+local i = 0
+function init(args)
+    for line in io.lines("$1") do paths[#paths + 1] = line end
+    i = (number or 0) * 997 % #paths
+end
+function request()
+    i = i % #paths + 1
+    return wrk.format("GET", paths[i])
+end
+LUA
+}
+
+# One wrk run (-t2, $connections connections, $seconds s) against the server with this process id:
+# prints its requests a second and the server's CPU time a request (user + system, µs, from
+# /proc); a run with any answer other than 2xx fails the script.
+wrk_measure() { # pid, wrk arguments…
+    local pid=$1 report before after
+    shift
+    before=$(cpu_ticks "$pid")
+    report=$(wrk -t2 -c"$connections" -d"${seconds}s" "$@")
+    after=$(cpu_ticks "$pid")
+    if grep -q 'Non-2xx or 3xx responses' <<<"$report"; then
+        echo "$(basename "$0"): wrk saw answers other than 2xx:" >&2
+        grep 'Non-2xx' <<<"$report" >&2
+        exit 1
+    fi
+    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '
+        /requests in/ { n = $1 }
+        /Requests\/sec:/ { r = $2 }
+        END { printf "%s %.0f\n", r, t / hz * 1e6 / n }' <<<"$report"
+}
