@@ -104,7 +104,10 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
-        .testTarget(name: "PlacesSQLiteTests", dependencies: ["PlacesSQLite", "TestSupport"]),
+        .testTarget(
+            name: "PlacesSQLiteTests",
+            dependencies: ["PlacesSQLite", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI", "TestSupport"]),
         .testTarget(

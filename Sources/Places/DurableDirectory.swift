@@ -277,7 +277,7 @@ public final class DurableDirectory: @unchecked Sendable {
         } catch let error as PlacesError {
             result = .failure(error)
         } catch {
-            result = .failure(.storeFailed("\(error)"))
+            result = .failure(.storeFailed((error as? any StoreFailure)?.cause ?? "\(error)"))
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         queue.lock()

@@ -14,3 +14,11 @@ public protocol PlaceStore: AnyObject, Sendable {
     ///   the database), else with the change as given.
     func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange]
 }
+
+/// An error of a store that can state its cause without the words a message puts around it, so
+/// that `PlacesError.storeFailed` says "the write was not stored …: database or disk is full"
+/// once, not wrapped twice.
+public protocol StoreFailure: Error {
+    /// The cause, one line (e.g. "database or disk is full (SQLite error 13)").
+    var cause: String { get }
+}

@@ -165,7 +165,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
         case .noSuchPlace(let kind, let id):
             return "no place \(PlacesError.quoted(id)) of kind \(PlacesError.quoted(kind))"
         case .storeFailed(let reason):
-            return "the write was not stored, and nothing of it was made: \(PlacesError.oneLine(reason))"
+            // The whole cause: a store's reason is what an operator needs to act on (a full disk).
+            return "the write was not stored, and nothing of it was made: \(PlacesError.oneLine(reason, cut: false))"
         case .closed:
             return "the directory is closing; the write was not made"
         }
@@ -206,9 +207,10 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
         return result + "\""
     }
 
-    /// The text cut to `maximumShownLength` characters with line breaks replaced by spaces.
-    private static func oneLine(_ text: String) -> String {
-        String(shortened(text).map { $0.isNewline ? " " : $0 })
+    /// The text with line breaks replaced by spaces, cut to `maximumShownLength` characters unless
+    /// `cut` is false.
+    private static func oneLine(_ text: String, cut: Bool = true) -> String {
+        String((cut ? shortened(text) : text).map { $0.isNewline ? " " : $0 })
     }
 
     private static func shortened(_ text: String) -> String {

@@ -99,7 +99,7 @@ extension SQLitePlaceStore: BulkPlaceStore {
         } catch let error as SQLiteStoreError {
             throw error
         } catch {
-            throw .writeFailed("\(error)")
+            throw .writeFailed(reason(of: error))
         }
     }
 

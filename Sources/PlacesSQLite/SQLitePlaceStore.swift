@@ -22,9 +22,15 @@ public final class SQLitePlaceStore: PlaceStore {
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
-    /// - Throws: `SQLiteStoreError.cannotOpen` with SQLite's reason.
+    /// The file is first read through a read-only connection (``DatabaseIdentity``): a file that is
+    /// not a Vicinity database, or one a newer Vicinity wrote, is refused before anything is written
+    /// to it. A database made before databases were marked is marked now.
+    ///
+    /// - Throws: `SQLiteStoreError.notVicinity`, `.newerSchema`, or `.cannotOpen` with SQLite's
+    ///   reason on one line.
     public init(path: String) throws(SQLiteStoreError) {
         self.path = path
+        let identity = try DatabaseIdentity.inspect(path: path)
         var configuration = Configuration()
         // Another process writing (an import, a command) makes a write wait, not fail.
         configuration.busyMode = .timeout(10)
@@ -37,10 +43,39 @@ public final class SQLitePlaceStore: PlaceStore {
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try SQLitePlaceStore.migrator.migrate(queue)
         } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            throw .cannotOpen(path: path, reason: SQLiteStoreError.reason(of: error))
         }
+        do {
+            try SQLitePlaceStore.migrator.migrate(queue)
+            if identity != .vicinity(schema: SQLitePlaceStore.schemaVersion, marked: true) {
+                try queue.write { db in try SQLitePlaceStore.mark(db) }
+            }
+        } catch {
+            throw .cannotOpen(path: path, reason: reason(of: error))
+        }
+    }
+
+    /// SQLite's `application_id` of every Vicinity database ("VCNT").
+    public static let applicationID: Int32 = 0x5643_4E54
+
+    /// The schema this version of Vicinity writes, kept in SQLite's `user_version`: the number of
+    /// migrations. A database of a higher version is refused.
+    public static var schemaVersion: Int { migrationIdentifiers.count }
+
+    /// The migrations this version knows, in order.
+    static var migrationIdentifiers: [String] { migrator.migrations }
+
+    /// The `setting` key holding the version of Vicinity that last raised the schema.
+    static let writtenByKey = "schema_written_by"
+
+    /// Marks the database as Vicinity's, of the current schema, written by this version.
+    private static func mark(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, CAST(? AS BLOB))",
+            arguments: [writtenByKey, ProductVersion.current])
     }
 
     /// The journal mode in force (`wal`).
@@ -120,7 +155,7 @@ public final class SQLitePlaceStore: PlaceStore {
         } catch let error as PlacesError {
             throw error
         } catch {
-            throw SQLiteStoreError.writeFailed("\(error)")
+            throw SQLiteStoreError.writeFailed(reason(of: error))
         }
         return stored
     }
@@ -294,7 +329,7 @@ public final class SQLitePlaceStore: PlaceStore {
                     } catch let error as SQLiteStoreError {
                         throw error
                     } catch {
-                        throw .corrupt("\(error)")
+                        throw .corrupt(SQLiteStoreError.reason(of: error))
                     }
                 })
         }
@@ -354,7 +389,7 @@ public final class SQLitePlaceStore: PlaceStore {
         } catch let error as SQLiteStoreError {
             throw error
         } catch {
-            throw .corrupt("\(error)")
+            throw .corrupt(SQLiteStoreError.reason(of: error))
         }
         do {
             var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
@@ -378,8 +413,14 @@ public final class SQLitePlaceStore: PlaceStore {
         } catch let error as SQLiteStoreError {
             throw error
         } catch {
-            throw .writeFailed("\(error)")
+            throw .writeFailed(reason(of: error))
         }
+    }
+
+    /// The one-line cause of a failed write, with the system's reason when a file write failed.
+    func reason(of error: any Error) -> String {
+        let systemErrno = queue.inDatabase { db in sqlite3_system_errno(db.sqliteConnection) }
+        return SQLiteStoreError.reason(of: error, systemErrno: systemErrno)
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(SQLiteStoreError) -> T {
@@ -388,7 +429,7 @@ public final class SQLitePlaceStore: PlaceStore {
         } catch let error as SQLiteStoreError {
             throw error
         } catch {
-            throw .corrupt("\(error)")
+            throw .corrupt(SQLiteStoreError.reason(of: error))
         }
     }
 }

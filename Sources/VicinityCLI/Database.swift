@@ -37,31 +37,43 @@ struct Database {
     }
 
     /// Opens the database, creating it if needed; a new default database gets the shipped data.
+    ///
+    /// A database that cannot be made leaves nothing behind (neither the file nor a folder made
+    /// for it), so that the next run tries again and seeds the default database.
     func open(output: inout CommandOutput) throws(CLIError) -> SQLitePlaceStore {
         let manager = FileManager.default
-        let isNew = !manager.fileExists(atPath: path)
-        if isNew && isDefault {
-            let folder = (path as NSString).deletingLastPathComponent
+        let folder = (path as NSString).deletingLastPathComponent
+        var madeFolder = false
+        if isDefault && !manager.fileExists(atPath: folder) {
             do {
+                // People's locations are private: the folder is its owner's only.
                 try manager.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                madeFolder = true
             } catch {
                 throw .cannotCreate("\(folder): cannot create the database folder: \(error.localizedDescription)")
             }
         }
-        // People's locations are private: a new database is readable by its owner only (SQLite
-        // gives the -wal and -shm files the database file's permissions).
-        if isNew {
-            _ = manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        let store: SQLitePlaceStore
+        var seeded: [String]?
         do {
-            store = try SQLitePlaceStore(path: path)
+            let (store, created) = try SQLitePlaceStore.openOrCreate(path: path) { store in
+                if isDefault { seeded = try seed(store) }
+            }
+            if created, let seeded { output.note(seeded.joined()) }
+            if created, isDefault, seeded == nil {
+                output.warning("created \(path), empty: the shipped data (Data/) was not found to seed it")
+            }
+            return store
         } catch {
-            throw isNew ? .cannotCreate(error.description) : .noInput(error.description)
+            if madeFolder { try? manager.removeItem(atPath: folder) }
+            switch error {
+            case let error as CLIError: throw error
+            case let error as SQLiteStoreError:
+                if case .cannotCreate = error { throw .cannotCreate(error.description) }
+                throw .noInput(error.description)
+            default: throw .internalError("\(error)")
+            }
         }
-        if isNew && isDefault { try seed(store, output: &output) }
-        return store
     }
 
     /// Loads everything in the database into memory.
@@ -70,11 +82,10 @@ struct Database {
         do { return (store, try store.loadDirectory()) } catch { throw .data("\(path): \(error.description)") }
     }
 
-    private func seed(_ store: SQLitePlaceStore, output: inout CommandOutput) throws(CLIError) {
-        guard let folder = ShippedData.folder() else {
-            output.warning("created \(path), empty: the shipped data (Data/) was not found to seed it")
-            return
-        }
+    /// Stores the shipped places in a new database; nil when the shipped data is not found, else
+    /// the note to print once the database is in place.
+    private func seed(_ store: SQLitePlaceStore) throws -> [String]? {
+        guard let folder = ShippedData.folder() else { return nil }
         var batch = PlaceImport()
         do throws(PlacesError) {
             for file in ShippedData.files {
@@ -85,10 +96,10 @@ struct Database {
         } catch {
             throw CLIError(error)
         }
-        do { try batch.store(into: store) } catch { throw .ioError(String(describing: error)) }
-        let places = batch.places
-        output.note(
-            "created \(path) with the \(places.count) shipped places (\(ShippedData.files.joined(separator: ", "))); "
-                + "--db PATH or VICINITY_DB choose another database")
+        try batch.store(into: store)
+        return [
+            "created \(path) with the \(batch.places.count) shipped places (\(ShippedData.files.joined(separator: ", "))); "
+                + "--db PATH or VICINITY_DB choose another database"
+        ]
     }
 }
