@@ -73,7 +73,7 @@ import Testing
         let model = try MapFixture.model(Self.london, latitude: 51.5152, longitude: -0.1420, radiusMeters: 500)
         let map = try MapRenderer(width: 80, height: 24, style: MapStyle(characters: .ascii)).render(model)
         #expect(map.entries.count == 6)
-        #expect(map.entries.allSatisfy { $0.cell != nil && $0.symbol == String($0.number) })
+        #expect(map.entries.allSatisfy { $0.cell != nil && $0.symbol == $0.number.map(String.init) })
         let listed = map.lines.filter { $0.first?.isNumber == true }
         #expect(listed.map { $0.prefix(1) } == ["1", "2", "3", "4", "5", "6"])
         #expect(map.lines.count <= 24 && map.lines.allSatisfy { $0.count <= 80 })
