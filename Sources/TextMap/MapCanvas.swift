@@ -37,8 +37,8 @@ struct MapCanvas: Sendable {
     private var centerColumn: Int { cellWidth * grid.half + cellWidth / 2 }
     private var centerLine: Int { (cellHeight - 1) + cellHeight * grid.half }
 
-    /// Where everything goes, before any line is drawn: enough to know the map's size and legend,
-    /// cheap enough to work out for every size the renderer tries.
+    /// Where everything goes, before any line is drawn: each cell's symbol, the ring's dots that
+    /// show, and what the legend must explain.
     struct Plan: Sendable {
         /// The symbol shown in each occupied cell, and where it starts.
         fileprivate var symbols: [MapCell: Symbol]
