@@ -184,4 +184,29 @@ import Testing
         #expect(listed > 0 && listed < 80)
         #expect(map.lines.last == "... and \(80 - listed) more")
     }
+
+    /// The documented floor: at 80 columns, from 14 lines up, the output never runs over the height,
+    /// however many places there are (the README says "below about 14 lines").
+    @Test(arguments: 14...40)
+    func fromFourteenLinesTheOutputFitsTheHeight(height: Int) throws {
+        let renderer = try MapRenderer(width: 80, height: height, style: MapStyle(characters: .ascii))
+        for count in [0, 1, 3, 30] {
+            let markers = (0..<count).map { Self.marker("P\($0)", east: Double($0) * 31 - 450, north: 120) }
+            let map = try renderer.render(
+                MapModel(center: Self.here, radiusMeters: 500, kind: "pharmacy", markers: markers))
+            #expect(map.lines.count <= height, "\(count) places: \(map.lines.count) lines")
+        }
+    }
+
+    /// An empty map's message too is cut to the lines left, ending in an ellipsis.
+    @Test func theEmptyMessageIsCutToTheLinesLeft() throws {
+        let nearest = Self.marker(String(repeating: "Long Name ", count: 20), east: -3000, north: 0)
+        let model = MapModel(
+            center: Self.here, radiusMeters: 100, kind: "pharmacy", markers: [], nearestBeyondRadius: nearest)
+        let map = try MapRenderer(width: 80, height: 14, style: MapStyle(characters: .ascii)).render(model)
+        #expect(map.lines.count == 14)
+        #expect(map.lines.last?.hasSuffix(" ...") == true && map.lines.last?.hasPrefix("No pharmacy within") == true)
+        let roomy = try MapRenderer(width: 80, height: 40, style: MapStyle(characters: .ascii)).render(model)
+        #expect(roomy.lines.last == "km W." && !roomy.lines.contains { $0.hasSuffix(" ...") })
+    }
 }
