@@ -10,6 +10,8 @@ extension VicinityAPI {
     /// The places of `kind` within `radius` meters drawn on a local azimuthal-equidistant
     /// projection centred on the point (north up), with the numbered list under it; with nothing
     /// in the radius, the nearest place beyond it is named. No colour; one `\n` after each line.
+    /// `width` × `height` is the whole text's size, laid out by `MapRenderer` as on every surface:
+    /// the map's size depends on it alone and a list too long is cut with "… and N more".
     func renderMap(_ input: Operations.RenderMap.Input) async throws -> Operations.RenderMap.Output {
         let query = input.query
         let center = try QueryValues.coordinate(query.lat, query.lon)

@@ -222,6 +222,9 @@ extension LineService {
         return .array(fields.flatMap { [.text($0.0), $0.1] })
     }
 
+    /// `MAP lat lon [RADIUS r] [WIDTH w] [HEIGHT h] [KIND k]`: the text map as one bulk string, `w` × `h`
+    /// (default 80 × 24) the whole text's size, laid out by `MapRenderer` as `vicinity map` and
+    /// `GET /v1/map` are.
     private func map(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
         guard arguments.remaining >= 2 else { throw .wrongArity("map") }
         let center = try arguments.coordinate()

@@ -1,5 +1,5 @@
-/// Draws the framed map: the ring, the centre, the numbered places and clusters on a grid of
-/// square cells.
+/// Draws the framed map: the ring, the centre, the numbered places and the counts of places
+/// sharing a cell, on a grid of square cells.
 ///
 /// A cell is `cellWidth` characters by `cellHeight` lines (2 × 1, or 4 × 2 when large): terminal
 /// cells are about twice as tall as wide, so that is about square on screen and the ring comes
@@ -8,10 +8,12 @@
 /// inside the frame on the west (north) side balances the space the last cell leaves on the east
 /// (south), so the centre symbol is exactly in the middle of the frame.
 ///
-/// A two-digit number fills its 2-column cell, so it would run into a symbol in the next cell
-/// ("13" and "8" reading "138") or the frame: it then starts one column to the west, into the
-/// empty cell there. With symbols on both sides it has no room and shows the cluster symbol; the
-/// list still gives it. Large cells have room for `[12]`, whose brackets keep neighbours apart;
+/// Each place is in the cell nearest its position (`MapGrid.cell`). A cell holding one place shows
+/// its number; several, their count (`×3`, `×+` past 9); the centre cell holding any place shows
+/// the merged centre symbol (`◈`). A two-character mark (`13`, `×3`) fills its 2-column cell, so
+/// it would run into a symbol in the next cell ("13" and "8" reading "138") or the frame: it then
+/// starts one column to the west, into the empty cell there. With symbols on both sides it has no
+/// room and shows the no-room symbol (`◆`); the list gives its places under that symbol. Large cells have room for `[12]`, whose brackets keep neighbours apart;
 /// in the easternmost cell it would touch the frame, so it shows as `12`.
 struct MapCanvas: Sendable {
     let grid: MapGrid
@@ -35,15 +37,15 @@ struct MapCanvas: Sendable {
     private var centerColumn: Int { cellWidth * grid.half + cellWidth / 2 }
     private var centerLine: Int { (cellHeight - 1) + cellHeight * grid.half }
 
-    /// Where everything goes, before any line is drawn: enough to know the map's size and legend,
-    /// cheap enough to work out for every size the renderer tries.
+    /// Where everything goes, before any line is drawn: each cell's symbol, the ring's dots that
+    /// show, and what the legend must explain.
     struct Plan: Sendable {
         /// The symbol shown in each occupied cell, and where it starts.
         fileprivate var symbols: [MapCell: Symbol]
         fileprivate var ring: Set<MapRing.Dot>
         /// What the legend needs to explain.
         var contents: MapPanel.Contents
-        /// The text shown in each occupied cell: a number or the cluster symbol.
+        /// The text shown in each occupied cell: a number, a count, the centre or no-room symbol.
         var texts: [MapCell: String] { symbols.mapValues(\.text) }
     }
 
@@ -56,16 +58,19 @@ struct MapCanvas: Sendable {
 
     /// Chooses each cell's symbol and where it starts, and the ring's dots that show.
     func plan(_ entries: [RenderedMap.Entry], radiusMeters: Double) -> Plan {
+        let centerCell = MapCell(column: grid.half, row: grid.half)
+        var occupants: [MapCell: [RenderedMap.Entry]] = [:]
+        for entry in entries { if let cell = entry.cell { occupants[cell, default: []].append(entry) } }
+        let centerPlaces = occupants[centerCell]?.count ?? 0
         var symbols: [MapCell: Symbol] = [:]
-        symbols[MapCell(column: grid.half, row: grid.half)] = Symbol(text: glyphs.center, role: .center)
-        var unlabelled = false
-        for entry in entries {
-            guard let cell = entry.cell else { continue }
-            if !entry.isClustered, let label = label(entry.number) {
+        symbols[centerCell] = Symbol(text: centerPlaces > 0 ? glyphs.centerWithPlaces : glyphs.center, role: .center)
+        for (cell, places) in occupants where cell != centerCell {
+            if places.count > 1 {
+                symbols[cell] = Symbol(text: countMark(places.count), role: .cluster)
+            } else if let number = places[0].number, let label = label(number) {
                 symbols[cell] = Symbol(text: label, role: .marker)
             } else {
                 symbols[cell] = Symbol(text: glyphs.cluster, role: .cluster)
-                unlabelled = unlabelled || !entry.isClustered
             }
         }
         for (cell, symbol) in symbols {
@@ -86,11 +91,11 @@ struct MapCanvas: Sendable {
                     placed.start -= 1
                 } else if symbols[east] != nil {
                     placed = Symbol(text: glyphs.cluster, role: .cluster, start: placed.start)
-                    unlabelled = true
                 }
             }
             symbols[cell] = placed
         }
+        let unlabelled = symbols.values.contains { $0.text == glyphs.cluster }
         let ring = MapRing(
             radiusCells: radiusMeters / grid.metersPerCell, columnsPerCell: cellWidth, linesPerCell: cellHeight
         ).dots(maxColumn: centerColumn, maxLine: centerLine)
@@ -107,11 +112,16 @@ struct MapCanvas: Sendable {
         }
         let shown = ring.subtracting(reserved)
         // The legend explains only what is drawn: a number only if one shows, not for places that
-        // all went into clusters.
+        // all went into shared cells.
+        let numbers = entries.compactMap { entry in
+            entry.cell.flatMap { symbols[$0] }.flatMap { $0.role == .marker ? entry.number : nil }
+        }
+        let counts = occupants.compactMap { cell, places in
+            symbols[cell]?.text == countMark(places.count) && cell != centerCell ? places.count : nil
+        }
         let contents = MapPanel.Contents(
-            hasMarkers: symbols.values.contains { $0.role == .marker },
-            hasClusters: symbols.values.contains { $0.role == .cluster },
-            hasUnlabelled: unlabelled && symbols.values.contains { $0.role == .cluster }, hasRing: !shown.isEmpty)
+            centerPlaces: centerPlaces, lowestNumber: numbers.min(), lowestCount: counts.min(),
+            hasUnlabelled: unlabelled, hasRing: !shown.isEmpty)
         return Plan(symbols: symbols, ring: shown, contents: contents)
     }
 
@@ -130,6 +140,9 @@ struct MapCanvas: Sendable {
         }
         return framed(matrix)
     }
+
+    /// "×3" for three places in one cell, "×+" for more than 9.
+    func countMark(_ count: Int) -> String { glyphs.count + (count <= 9 ? String(count) : "+") }
 
     /// "7" (or "[7]" when large), or nil if the number is too long for a cell.
     func label(_ number: Int) -> String? {

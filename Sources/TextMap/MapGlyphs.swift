@@ -4,9 +4,13 @@ struct MapGlyphs: Sendable, Hashable {
     var horizontal: String, vertical: String
     /// The query point ("you").
     var center: String
+    /// The query point's cell when places lie in it too: "you" and those places in one mark.
+    var centerWithPlaces: String
     /// A ring cell.
     var ring: String
-    /// Several places in one cell.
+    /// Put before a count of places sharing a cell: `×3`.
+    var count: String
+    /// A place or cell whose mark has no room on the map.
     var cluster: String
     /// Drawn under "N".
     var northArrow: String
@@ -18,12 +22,14 @@ struct MapGlyphs: Sendable, Hashable {
 
     static let unicode = MapGlyphs(
         topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│",
-        center: "◉", ring: "·", cluster: "◆", northArrow: "▲", northShaft: "│", scaleLeft: "├", scaleBar: "─",
+        center: "◉", centerWithPlaces: "◈", ring: "·", count: "×", cluster: "◆", northArrow: "▲", northShaft: "│",
+        scaleLeft: "├", scaleBar: "─",
         scaleRight: "┤", ellipsis: "…")
 
     static let ascii = MapGlyphs(
         topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|",
-        center: "@", ring: ".", cluster: "#", northArrow: "^", northShaft: "|", scaleLeft: "|", scaleBar: "-",
+        center: "@", centerWithPlaces: "&", ring: ".", count: "x", cluster: "#", northArrow: "^", northShaft: "|",
+        scaleLeft: "|", scaleBar: "-",
         scaleRight: "|", ellipsis: "...")
 
     static func of(_ characters: MapStyle.Characters) -> MapGlyphs {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The square grid a map is drawn on: `side` × `side` cells (odd, so one cell is centred on the
 /// query point) covering 2 × half-extent meters in each direction.
 struct MapGrid: Sendable, Hashable {
@@ -19,9 +17,12 @@ struct MapGrid: Sendable, Hashable {
     /// Cells from the centre cell to an edge cell.
     var half: Int { side / 2 }
 
-    /// The cell holding a point given in meters east and north of the centre: the cell whose centre
-    /// is nearest, so the point is at most half a cell from it in each direction. Nil outside the
-    /// drawn square or for a non-finite offset.
+    /// The cell holding a point given in meters east and north of the centre, and the one a place
+    /// there is drawn in: the cell whose centre is nearest, so the point is at most half a cell
+    /// from it east–west and north–south (a point exactly half-way goes to the cell farther from
+    /// the centre, as `Double.rounded()` rounds halves away from zero). A place in the centre cell
+    /// is drawn there too, merged with the centre symbol. Nil outside the drawn square or for a
+    /// non-finite offset.
     func cell(eastMeters: Double, northMeters: Double) -> MapCell? {
         guard eastMeters.isFinite, northMeters.isFinite else { return nil }
         let column = (eastMeters / metersPerCell).rounded()
@@ -34,20 +35,5 @@ struct MapGrid: Sendable, Hashable {
     /// The centre of a cell, meters east and north of the map's centre.
     func center(of cell: MapCell) -> (eastMeters: Double, northMeters: Double) {
         (Double(cell.column - half) * metersPerCell, Double(half - cell.row) * metersPerCell)
-    }
-
-    /// The cell a place is drawn in: its own (`cell(eastMeters:northMeters:)`), except that a
-    /// place in the centre cell moves to the neighbouring cell in its direction (one of eight), so
-    /// the centre symbol stays visible. Either way the place is at most one cell from the centre
-    /// of the cell it is drawn in, east–west and north–south.
-    func drawnCell(eastMeters: Double, northMeters: Double) -> MapCell? {
-        guard let cell = cell(eastMeters: eastMeters, northMeters: northMeters) else { return nil }
-        guard cell.column == half, cell.row == half else { return cell }
-        // Eight sectors of 45° centred on N, NE, E, …; a place exactly at the centre goes north.
-        let angle = atan2(eastMeters, northMeters)
-        let sector = Int((angle / (.pi / 4)).rounded())
-        let steps = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
-        let (east, north) = steps[(sector + 8) % 8]
-        return MapCell(column: half + east, row: half - north)
     }
 }

@@ -1,5 +1,12 @@
-/// The list under the map: the places drawn, nearest first, then those outside the drawn square,
-/// or — when there are none — a sentence naming the nearest place beyond the radius.
+/// The list under the map: the places drawn, under the marks the map shows them by, then those
+/// outside the drawn square; or — when there are none — a sentence naming the nearest place
+/// beyond the radius.
+///
+/// The map's marks in the order of their nearest place: a place alone in its cell under its number
+/// (`3`), the places sharing a cell under their count (`×3`), one row each, nearest first, the
+/// mark on the first; the places in the centre cell likewise under the merged centre symbol
+/// (`◈`). A list longer than the lines it is given is cut, its last line saying how many places
+/// it leaves out: "… and 4 more".
 ///
 /// Every line fits `width` terminal columns (`TerminalColumns`: CJK and emoji count 2): names are
 /// cut with an ellipsis, the empty message wraps at spaces, and in the large style directions
@@ -15,75 +22,86 @@ struct MapList: Sendable {
     /// style gives the name room by printing compass points (`WSW`) instead.
     static let minimumNameColumns = 8
 
-    /// The list's lines for the numbered places.
-    func lines(_ entries: [RenderedMap.Entry]) -> [StyledLine] {
-        if entries.isEmpty { return emptyMessage() }
-        let drawn = entries.filter { $0.cell != nil }
-        let outside = entries.filter { $0.cell == nil }
+    /// The list's lines for the places, at most `maxLines` of them (1 or more); marks in `entries`
+    /// the places left out as not listed.
+    ///
+    /// - Parameters:
+    ///   - entries: the places in list order (`RenderedMap.entries`), each with its map symbol.
+    ///   - maxLines: the lines the list may take, 1 or more.
+    func lines(_ entries: inout [RenderedMap.Entry], maxLines: Int) -> [StyledLine] {
+        if entries.isEmpty { return emptyMessage(maxLines: maxLines) }
         let layout = columns(entries)
-        var lines: [StyledLine] = []
-        for entry in drawn {
-            if style.large && !lines.isEmpty { lines.append(StyledLine()) }
-            lines.append(row(entry, layout))
-        }
-        if !outside.isEmpty {
-            if !lines.isEmpty { lines.append(StyledLine()) }
-            lines.append(StyledLine("Outside the map:"))
-            for entry in outside {
-                if style.large { lines.append(StyledLine()) }
-                lines.append(row(entry, layout))
+        // Each line with the entry it lists, nil for a blank line or a heading.
+        var items: [(line: StyledLine, entry: Int?)] = []
+        var previousCell: MapCell?
+        for (index, entry) in entries.enumerated() {
+            let first = entry.cell == nil || entry.cell != previousCell
+            if entry.cell == nil && (index == 0 || entries[index - 1].cell != nil) {
+                if !items.isEmpty { items.append((StyledLine(), nil)) }
+                items.append((StyledLine("Outside the map:"), nil))
             }
+            if style.large && first && !items.isEmpty { items.append((StyledLine(), nil)) }
+            items.append((row(entry, showingMark: first, layout), index))
+            previousCell = entry.cell
         }
-        return lines
+        guard items.count > maxLines else { return items.map(\.line) }
+        var kept = Array(items.prefix(maxLines - 1))
+        while let last = kept.last, last.entry == nil { kept.removeLast() }
+        let listed = Set(kept.compactMap(\.entry))
+        for index in entries.indices { entries[index].isListed = listed.contains(index) }
+        let more = entries.count - listed.count
+        let summary =
+            listed.isEmpty
+            ? "No room to list \(more) \(MapWording.plural(MapWording.printable(model.kind), more))"
+            : "\(glyphs.ellipsis) and \(more) more"
+        return kept.map(\.line) + [StyledLine(TerminalColumns.cut(summary, to: width, ellipsis: glyphs.ellipsis))]
     }
 
-    /// How many lines `lines(entries)` gives, without formatting them.
-    func lineCount(_ entries: [RenderedMap.Entry]) -> Int {
-        if entries.isEmpty { return emptyMessage().count }
-        let outside = entries.count { $0.cell == nil }
-        let drawn = entries.count - outside
-        var count = drawn + (style.large ? max(0, drawn - 1) : 0)
-        if outside > 0 { count += (drawn > 0 ? 1 : 0) + 1 + outside * (style.large ? 2 : 1) }
-        return count
-    }
-
-    /// "No pharmacy within 100 m. Nearest: Omur, 132 m WSW.", wrapped to the width.
-    func emptyMessage() -> [StyledLine] {
+    /// "No pharmacy within 100 m. Nearest: Omur, 132 m WSW.", wrapped to the width and cut to
+    /// `maxLines` lines, the last ending in an ellipsis if anything was cut.
+    func emptyMessage(maxLines: Int = .max) -> [StyledLine] {
         var text = "No \(MapWording.printable(model.kind)) within \(MapWording.radius(model.radiusMeters))."
         if let nearest = model.nearestBeyondRadius {
             text += " Nearest: \(name(nearest)), \(MapWording.distance(nearest.distanceMeters)) "
             text += MapWording.direction(of: nearest, inWords: style.large) + "."
         }
-        return TerminalColumns.wrap(text, to: width, ellipsis: glyphs.ellipsis).map { StyledLine($0) }
+        var lines = TerminalColumns.wrap(text, to: width, ellipsis: glyphs.ellipsis)
+        if lines.count > maxLines {
+            lines = Array(lines.prefix(max(1, maxLines)))
+            let room = width - TerminalColumns.width(glyphs.ellipsis) - 1
+            lines[lines.count - 1] =
+                String(TerminalColumns.prefix(lines[lines.count - 1], room)) + " " + glyphs.ellipsis
+        }
+        return lines.map { StyledLine($0) }
     }
 
     private struct Columns {
-        var number: Int
+        var mark: Int
         var name: Int
         var distance: Int
         var directionInWords: Bool
     }
 
     private func columns(_ entries: [RenderedMap.Entry]) -> Columns {
-        let number = entries.map { label($0.number).count }.max() ?? 1
+        let mark = entries.map { TerminalColumns.width(self.mark($0)) }.max() ?? 1
         let distance = entries.map { MapWording.distance($0.marker.distanceMeters).count }.max() ?? 1
         let longest = entries.map { TerminalColumns.width(name($0.marker)) }.max() ?? 0
         func room(inWords: Bool) -> Int {
             let direction = entries.map { MapWording.direction(of: $0.marker, inWords: inWords).count }.max() ?? 1
-            return width - number - distance - direction - 6
+            return width - mark - distance - direction - 6
         }
         // Words when they leave a name its minimum (or the longest name fits anyway).
         let inWords = style.large && room(inWords: true) >= min(longest, Self.minimumNameColumns)
         // Names are cut only to fit the width, and to no less than one column.
         return Columns(
-            number: number, name: max(1, min(longest, room(inWords: inWords))), distance: distance,
+            mark: mark, name: max(1, min(longest, room(inWords: inWords))), distance: distance,
             directionInWords: inWords)
     }
 
-    private func row(_ entry: RenderedMap.Entry, _ columns: Columns) -> StyledLine {
-        let number = label(entry.number)
-        var line = StyledLine(String(repeating: " ", count: columns.number - number.count))
-        line.append(number, .marker)
+    private func row(_ entry: RenderedMap.Entry, showingMark: Bool, _ columns: Columns) -> StyledLine {
+        let mark = showingMark ? self.mark(entry) : ""
+        var line = StyledLine(String(repeating: " ", count: columns.mark - TerminalColumns.width(mark)))
+        line.append(mark, role(entry))
         line.append("  " + fitted(name(entry.marker), columns.name))
         let distance = MapWording.distance(entry.marker.distanceMeters)
         line.append("  " + String(repeating: " ", count: columns.distance - distance.count) + distance)
@@ -91,8 +109,19 @@ struct MapList: Sendable {
         return line
     }
 
-    /// "7", or "[7]" in the large style, as on the map.
-    private func label(_ number: Int) -> String { style.large ? "[\(number)]" : String(number) }
+    /// The mark the map shows the place by, or for a place outside the map its number ("7", or
+    /// "[7]" in the large style).
+    private func mark(_ entry: RenderedMap.Entry) -> String {
+        if let symbol = entry.symbol { return symbol }
+        let number = entry.number.map(String.init) ?? "?"
+        return style.large ? "[\(number)]" : number
+    }
+
+    private func role(_ entry: RenderedMap.Entry) -> MapRole {
+        guard let symbol = entry.symbol else { return .marker }
+        if symbol == glyphs.centerWithPlaces { return .center }
+        return entry.isClustered || symbol == glyphs.cluster ? .cluster : .marker
+    }
 
     /// The name, with the kind when it is not the map's kind ("Ayse (user)").
     private func name(_ marker: MapMarker) -> String {

@@ -13,12 +13,21 @@ struct MapPanel: Sendable {
 
     /// What the map drew, which decides the legend's lines.
     struct Contents: Sendable {
-        var hasMarkers: Bool
-        var hasClusters: Bool
-        /// Some place's number had no room (too long, or crowded by its neighbours) and shows the
-        /// cluster symbol.
-        var hasUnlabelled: Bool
-        var hasRing: Bool
+        /// Places in the centre cell, drawn merged with the centre symbol.
+        var centerPlaces = 0
+        /// The lowest number drawn on the map, which the legend uses as its example; nil if none is.
+        var lowestNumber: Int?
+        /// The fewest places of a cell showing their count (`×3`), the legend's example; nil if none.
+        var lowestCount: Int?
+        /// Some mark had no room (too long, or crowded by its neighbours) and shows the no-room
+        /// symbol.
+        var hasUnlabelled = false
+        var hasRing = false
+
+        /// Every entry the legend can have, with two-digit numbers: the legend the layout makes
+        /// room for (beside the map, a longer one is cut to the width).
+        static let widest = Contents(
+            centerPlaces: 99, lowestNumber: 99, lowestCount: 9, hasUnlabelled: true, hasRing: true)
     }
 
     /// The panel's lines for a map drawn at `metersPerColumn` character columns.
@@ -43,47 +52,63 @@ struct MapPanel: Sendable {
         return lines
     }
 
-    /// The narrowest the panel can be for this model: its legend without the optional entries.
-    func minimumWidth() -> Int {
-        let least = Contents(hasMarkers: false, hasClusters: false, hasUnlabelled: false, hasRing: false)
-        return legend(least).joined().map(\.width).max() ?? 0
+    /// The widest the panel can be for this model, columns: its legend with every entry.
+    func maximumWidth() -> Int {
+        legend(.widest).joined().map(\.width).max() ?? 0
     }
 
-    /// The lines of each entry: one, or more where `maxWidth` wraps it.
+    /// The most lines the panel can take: its lines with every legend entry.
+    ///
+    /// - Parameters:
+    ///   - maxWidth: as for `lines(metersPerColumn:contents:maxWidth:)`.
+    func maximumLineCount(maxWidth: Int?) -> Int {
+        lines(metersPerColumn: 1, contents: .widest, maxWidth: maxWidth).count
+    }
+
+    /// The lines of each entry: one, or more where `maxWidth` wraps it. Symbols are centred in a
+    /// column as wide as the widest of them (`1`, `[1]`, `12`, `×3`).
     private func legend(_ contents: Contents, maxWidth: Int? = nil) -> [[StyledLine]] {
         let kind = MapWording.printable(model.kind)
-        var entries: [[StyledLine]] = []
-        func entry(_ symbol: String, _ role: MapRole, _ text: String) {
-            let before = (symbolWidth - symbol.count) / 2
-            var line = StyledLine(String(repeating: " ", count: before))
-            line.append(symbol, role)
-            line.pad(to: symbolWidth + 2)
+        var items: [(symbol: String, role: MapRole, text: String)] = []
+        if contents.centerPlaces > 0 {
+            let places = "\(contents.centerPlaces) \(MapWording.plural(kind, contents.centerPlaces))"
+            items.append((glyphs.centerWithPlaces, .center, "you + \(places)"))
+        } else {
+            items.append((glyphs.center, .center, "you are here"))
+        }
+        if let number = contents.lowestNumber {
+            // "no. 1" and not "1 pharmacy": the mark is a place's number in the list, not a count.
+            items.append((style.large ? "[\(number)]" : String(number), .marker, "\(kind) no. \(number) in list"))
+        }
+        if let count = contents.lowestCount {
+            let mark = glyphs.count + (count <= 9 ? String(count) : "+")
+            let places = count <= 9 ? String(count) : "10 or more"
+            items.append((mark, .cluster, "\(places) \(MapWording.plural(kind, count)) in a square"))
+        }
+        if contents.hasUnlabelled {
+            items.append((glyphs.cluster, .cluster, "no room for a mark"))
+        }
+        if contents.hasRing {
+            items.append((glyphs.ring, .ring, "\(MapWording.radius(model.radiusMeters)) from you"))
+        }
+        let column = items.map(\.symbol.count).reduce(symbolWidth, max)
+        return items.map { item in
+            var line = StyledLine(String(repeating: " ", count: (column - item.symbol.count) / 2))
+            line.append(item.symbol, item.role)
+            line.pad(to: column + 2)
             guard let maxWidth else {
-                line.append(text)
-                entries.append([line])
-                return
+                line.append(item.text)
+                return [line]
             }
-            let wrapped = TerminalColumns.wrap(text, to: maxWidth - line.width, ellipsis: glyphs.ellipsis)
+            let wrapped = TerminalColumns.wrap(item.text, to: maxWidth - line.width, ellipsis: glyphs.ellipsis)
             line.append(wrapped[0])
             var lines = [line]
             for more in wrapped.dropFirst() {
-                var continued = StyledLine(String(repeating: " ", count: symbolWidth + 2))
+                var continued = StyledLine(String(repeating: " ", count: column + 2))
                 continued.append(more)
                 lines.append(continued)
             }
-            entries.append(lines)
+            return lines
         }
-        entry(glyphs.center, .center, "you are here")
-        if contents.hasMarkers {
-            entry(style.large ? "[1]" : "1", .marker, "\(kind), see list below")
-        }
-        if contents.hasClusters {
-            let several = "2 or more \(MapWording.plural(kind, 2))"
-            entry(glyphs.cluster, .cluster, contents.hasUnlabelled ? "\(several), or no room for a number" : several)
-        }
-        if contents.hasRing {
-            entry(glyphs.ring, .ring, "\(MapWording.radius(model.radiusMeters)) from you")
-        }
-        return entries
     }
 }

@@ -3,9 +3,16 @@ import Geo
 /// Draws a `MapModel` as lines of text: a title, the framed map with a north arrow, scale bar and
 /// legend beside it (or under it on a narrow screen), then the list of places.
 ///
-/// Pure: no terminal queries and no I/O — the caller chooses the size and the style. The map is
-/// as large as fits in `width` × `height` with the list under it; a list too long to fit makes
-/// the output taller than `height` rather than leaving a place out.
+/// Pure: no terminal queries and no I/O — the caller chooses the size and the style.
+///
+/// `width` × `height` is the size of the whole output: no line is wider than `width` terminal
+/// columns, and there are at most `height` lines whenever `height` holds the title, the smallest
+/// map (7 cells a side, 5 large) with its panel, and one line of list — 14 lines with the panel
+/// beside the map, more with it under a narrow map; below that the output runs over.
+/// The map's size depends on the screen alone, not on the places (`MapLayout`): it leaves a
+/// quarter of the height to the list, and a list that does not fit is cut with "… and N more".
+/// Each place is drawn in the cell nearest its position, the centre cell included; the title is
+/// shortened at a word with an ellipsis.
 ///
 /// ```swift
 /// let renderer = try MapRenderer(width: 80, height: 24, style: MapStyle(characters: .ascii))
@@ -44,103 +51,51 @@ public struct MapRenderer: Sendable {
         guard model.halfExtentMeters.isFinite, model.halfExtentMeters > 0 else {
             throw .invalidHalfExtent(model.halfExtentMeters)
         }
-        let layout = MapLayout(
-            width: width, height: height, style: style, panelWidth: panel(model).minimumWidth(), gap: gap)
-        // The first size that fits; if none does (a list too long for the height), one within the
-        // width if possible, then the largest map that leaves at least half the height to the list,
-        // so the map stays useful and most of the list is in view; failing that, the fewest lines.
-        let candidates = layout.candidates()
-        let order = Self.order(model.markers)
-        var best = compose(model, order, candidates[0])
-        var bestScore = best.score(width: width, height: height)
-        for candidate in candidates.dropFirst() where !best.fits(width: width, height: height) {
-            let composed = compose(model, order, candidate)
-            let score = composed.score(width: width, height: height)
-            if score < bestScore { (best, bestScore) = (composed, score) }
-        }
-        let palette = style.color ? MapPalette(highContrast: style.large) : nil
-        return RenderedMap(
-            lines: best.lines().map { $0.rendered(palette) }, entries: best.entries, side: best.canvas.grid.side,
-            metersPerCell: best.canvas.grid.metersPerCell)
-    }
-
-    /// One candidate size worked out, short of drawing the map itself (the costly part, done only
-    /// for the size chosen).
-    private struct Composition {
-        var canvas: MapCanvas
-        var plan: MapCanvas.Plan
-        var entries: [RenderedMap.Entry]
-        var title: StyledLine
-        var panel: [StyledLine]
-        var panelBeside: Bool
-        var gap: Int
-        var list: MapList
-        var listLines: Int
-
-        var blockHeight: Int {
-            panelBeside ? max(canvas.height, panel.count) : canvas.height + 1 + panel.count
-        }
-        var blockWidth: Int {
-            let panelWidth = panel.map(\.width).max() ?? 0
-            return panelBeside ? canvas.width + gap + panelWidth : max(canvas.width, panelWidth)
-        }
-        var lineCount: Int { 1 + blockHeight + 1 + listLines }
-
-        func fits(width: Int, height: Int) -> Bool { blockWidth <= width && lineCount <= height }
-
-        /// Lower is better: fitting, else within the width, leaving half the height to the list,
-        /// fewer lines.
-        func score(width: Int, height: Int) -> (Int, Int, Int) {
-            if fits(width: width, height: height) { return (0, 0, 0) }
-            let leavesHalf = 1 + blockHeight <= height / 2
-            return (blockWidth <= width ? 1 : 2, leavesHalf ? 0 : 1, leavesHalf ? 0 : lineCount)
-        }
-
-        func lines() -> [StyledLine] {
-            let map = canvas.draw(plan)
-            var block: [StyledLine] = []
-            if panelBeside {
-                for index in 0..<blockHeight {
-                    var line = index < map.count ? map[index] : StyledLine()
-                    if index < panel.count {
-                        line.pad(to: canvas.width + gap)
-                        line.append(panel[index])
-                    }
-                    block.append(line)
-                }
-            } else {
-                block = map + [StyledLine()] + panel
-            }
-            return [title] + block + [StyledLine()] + list.lines(entries)
-        }
-    }
-
-    private func panel(_ model: MapModel) -> MapPanel {
-        MapPanel(model: model, style: style, glyphs: MapGlyphs.of(style.characters))
-    }
-
-    private func compose(_ model: MapModel, _ order: [Int], _ candidate: MapLayout.Candidate) -> Composition {
         let glyphs = MapGlyphs.of(style.characters)
+        let panel = MapPanel(model: model, style: style, glyphs: glyphs)
+        let layout = MapLayout(
+            width: width, height: height, style: style, panelWidth: panel.maximumWidth(),
+            panelLinesBeside: panel.maximumLineCount(maxWidth: nil),
+            panelLinesUnder: panel.maximumLineCount(maxWidth: width), gap: gap)
+        let candidate = layout.choice()
         let grid = MapGrid(side: candidate.side, halfExtentMeters: model.halfExtentMeters)
-        var entries = Self.place(model.markers, in: order, on: grid)
+        var entries = Self.place(model.markers, in: Self.order(model.markers), on: grid)
         let canvas = MapCanvas(grid: grid, style: style, glyphs: glyphs)
         let plan = canvas.plan(entries, radiusMeters: model.radiusMeters)
         let texts = plan.texts
         for index in entries.indices {
             entries[index].symbol = entries[index].cell.flatMap { texts[$0] }
         }
-        let list = MapList(model: model, style: style, glyphs: glyphs, width: width)
-        // Cut to the width like every other line: `--width 30` printed a 42-column title.
+        let map = canvas.draw(plan)
+        let legend = panel.lines(
+            metersPerColumn: canvas.metersPerColumn, contents: plan.contents,
+            maxWidth: candidate.panelBeside ? nil : width)
+        var block: [StyledLine] = []
+        if candidate.panelBeside {
+            for index in 0..<max(map.count, legend.count) {
+                var line = index < map.count ? map[index] : StyledLine()
+                if index < legend.count {
+                    line.pad(to: canvas.width + gap)
+                    line.append(legend[index])
+                }
+                block.append(line)
+            }
+        } else {
+            block = map + [StyledLine()] + legend
+        }
+        // The panel is planned at its widest; a legend wider still (a kind of 60 letters) is cut.
+        block = block.map { $0.truncated(to: width, ellipsis: glyphs.ellipsis) }
         let title = StyledLine(
-            "\(MapWording.capitalized(MapWording.plural(MapWording.printable(model.kind), 2))) within "
-                + "\(MapWording.radius(model.radiusMeters)) of \(model.center)", .title
-        ).truncated(to: width, ellipsis: glyphs.ellipsis)
-        return Composition(
-            canvas: canvas, plan: plan, entries: entries, title: title,
-            panel: panel(model).lines(
-                metersPerColumn: canvas.metersPerColumn, contents: plan.contents,
-                maxWidth: candidate.panelBeside ? nil : width),
-            panelBeside: candidate.panelBeside, gap: gap, list: list, listLines: list.lineCount(entries))
+            MapWording.title(
+                kind: model.kind, radiusMeters: model.radiusMeters, center: model.center, width: width,
+                ellipsis: glyphs.ellipsis), .title)
+        let list = MapList(model: model, style: style, glyphs: glyphs, width: width)
+        let listLines = list.lines(&entries, maxLines: max(1, height - 1 - block.count - 1))
+        let lines = [title] + block + [StyledLine()] + listLines
+        let palette = style.color ? MapPalette(highContrast: style.large) : nil
+        return RenderedMap(
+            lines: lines.map { $0.rendered(palette) }, entries: entries, side: grid.side,
+            metersPerCell: grid.metersPerCell)
     }
 
     /// Indices of the places nearest first; ties keep the model's order, NaN distances go last.
@@ -149,18 +104,43 @@ public struct MapRenderer: Sendable {
         return markers.indices.sorted { (key(markers[$0]), $0) < (key(markers[$1]), $1) }
     }
 
-    /// The places in `order`, numbered, each in its cell.
+    /// The places in list order, each in the cell nearest it: the cells in the order of their
+    /// nearest place, each cell's places nearest first, then the places outside the map. A place
+    /// alone in a cell other than the centre's, or outside the map, gets the next number (1, 2, …
+    /// in that order); one sharing its cell or in the centre cell is listed under the cell's mark.
     static func place(_ markers: [MapMarker], in order: [Int], on grid: MapGrid) -> [RenderedMap.Entry] {
-        var entries = order.enumerated().map { position, index in
-            RenderedMap.Entry(
-                number: position + 1, markerIndex: index, marker: markers[index],
-                cell: grid.drawnCell(eastMeters: markers[index].eastMeters, northMeters: markers[index].northMeters),
-                isClustered: false, symbol: nil)
+        var cells: [MapCell] = []
+        var occupants: [MapCell: [Int]] = [:]
+        var outside: [Int] = []
+        for index in order {
+            guard let cell = grid.cell(eastMeters: markers[index].eastMeters, northMeters: markers[index].northMeters)
+            else {
+                outside.append(index)
+                continue
+            }
+            if occupants[cell] == nil { cells.append(cell) }
+            occupants[cell, default: []].append(index)
         }
-        var occupants: [MapCell: Int] = [:]
-        for entry in entries { if let cell = entry.cell { occupants[cell, default: 0] += 1 } }
-        for index in entries.indices {
-            if let cell = entries[index].cell, occupants[cell, default: 0] > 1 { entries[index].isClustered = true }
+        let center = MapCell(column: grid.half, row: grid.half)
+        var entries: [RenderedMap.Entry] = []
+        var next = 1
+        for cell in cells {
+            let places = occupants[cell] ?? []
+            let numbered = places.count == 1 && cell != center
+            for index in places {
+                entries.append(
+                    RenderedMap.Entry(
+                        number: numbered ? next : nil, markerIndex: index, marker: markers[index], cell: cell,
+                        isClustered: places.count > 1, symbol: nil, isListed: true))
+            }
+            if numbered { next += 1 }
+        }
+        for index in outside {
+            entries.append(
+                RenderedMap.Entry(
+                    number: next, markerIndex: index, marker: markers[index], cell: nil, isClustered: false,
+                    symbol: nil, isListed: true))
+            next += 1
         }
         return entries
     }

@@ -58,6 +58,17 @@ enum MapWording {
         marker.distanceMeters == 0 ? "here" : direction(marker.bearingDegrees, inWords: inWords)
     }
 
+    /// "Pharmacies within 500 m of 41.088154, 29.015615", shortened to `width` columns at a word
+    /// with an ellipsis after it ("Pharmacies within 500 m of 41.088154, …"): never inside a number,
+    /// and "500 m" stays whole. Only a kind longer than the width is cut inside.
+    static func title(kind: String, radiusMeters: Double, center: Coordinate, width: Int, ellipsis: String) -> String {
+        let words = [
+            capitalized(plural(printable(kind), 2)), "within", radius(radiusMeters), "of",
+            "\(center.latitude),", "\(center.longitude)",
+        ]
+        return TerminalColumns.cut(words: words, to: width, ellipsis: ellipsis)
+    }
+
     /// "Pharmacies" from "pharmacies".
     static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 

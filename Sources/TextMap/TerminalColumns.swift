@@ -43,6 +43,20 @@ enum TerminalColumns {
         return String(prefix(text, room)) + ellipsis
     }
 
+    /// `words` joined by spaces if they fit in `columns`, else as many whole words as fit with
+    /// " " and `ellipsis` after them; a first word that does not fit alone is cut with `ellipsis`.
+    static func cut(words: [String], to columns: Int, ellipsis: String) -> String {
+        let whole = words.joined(separator: " ")
+        if width(whole) <= columns { return whole }
+        var kept = ""
+        for word in words {
+            let longer = kept.isEmpty ? word : kept + " " + word
+            if width(longer) + 1 + width(ellipsis) > columns { break }
+            kept = longer
+        }
+        return kept.isEmpty ? cut(words.first ?? "", to: columns, ellipsis: ellipsis) : kept + " " + ellipsis
+    }
+
     /// The longest start of `text` that fits in `columns`.
     static func prefix(_ text: String, _ columns: Int) -> Substring {
         var used = 0

@@ -14,8 +14,10 @@ struct MapCommand: OutputCommand {
             Latitude first, in decimal degrees: vicinity map 51.5152 -0.1420 --radius 500
             The map is an azimuthal-equidistant projection centred on the point, so distance and \
             direction from the centre are true; north is up. Places are numbered nearest first; \
-            --kind all shows every kind. The size defaults to the terminal's (COLUMNS and LINES, \
-            else the terminal itself), or 80 × 24 when output is not a terminal. Colour follows \
+            --kind all shows every kind. --width × --height is the size of the whole output: the map's \
+            size depends on it alone, a quarter of the height is kept for the list, and a longer list \
+            ends in "… and N more". The size defaults to the terminal's (COLUMNS and LINES, else the \
+            terminal itself), or 80 × 24 when output is not a terminal. Colour follows \
             --color; NO_COLOR turns off auto.
             --radius and --extent are at most 20000000 m (20,000 km, about half the Earth's \
             circumference: no point on Earth is farther away); --extent is at least 1 m.
@@ -35,9 +37,15 @@ struct MapCommand: OutputCommand {
             valueName: "meters")
     )
     var extent: String?
-    @Option(help: ArgumentHelp("Width in columns (default: the terminal's, else 80).", valueName: "columns"))
+    @Option(
+        help: ArgumentHelp(
+            "Width of the whole output in columns, 30 to 1000 (default: the terminal's, else 80).",
+            valueName: "columns"))
     var width: String?
-    @Option(help: ArgumentHelp("Height in lines (default: the terminal's, else 24).", valueName: "lines"))
+    @Option(
+        help: ArgumentHelp(
+            "Height of the whole output in lines, 10 to 1000 (default: the terminal's, else 24).",
+            valueName: "lines"))
     var height: String?
     @Flag(help: "Draw with plain ASCII instead of box-drawing characters.") var ascii = false
     @Option(

@@ -178,24 +178,38 @@ import VicinityCLI
             let point = try Surfaces.near(centre, within: 2000, &random)
             let radius = [0.0, 150, 800, 3000][Int(random.next() % 4)]
             let kind = ["pharmacy", "atm", "user"][Int(random.next() % 3)]
+            // Half the maps at the default 80 × 24, half at a random size: every surface must lay a
+            // size out alike (`/v1/map?width=60&height=20` once drew a map that shrank with its list).
+            let size: (width: Int, height: Int)? =
+                random.next() % 2 == 0 ? nil : (30 + Int(random.next() % 131), 10 + Int(random.next() % 61))
             let maps = try await Self.maps(
-                surfaces, latitude: point.latitude, longitude: point.longitude, radius: radius, kind: kind)
-            #expect(maps.line == maps.cli, "\(point) \(radius) \(kind)")
-            #expect(maps.http == maps.cli, "\(point) \(radius) \(kind)")
+                surfaces, latitude: point.latitude, longitude: point.longitude, radius: radius, kind: kind, size: size)
+            let asked = "\(point) \(radius) \(kind) \(size.map { "\($0.width)x\($0.height)" } ?? "default")"
+            #expect(maps.line == maps.cli, "\(asked)")
+            #expect(maps.http == maps.cli, "\(asked)")
+            let lines = maps.cli.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.allSatisfy { $0.count <= size?.width ?? 80 }, "\(asked)")
         }
         await surfaces.close()
     }
 
+    /// The map of every surface at `size` (the defaults, 80 × 24, when nil: the CLI is given them,
+    /// the line protocol and HTTP are not).
     static func maps(
-        _ surfaces: Surfaces, latitude: Double, longitude: Double, radius: Double, kind: String = "pharmacy"
+        _ surfaces: Surfaces, latitude: Double, longitude: Double, radius: Double, kind: String = "pharmacy",
+        size: (width: Int, height: Int)? = nil
     ) async throws -> (cli: String, line: String, http: String) {
         let (lat, lon, r) = (NumberText.plain(latitude), NumberText.plain(longitude), NumberText.plain(radius))
+        let (width, height) = (String(size?.width ?? 80), String(size?.height ?? 24))
         let cli = surfaces.cli([
-            "map", lat, lon, "--radius", r, "--kind", kind, "--width", "80", "--height", "24", "--color", "never",
+            "map", lat, lon, "--radius", r, "--kind", kind, "--width", width, "--height", height, "--color", "never",
         ])
         try #require(cli.status == 0, "\(cli.standardError)")
-        let line = await surfaces.lineCommand(["MAP", lat, lon, "RADIUS", r, "KIND", kind])
-        let http = try await surfaces.httpRequest("GET", "/v1/map?lat=\(lat)&lon=\(lon)&radius=\(r)&kind=\(kind)")
+        let sizeWords = size == nil ? [] : ["WIDTH", width, "HEIGHT", height]
+        let line = await surfaces.lineCommand(["MAP", lat, lon, "RADIUS", r, "KIND", kind] + sizeWords)
+        let sizeQuery = size == nil ? "" : "&width=\(width)&height=\(height)"
+        let http = try await surfaces.httpRequest(
+            "GET", "/v1/map?lat=\(lat)&lon=\(lon)&radius=\(r)&kind=\(kind)\(sizeQuery)")
         try #require(http.status == 200)
         return (cli.standardOutput, line.text ?? "", String(decoding: http.body, as: UTF8.self))
     }

@@ -53,6 +53,23 @@ import Testing
         #expect(own.contains("Mehmet"))
     }
 
+    /// `/v1/map?width=60&height=20` drew a 33-column map with one result and a 29-column map with
+    /// two: the list took the map's lines. Width × height is the whole text, the map's size the
+    /// same whatever is found.
+    @Test func theMapKeepsTheSizeAskedForWhateverTheResults() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        var frames: Set<Int> = []
+        for radius in [100.0, 500, 700] {
+            let text = try await Self.text(
+                try await fixture.api.renderMap(Self.map(radius: radius, width: 60, height: 20)))
+            let lines = text.split(separator: "\n")
+            frames.insert(lines[1].count)
+            #expect(lines.count <= 20 && lines.allSatisfy { $0.count <= 60 }, "\(text)")
+        }
+        #expect(frames.count == 1, "frame widths \(frames)")
+    }
+
     @Test func sizesOutsideTheRenderersRangeAreRefused() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }

@@ -3,8 +3,9 @@ import Testing
 
 /// Golden files: committed expected output in `Golden/`, compared byte for byte.
 ///
-/// `UPDATE_GOLDEN=1 swift test --filter MapGoldenTests` rewrites them in the source tree from the
-/// current output instead of comparing (see `Golden/README.md`); review the diff before committing.
+/// `VICINITY_UPDATE_GOLDEN=1 swift test --filter MapGoldenTests` (or the older `UPDATE_GOLDEN=1`)
+/// rewrites them in the source tree from the current output instead of comparing (see
+/// `Golden/README.md`); review the diff before committing.
 enum GoldenFile {
     /// The source-tree folder of the golden files, for rewriting them.
     static let sourceFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -18,9 +19,16 @@ enum GoldenFile {
         return try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// Expects `actual` to equal the golden file `name`, or rewrites the file with `UPDATE_GOLDEN=1`.
+    /// Whether this run rewrites the golden files instead of comparing.
+    static var updating: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["VICINITY_UPDATE_GOLDEN"] == "1" || environment["UPDATE_GOLDEN"] == "1"
+    }
+
+    /// Expects `actual` to equal the golden file `name`, or rewrites the file with
+    /// `VICINITY_UPDATE_GOLDEN=1`.
     static func check(_ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+        if updating {
             let url = sourceFolder.appendingPathComponent(name)
             #expect(throws: Never.self, sourceLocation: sourceLocation) {
                 try actual.write(to: url, atomically: true, encoding: .utf8)
@@ -29,7 +37,8 @@ enum GoldenFile {
         }
         let expected = try? resource(name)
         #expect(
-            expected != nil, "missing golden file \(name): run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
+            expected != nil, "missing golden file \(name): run with VICINITY_UPDATE_GOLDEN=1",
+            sourceLocation: sourceLocation)
         guard let expected else { return }
         #expect(
             actual == expected, "output differs from Golden/\(name):\n\(actual)\n--- expected ---\n\(expected)",

@@ -18,6 +18,7 @@ import Testing
 
     static let istanbul = "places-istanbul-example.csv"
     static let london = "places-london-oxford-circus.csv"
+    static let crowded = "places-crowded.csv"
 
     static let cases: [Case] = [
         Case(
@@ -47,6 +48,32 @@ import Testing
         Case(
             golden: "london-oxford-circus-800m-80x24-ascii.txt", places: london, latitude: 51.5152,
             longitude: -0.1420, radiusMeters: 800),
+        // The size of issue 15's report (the map once shrank with its list), clusters, a cut list.
+        Case(
+            golden: "london-oxford-circus-800m-60x20-unicode.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 800, width: 60, height: 20, style: MapStyle()),
+        // Two places in the centre cell, three in one cell east, two in one cell north.
+        Case(
+            golden: "crowded-500m-80x24-unicode.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, style: MapStyle()),
+        Case(
+            golden: "crowded-500m-80x24-ascii.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500),
+        Case(
+            golden: "crowded-500m-60x20-ascii.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, width: 60, height: 20),
+        Case(
+            golden: "crowded-500m-40x30-ascii.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, width: 40, height: 30),
+        Case(
+            golden: "crowded-500m-30x30-unicode.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, width: 30, height: 30, style: MapStyle()),
+        Case(
+            golden: "crowded-500m-80x16-ascii.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, width: 80, height: 16),
+        Case(
+            golden: "crowded-500m-80x30-large-unicode.txt", places: crowded, latitude: 41.088154,
+            longitude: 29.015615, radiusMeters: 500, width: 80, height: 30, style: MapStyle(large: true)),
     ]
 
     @Test(arguments: cases)
@@ -73,7 +100,7 @@ import Testing
         let model = try MapFixture.model(Self.london, latitude: 51.5152, longitude: -0.1420, radiusMeters: 500)
         let map = try MapRenderer(width: 80, height: 24, style: MapStyle(characters: .ascii)).render(model)
         #expect(map.entries.count == 6)
-        #expect(map.entries.allSatisfy { $0.cell != nil && $0.symbol == String($0.number) })
+        #expect(map.entries.allSatisfy { $0.cell != nil && $0.symbol == $0.number.map(String.init) })
         let listed = map.lines.filter { $0.first?.isNumber == true }
         #expect(listed.map { $0.prefix(1) } == ["1", "2", "3", "4", "5", "6"])
         #expect(map.lines.count <= 24 && map.lines.allSatisfy { $0.count <= 80 })

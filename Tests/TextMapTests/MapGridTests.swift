@@ -19,10 +19,16 @@ import Testing
         #expect(grid.cell(eastMeters: .nan, northMeters: 0) == nil)
     }
 
-    @Test(arguments: [
-        (0.0, 10.0, 5, 4), (10, 0, 6, 5), (-10, -10, 4, 6), (0, 0, 5, 4), (30, -5, 6, 5), (-1, 30, 5, 4),
-    ])
-    func placesInTheCentreCellMoveBesideIt(east: Double, north: Double, column: Int, row: Int) {
-        #expect(grid.drawnCell(eastMeters: east, northMeters: north) == MapCell(column: column, row: row))
+    /// Places in the centre cell were drawn one cell away from "you", although the README promises
+    /// every place at its true distance and direction: they now stay in the centre cell.
+    @Test(arguments: [(0.0, 10.0), (10, 0), (-10, -10), (0, 0), (30, -5), (-1, 30), (-99.9, 99.9)])
+    func placesInTheCentreCellStayThere(east: Double, north: Double) {
+        #expect(grid.cell(eastMeters: east, northMeters: north) == MapCell(column: 5, row: 5))
+    }
+
+    /// The rule is the nearest cell centre; a point exactly half-way goes away from the centre.
+    @Test(arguments: [(100.0, 0.0, 6, 5), (-100, 0, 4, 5), (0, 100, 5, 4), (0, -100, 5, 6), (300, -300, 7, 7)])
+    func halfWayPointsRoundAwayFromTheCentre(east: Double, north: Double, column: Int, row: Int) {
+        #expect(grid.cell(eastMeters: east, northMeters: north) == MapCell(column: column, row: row))
     }
 }

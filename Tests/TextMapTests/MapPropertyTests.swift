@@ -54,46 +54,55 @@ import Testing
         let glyphs = MapGlyphs.of(renderer.style.characters)
         let lines = map.lines.map { Array($0) }
         let half = map.side / 2
+        let centerCell = MapCell(column: half, row: half)
 
-        // Numbered 1, 2, … nearest first, each place once.
-        #expect(map.entries.map(\.number) == (0..<model.markers.count).map { $0 + 1 })
+        // Each place once; own numbers 1, 2, … down the list; each cell's places nearest first.
+        #expect(map.entries.count == model.markers.count)
         #expect(Set(map.entries.map(\.markerIndex)).count == model.markers.count)
-        #expect(
-            zip(map.entries, map.entries.dropFirst()).allSatisfy {
-                $0.marker.distanceMeters <= $1.marker.distanceMeters
-            })
+        let numbers = map.entries.compactMap(\.number)
+        #expect(numbers == (0..<numbers.count).map { $0 + 1 })
+        for (previous, next) in zip(map.entries, map.entries.dropFirst()) where previous.cell == next.cell {
+            #expect(previous.marker.distanceMeters <= next.marker.distanceMeters)
+        }
 
-        // The map's centre symbol is in the middle of the frame.
+        // The centre symbol is in the middle of the frame, merged with the places in its cell.
         let centerLine = 2 + (cellHeight - 1) + cellHeight * half
         let centerColumn = 1 + 1 + cellWidth * half + cellWidth / 2 - 1
-        #expect(String(lines[centerLine][centerColumn]) == glyphs.center)
+        let inCenter = map.entries.contains { $0.cell == centerCell }
+        #expect(String(lines[centerLine][centerColumn]) == (inCenter ? glyphs.centerWithPlaces : glyphs.center))
 
         var occupants: [MapCell: Int] = [:]
         for entry in map.entries { if let cell = entry.cell { occupants[cell, default: 0] += 1 } }
         for entry in map.entries {
             guard let cell = entry.cell, let symbol = entry.symbol else {
-                #expect(entry.cell == nil && entry.symbol == nil)
+                #expect(entry.cell == nil && entry.symbol == nil && entry.number != nil)
                 // Outside the drawn square (or nearly on its edge).
                 let limit = map.metersPerCell * (Double(half) + 0.5) * (1 - 1e-9)
                 #expect(max(abs(entry.marker.eastMeters), abs(entry.marker.northMeters)) >= limit)
                 continue
             }
-            // The cell's centre is within half a cell of the true position, except for places in
-            // the centre cell, moved next to it (within one cell). Whether a place was moved comes
-            // from its true position, not from the offset under test: deriving it from the offset
-            // gave every cell a whole cell of slack, and rounding toward zero in `MapGrid.cell`
-            // passed every seed.
+            // The rule: the cell whose centre is nearest the true position, so within half a cell
+            // east–west and north–south — the centre cell included (a place there was once drawn
+            // a whole cell away).
             let east = Double(cell.column - half) * map.metersPerCell
             let north = Double(half - cell.row) * map.metersPerCell
             let offset = max(abs(entry.marker.eastMeters - east), abs(entry.marker.northMeters - north))
-            let moved = map.isInCenterCell(entry.marker)
-            #expect(offset <= map.metersPerCell * (moved ? 1 : 0.5) + 1e-6, "P\(entry.number) in \(cell)")
-            #expect(cell != MapCell(column: half, row: half))
-            // The cell shows the number, or the cluster symbol if it is shared or crowded.
-            if entry.isClustered { #expect(occupants[cell, default: 0] > 1 && symbol == glyphs.cluster) }
-            if occupants[cell, default: 0] == 1 { #expect(!entry.isClustered) }
-            let label = large ? "[\(entry.number)]" : String(entry.number)
-            #expect(symbol == glyphs.cluster || symbol == label || (large && symbol == String(entry.number)))
+            #expect(offset <= map.metersPerCell * 0.5 + 1e-6, "\(entry.marker.name) in \(cell)")
+            // The cell shows its one place's number, its places' count, or the merged centre.
+            let shared = occupants[cell, default: 0]
+            #expect(entry.isClustered == (shared > 1))
+            #expect((entry.number == nil) == (shared > 1 || cell == centerCell))
+            if cell == centerCell {
+                #expect(symbol == glyphs.centerWithPlaces)
+                continue
+            }
+            if shared > 1 {
+                let count = glyphs.count + (shared <= 9 ? String(shared) : "+")
+                #expect(symbol == count || symbol == glyphs.cluster, "\(symbol) for \(shared)")
+            } else if let number = entry.number {
+                let label = large ? "[\(number)]" : String(number)
+                #expect(symbol == glyphs.cluster || symbol == label || (large && symbol == String(number)))
+            }
             let line = lines[2 + (cellHeight - 1) + cellHeight * cell.row]
             let anchor = 2 + cellWidth * cell.column + (symbol.count == 1 ? cellWidth / 2 - 1 : 0)
             let starts = symbol.count == 2 && !large ? [anchor, anchor - 1] : [anchor]
@@ -107,35 +116,51 @@ import Testing
             }
         }
 
-        // The list: each place once, drawn ones nearest first, then those outside the map.
-        let rows = map.lines.compactMap { line -> (number: Int, name: String)? in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2, fields[1].hasPrefix("P"),
-                let number = Int(fields[0].trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+        // The list: the places listed in order under the map's marks, each once, and the rest
+        // counted in "… and N more": every place is either listed or counted.
+        let rows = map.lines.compactMap { line -> (mark: String?, name: String)? in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let at = fields.firstIndex(where: { $0.hasPrefix("P") && Int($0.dropFirst()) != nil }), at <= 1
             else { return nil }
-            return (number, String(fields[1]))
+            return (at == 1 ? fields[0] : nil, fields[at])
         }
-        let drawn = map.entries.filter { $0.cell != nil }
-        let outside = map.entries.filter { $0.cell == nil }
-        #expect(rows.map(\.number) == (drawn + outside).map(\.number))
-        #expect(rows.map(\.name) == (drawn + outside).map(\.marker.name))
+        let listed = map.entries.filter(\.isListed)
+        let unlisted = map.entries.count - listed.count
+        #expect(rows.map(\.name) == listed.map(\.marker.name))
+        #expect(map.entries.drop { $0.isListed }.allSatisfy { !$0.isListed }, "a place left out before one listed")
+        if unlisted > 0 {
+            let summary =
+                listed.isEmpty ? "No room to list \(unlisted) places" : "\(glyphs.ellipsis) and \(unlisted) more"
+            #expect(map.lines.last == summary)
+        }
+        for (index, (row, entry)) in zip(rows, listed).enumerated() {
+            let startsMark = index == 0 || entry.cell == nil || listed[index - 1].cell != entry.cell
+            let mark = entry.symbol ?? entry.number.map { large ? "[\($0)]" : String($0) }
+            #expect(row.mark == (startsMark ? mark : nil), "\(entry.marker.name)")
+        }
+        let outside = map.entries.filter { $0.cell == nil && $0.isListed }
         #expect(map.lines.contains("Outside the map:") == !outside.isEmpty)
         if model.markers.isEmpty {
             #expect(map.lines.last == "No place within \(MapWording.radius(model.radiusMeters)).")
         }
 
-        // The renderer sizes the map from the list's line count without formatting it.
-        let list = MapList(model: model, style: renderer.style, glyphs: glyphs, width: renderer.width)
-        #expect(list.lineCount(map.entries) == list.lines(map.entries).count)
+        // The map's size comes from the screen alone: the same with no places at all.
+        let empty = MapModel(
+            center: model.center, radiusMeters: model.radiusMeters, halfExtentMeters: model.halfExtentMeters,
+            kind: model.kind, markers: [])
+        #expect(try renderer.render(empty).side == map.side)
 
-        // Everything fits the width (60 columns or more hold the widest legend beside or under the map).
+        // Everything fits the width, and the height unless even the smallest map and one line of
+        // list run over it.
         #expect(map.lines.allSatisfy { TerminalColumns.width($0) <= renderer.width })
+        // Running over, the list is down to one line: the line before it is the blank under the map.
+        #expect(map.lines.count <= renderer.height || map.lines.dropLast().last == "", "\(map.lines.count) lines")
     }
 }
 
 extension MapPropertyTests {
     /// The random maps above do reach the cases that matter: clusters, crowded two-digit numbers,
-    /// places moved off the centre cell, places outside the map, empty maps, large cells.
+    /// places in the centre cell, lists cut short, places outside the map, empty maps, large cells.
     @Test func randomMapsCoverTheInterestingCases() throws {
         var seen: [String: Int] = [:]
         for seed in UInt64(0)..<300 {
@@ -147,25 +172,17 @@ extension MapPropertyTests {
             if renderer.style.large { seen["large", default: 0] += 1 }
             for entry in map.entries {
                 if entry.isClustered { seen["clustered", default: 0] += 1 }
-                if !entry.isClustered && entry.symbol == cluster { seen["no room", default: 0] += 1 }
+                if entry.symbol == cluster { seen["no room", default: 0] += 1 }
+                if !entry.isListed { seen["cut", default: 0] += 1 }
                 if entry.cell == nil { seen["outside", default: 0] += 1 }
-                if entry.number >= 10 && entry.symbol == String(entry.number) { seen["two digits", default: 0] += 1 }
-                if let cell = entry.cell, abs(cell.column - half) <= 1, abs(cell.row - half) <= 1,
-                    map.isInCenterCell(entry.marker)
-                {
-                    seen["moved off the centre", default: 0] += 1
+                if let number = entry.number, number >= 10, entry.symbol == String(number) {
+                    seen["two digits", default: 0] += 1
                 }
+                if entry.cell == MapCell(column: half, row: half) { seen["at the centre", default: 0] += 1 }
             }
         }
-        for feature in ["empty", "large", "clustered", "no room", "outside", "two digits", "moved off the centre"] {
+        for feature in ["empty", "large", "clustered", "no room", "outside", "two digits", "at the centre", "cut"] {
             #expect(seen[feature, default: 0] >= 3, "only \(seen[feature, default: 0]) × \(feature)")
         }
-    }
-}
-
-extension RenderedMap {
-    /// Whether the marker's true position is in the centre cell.
-    fileprivate func isInCenterCell(_ marker: MapMarker) -> Bool {
-        max(abs(marker.eastMeters), abs(marker.northMeters)) < metersPerCell / 2
     }
 }

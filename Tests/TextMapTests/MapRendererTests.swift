@@ -62,46 +62,70 @@ import Testing
         #expect(map.lines.first == "Users within 50 m of 41.088154, 29.015615")
     }
 
-    @Test func placesSharingACellShowOneClusterAndAreEachListed() throws {
+    /// Places sharing a cell were drawn as one "#" while the list numbered each, so the list's
+    /// numbers matched nothing on the map: the cell now shows the count, and the list gives the
+    /// places under it.
+    @Test func placesSharingACellShowTheirCountAndAreListedUnderIt() throws {
         let map = try Self.render([
             Self.marker("A", east: 200, north: 200), Self.marker("B", east: 203, north: 198),
             Self.marker("C", east: -300, north: 0),
         ])
         #expect(map.entries.map(\.isClustered) == [true, true, false])
         #expect(map.entries[0].cell == map.entries[1].cell)
-        #expect(map.entries.map(\.symbol) == ["#", "#", "3"])
-        #expect(map.text.components(separatedBy: "#").count - 1 == 2)  // the cell and the legend
-        #expect(map.lines.contains { $0.hasSuffix("#  2 or more pharmacies") })
-        #expect(map.lines.suffix(3).map { $0.prefix(4) } == ["1  A", "2  B", "3  C"])
+        #expect(map.entries.map(\.symbol) == ["x2", "x2", "1"])
+        #expect(map.entries.map(\.number) == [nil, nil, 1])
+        #expect(map.text.components(separatedBy: "x2").count - 1 == 3)  // the cell, the legend, the list
+        #expect(map.lines.contains { $0.hasSuffix("x2  2 pharmacies in a square") })
+        #expect(map.lines.contains { $0.hasSuffix(" 1   pharmacy no. 1 in list") })
+        #expect(map.lines.suffix(3).map { $0.prefix(5) } == ["x2  A", "    B", " 1  C"])
+    }
+
+    @Test(arguments: [(9, "x9"), (10, "x+"), (25, "x+")])
+    func countsPastNineShowAPlus(count: Int, mark: String) throws {
+        let markers = (0..<count).map { Self.marker("P\($0)", east: 200 + Double($0) * 0.1, north: 200) }
+        let map = try MapRenderer(width: 80, height: 60, style: MapStyle(characters: .ascii)).render(
+            MapModel(center: Self.here, radiusMeters: 500, kind: "pharmacy", markers: markers))
+        #expect(map.entries.allSatisfy { $0.symbol == mark })
+        #expect(map.lines.contains { $0.contains(count <= 9 ? "x9  9 pharmacies in a square" : "x+  10 or more") })
+        #expect(map.lines.filter { $0.hasPrefix("\(mark)  P") }.count == 1)
     }
 
     /// "13" beside "8" read "138" in the first London rendering at 800 m.
     @Test func twoDigitNumbersKeepClearOfTheirNeighbours() throws {
-        // Eleven places far away so the two under test are numbered 12 and 13, in neighbouring cells.
-        func markers(cell: Double) -> [MapMarker] {
-            (0..<11).map { Self.marker("far \($0)", east: -400 + Double($0) * 10, north: -400) } + [
-                Self.marker("crowded", east: 3 * cell, north: 3 * cell),
-                Self.marker("next", east: 4 * cell, north: 3 * cell),
-            ]
+        // The map's size depends on the screen alone: its cell is known before placing anything.
+        let cell = 1200 / Double(try Self.render([]).side)
+        // Eleven places nearer than the two under test, each alone in its cell, so that those two
+        // are numbered 12 and 13, in neighbouring cells.
+        let nearer: [(east: Double, north: Double)] =
+            (-2...2).flatMap { column in [-2.0, -1].map { (Double(column), $0) } } + [(0, 1)]
+        var markers = nearer.enumerated().map { index, at in
+            Self.marker("near \(index)", east: at.east * cell, north: at.north * cell)
         }
-        // The side depends on the legend, which depends on what the map shows: settle it first.
-        var side = try Self.render(markers(cell: 1)).side
-        var map = try Self.render(markers(cell: 1200 / Double(side)))
-        if map.side != side {
-            side = map.side
-            map = try Self.render(markers(cell: 1200 / Double(side)))
-        }
-        #expect(map.entries.suffix(2).map(\.cell?.row) == [side / 2 - 3, side / 2 - 3])
+        markers.append(Self.marker("crowded", east: 3 * cell, north: 3 * cell))
+        markers.append(Self.marker("next", east: 4 * cell, north: 3 * cell))
+        let map = try Self.render(markers)
+        let tested = Array(map.entries.suffix(2))
+        #expect(tested.map(\.number) == [12, 13])
+        #expect(tested.map { $0.cell?.row } == [map.side / 2 - 3, map.side / 2 - 3])
         let line = try #require(map.lines.first { $0.contains("12") })
         #expect(line.contains("12 13"))
     }
 
-    /// A place in the centre cell would hide "you": it is drawn next to it, towards it.
-    @Test func placeAtTheCentreIsDrawnBesideYou() throws {
-        let map = try Self.render([Self.marker("Here", east: 5, north: 20)])
+    /// A place in the centre cell was drawn one cell away from "you", though the README promises
+    /// every place at its true distance and direction: it is drawn at the centre, merged with it.
+    @Test func placeAtTheCentreIsDrawnAtTheCentre() throws {
+        let map = try Self.render([Self.marker("Here", east: 5, north: 20), Self.marker("Far", east: 300, north: 0)])
         let half = map.side / 2
-        #expect(map.entries[0].cell == MapCell(column: half, row: half - 1))
-        #expect(map.lines.contains { $0.contains("@") && $0.hasPrefix("|") })
+        #expect(map.entries[0].cell == MapCell(column: half, row: half))
+        #expect(map.entries[0].symbol == "&" && map.entries[0].number == nil)
+        let center = try #require(map.lines.dropFirst(2 + half).first)
+        #expect(Array(center)[2 + 2 * half] == "&")
+        #expect(!map.text.contains("@"))
+        #expect(map.lines.contains { $0.hasSuffix("&  you + 1 pharmacy") })
+        #expect(map.lines.suffix(2) == ["&  Here   21 m  NNE", "1  Far   300 m  E"])
+        let unicode = try Self.render([Self.marker("Here", east: 5, north: 20)], style: MapStyle())
+        #expect(unicode.lines.contains { $0.hasSuffix("◈  you + 1 pharmacy") })
+        #expect(!unicode.text.contains("◉"))
     }
 
     @Test func colourWrapsSymbolsAndStripsToThePlainText() throws {
@@ -130,22 +154,59 @@ import Testing
         #expect(row.count <= 40 && row.contains("...") && row.hasSuffix("90 m  N"))
     }
 
-    /// A first version took a large map that left half the screen to a long list over a smaller
-    /// one that fitted the whole output.
-    @Test func aMapThatFitsWithItsListBeatsALargerOne() throws {
-        let markers = (0..<40).map { Self.marker("P\($0)", east: Double($0) * 10 - 200, north: 100) }
-        let map = try MapRenderer(width: 80, height: 60, style: MapStyle(characters: .ascii)).render(
-            MapModel(center: Self.here, radiusMeters: 500, kind: "pharmacy", markers: markers))
-        #expect(map.lines.count <= 60)
-        #expect(map.side >= 13)
+    /// `/v1/map?width=60&height=20` drew a 33-column map with one result and a 29-column map with
+    /// two: the list ate the map. The map's size now comes from the screen alone, and the list is cut.
+    @Test(arguments: [(60, 20), (80, 24), (40, 24), (120, 50), (30, 10)])
+    func theMapKeepsItsSizeWhateverTheList(width: Int, height: Int) throws {
+        let renderer = try MapRenderer(width: width, height: height, style: MapStyle(characters: .ascii))
+        var sides: Set<Int> = []
+        for count in [0, 1, 2, 5, 40, 200] {
+            let markers = (0..<count).map { Self.marker("P\($0)", east: Double($0 % 20) * 25 - 250, north: 100) }
+            let map = try renderer.render(
+                MapModel(center: Self.here, radiusMeters: 500, kind: "pharmacy", markers: markers))
+            sides.insert(map.side)
+            #expect(map.lines.allSatisfy { TerminalColumns.width($0) <= width })
+            if height >= 24 { #expect(map.lines.count <= height, "\(count) places: \(map.lines.count) lines") }
+            let unlisted = map.entries.count { !$0.isListed }
+            let summaries = ["... and \(unlisted) more", "No room to list \(count) pharmacies"]
+            if unlisted > 0 { #expect(summaries.contains(map.lines.last ?? ""), "\(map.lines.last ?? "")") }
+        }
+        #expect(sides.count == 1, "sides \(sides)")
     }
 
-    /// With no size that fits, the map still gets half the screen rather than shrinking to nothing.
-    @Test func aListTooLongForTheScreenLeavesTheMapHalf() throws {
+    /// The list under a map too small for it is cut, its last line counting the places left out.
+    @Test func aListTooLongForTheScreenIsCutWithACount() throws {
         let markers = (0..<80).map { Self.marker("P\($0)", east: Double($0) * 5 - 200, north: 100) }
         let map = try MapRenderer(width: 80, height: 40, style: MapStyle(characters: .ascii)).render(
             MapModel(center: Self.here, radiusMeters: 500, kind: "pharmacy", markers: markers))
-        #expect(map.side == 17)  // 1 title + 19 framed lines = half of 40
-        #expect(map.lines.count == 1 + 19 + 1 + 80)
+        #expect(map.lines.count == 40)
+        let listed = map.entries.count(where: \.isListed)
+        #expect(listed > 0 && listed < 80)
+        #expect(map.lines.last == "... and \(80 - listed) more")
+    }
+
+    /// The documented floor: at 80 columns, from 14 lines up, the output never runs over the height,
+    /// however many places there are (the README says "below about 14 lines").
+    @Test(arguments: 14...40)
+    func fromFourteenLinesTheOutputFitsTheHeight(height: Int) throws {
+        let renderer = try MapRenderer(width: 80, height: height, style: MapStyle(characters: .ascii))
+        for count in [0, 1, 3, 30] {
+            let markers = (0..<count).map { Self.marker("P\($0)", east: Double($0) * 31 - 450, north: 120) }
+            let map = try renderer.render(
+                MapModel(center: Self.here, radiusMeters: 500, kind: "pharmacy", markers: markers))
+            #expect(map.lines.count <= height, "\(count) places: \(map.lines.count) lines")
+        }
+    }
+
+    /// An empty map's message too is cut to the lines left, ending in an ellipsis.
+    @Test func theEmptyMessageIsCutToTheLinesLeft() throws {
+        let nearest = Self.marker(String(repeating: "Long Name ", count: 20), east: -3000, north: 0)
+        let model = MapModel(
+            center: Self.here, radiusMeters: 100, kind: "pharmacy", markers: [], nearestBeyondRadius: nearest)
+        let map = try MapRenderer(width: 80, height: 14, style: MapStyle(characters: .ascii)).render(model)
+        #expect(map.lines.count == 14)
+        #expect(map.lines.last?.hasSuffix(" ...") == true && map.lines.last?.hasPrefix("No pharmacy within") == true)
+        let roomy = try MapRenderer(width: 80, height: 40, style: MapStyle(characters: .ascii)).render(model)
+        #expect(roomy.lines.last == "km W." && !roomy.lines.contains { $0.hasSuffix(" ...") })
     }
 }

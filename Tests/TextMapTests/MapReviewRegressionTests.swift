@@ -55,16 +55,21 @@ import Testing
         #expect(!corners.isEmpty && corners.allSatisfy { abs($0.column) <= 40 && abs($0.line) <= 20 })
     }
 
-    /// The legend said "1 pharmacy, see list below" when every place was in a cluster.
+    /// The legend said "1 pharmacy, see list below" when every place was in a cluster, and read
+    /// like a count of one pharmacy: it now names a number drawn ("pharmacy no. 1"), and a count
+    /// only where the map shows one.
     @Test func legendListsNumbersOnlyWhenOneIsDrawn() throws {
         let clustered = try Self.render(
             Self.model([
                 MapRendererTests.marker("A", east: 200, north: 200),
                 MapRendererTests.marker("B", east: 201, north: 199),
             ]))
-        #expect(clustered.entries.allSatisfy { $0.symbol == "#" })
-        #expect(!clustered.text.contains("see list below"))
-        #expect(clustered.text.contains("2 or more pharmacies"))
+        #expect(clustered.entries.allSatisfy { $0.symbol == "x2" })
+        #expect(!clustered.text.contains("in list"))
+        #expect(clustered.text.contains("x2  2 pharmacies in a square"))
+        let single = try Self.render(Self.model([MapRendererTests.marker("A", east: 200, north: 200)]))
+        #expect(single.text.contains("1  pharmacy no. 1 in list"))
+        #expect(!single.text.contains("see list below"))
     }
 
     /// The legend listed ". 500 m from you" when the places next to "you" covered every ring dot.
@@ -102,24 +107,27 @@ import Testing
         #expect(map.lines.last == "No pharmacy within 5000 km.")
     }
 
-    /// A place exactly at the centre has no direction: it is "here", and still drawn next to "you".
+    /// A place exactly at the centre has no direction: it is "here", drawn merged with "you".
     @Test func aPlaceAtTheCentreIsHere() throws {
         let map = try Self.render(Self.model([MapRendererTests.marker("Home", east: 0, north: 0)]))
-        #expect(map.entries[0].cell == MapCell(column: map.side / 2, row: map.side / 2 - 1))
-        #expect(map.lines.last == "1  Home  0 m  here")
+        #expect(map.entries[0].cell == MapCell(column: map.side / 2, row: map.side / 2))
+        #expect(map.lines.last == "&  Home  0 m  here")
     }
 
     /// In the large style "[15]" in the easternmost cell touched the frame ("[15]|").
     @Test func largeLabelsKeepOffTheFrame() throws {
         let style = MapStyle(characters: .ascii, large: true)
-        func markers(cell: Double, half: Int) -> [MapMarker] {
-            (0..<14).map { MapRendererTests.marker("near \($0)", east: -100 + Double($0), north: 0) } + [
-                MapRendererTests.marker("edge", east: Double(half) * cell, north: 100)
-            ]
-        }
-        let side = try Self.render(Self.model(markers(cell: 0, half: 0), halfExtent: 600), style: style).side
-        let map = try Self.render(
-            Self.model(markers(cell: 1200 / Double(side), half: side / 2), halfExtent: 600), style: style)
+        // The map's size depends on the screen alone: its cell is known before placing anything.
+        let side = try Self.render(Self.model([], halfExtent: 600), width: 120, height: 60, style: style).side
+        let cell = 1200 / Double(side)
+        // Fourteen places nearer than the one under test, each alone in its cell.
+        let near = (-2...2).flatMap { column in (-2...2).map { (Double(column), Double($0)) } }
+            .filter { $0 != (0, 0) }.prefix(14)
+        let markers =
+            near.enumerated().map { MapRendererTests.marker("near \($0)", east: $1.0 * cell, north: $1.1 * cell) }
+            + [MapRendererTests.marker("edge", east: Double(side / 2) * cell, north: 0.4 * cell)]
+        let map = try Self.render(Self.model(markers, halfExtent: 600), width: 120, height: 60, style: style)
+        #expect(side >= 9)
         let edge = try #require(map.entries.last)
         #expect(edge.number == 15 && edge.cell?.column == side - 1 && edge.symbol == "15")
         let line = try #require(map.lines.dropFirst().first { $0.contains("15") })

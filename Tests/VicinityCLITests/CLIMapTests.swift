@@ -57,7 +57,8 @@ import Testing
         let query = ["41.088154", "29.015615", "--radius", "700", "--data", Self.istanbul, "--json"]
         let near = CLI.test(["near"] + query)
         // A 600 m square: Omur is on the map, Emre and Arzu (over 600 m west) are not.
-        let run = Self.map(query + ["--extent", "300", "--width", "80", "--height", "24"])
+        // 26 lines: a 15-cell map and a quarter of the height for the list.
+        let run = Self.map(query + ["--extent", "300", "--width", "80", "--height", "26"])
         #expect(run.status == 0)
         var document = try #require(JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         let grid = try #require(document.removeValue(forKey: "map") as? [String: Any])
@@ -85,7 +86,8 @@ import Testing
         let run = Self.map(["41.088154", "29.015615", "--kind", "all", "--data", file] + Self.plain)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.hasPrefix("Places within 500 m of 41.088154, 29.015615\n"))
-        #expect(run.output.hasSuffix("1  Ayse (user)       41 m  NNE\n2  Omur (pharmacy)  132 m  WSW\n"))
+        // Ayse, 41 m away in 92 m cells, is in the centre cell: listed under the merged centre mark.
+        #expect(run.output.hasSuffix("&  Ayse (user)       41 m  NNE\n1  Omur (pharmacy)  132 m  WSW\n"))
     }
 
     @Test(arguments: [
