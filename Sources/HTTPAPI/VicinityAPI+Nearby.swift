@@ -1,50 +1,114 @@
+import Foundation
 import Geo
 import PlaceQueries
 import Places
 
-/// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point, as JSON
-/// or as an RFC 7946 FeatureCollection.
+/// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point as JSON;
+/// `GET /v1/nearby.geojson` and `GET /v1/nearest.geojson`: the same answers as RFC 7946
+/// FeatureCollections. A first-version client's `format=geojson` (or `Accept` preferring
+/// `application/geo+json`) on the JSON paths is a 303 to the GeoJSON one.
 extension VicinityAPI {
     /// The places within a radius, nearest first, ties by id; `total` counts them all when
     /// `limit` cuts the list.
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
         let query = input.query
-        let center = try QueryValues.coordinate(query.lat, query.lon)
-        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
-        let kind = try QueryValues.kind(query.kind)
-        let limit = try QueryParameter.limit.check(query.limit ?? 1000, Vocabulary.limit)
-        let model = try QueryValues.model(query.model, crs: query.crs, center: center)
-        let question = PlaceQuery(
-            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
-            principal: try principal())
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
-        let (hits, total) = (answer.hits, answer.total)
-        let echo = Components.Schemas.NearbyQuery(
-            lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
-            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
-        let body: Operations.FindNearby.Output.Ok.Body
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
-            body = .applicationGeoJson(
-                .init(_type: .featureCollection, features: hits.map(\.feature), query: echo, total: total))
-        } else {
-            let result = Components.Schemas.NearbyResult(query: echo, results: hits.map(\.placeHit), total: total)
-            // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
-            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-            body = .json(listSent ? .init(query: echo, results: [], total: total) : result)
+            let items = VicinityAPI.queryItems([
+                ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
+                ("radius", query.radius.map(NumberText.plain)), ("kind", query.kind),
+                ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue), ("crs", query.crs),
+            ])
+            return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
         }
-        return .ok(.init(headers: .init(vary: "Accept"), body: body))
+        let (echo, hits, total) = try nearby(
+            lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
+            model: query.model, crs: query.crs)
+        let result = Components.Schemas.NearbyResult(query: echo, results: hits.map(\.placeHit), total: total)
+        // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
+        let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+        let body = listSent ? .init(query: echo, results: [], total: total) : result
+        return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+    }
+
+    /// `findNearby`'s answer as a FeatureCollection.
+    func findNearbyGeoJSON(_ input: Operations.FindNearbyGeoJSON.Input) async throws
+        -> Operations.FindNearbyGeoJSON.Output
+    {
+        let query = input.query
+        let (echo, hits, total) = try nearby(
+            lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
+            model: query.model, crs: query.crs)
+        let collection = Components.Schemas.NearbyFeatureCollection(
+            _type: .featureCollection, features: hits.map(\.feature), query: echo, total: total)
+        return .ok(.init(body: .applicationGeoJson(collection)))
     }
 
     /// The `count` places nearest to a point, however far unless `max_distance` says otherwise.
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
         let query = input.query
-        let center = try QueryValues.coordinate(query.lat, query.lon)
-        let count = try QueryParameter.count.check(query.count ?? 5, Vocabulary.count)
-        let maximum = try query.maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
+        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
+            let items = VicinityAPI.queryItems([
+                ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
+                ("count", query.count.map(String.init)), ("max_distance", query.maxDistance.map(NumberText.plain)),
+                ("kind", query.kind), ("model", query.model?.rawValue), ("crs", query.crs),
+            ])
+            return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
+        }
+        let (echo, hits) = try nearest(
+            lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
+            model: query.model, crs: query.crs)
+        let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
+        let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+        let body = listSent ? .init(query: echo, results: []) : result
+        return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+    }
+
+    /// `findNearest`'s answer as a FeatureCollection.
+    func findNearestGeoJSON(_ input: Operations.FindNearestGeoJSON.Input) async throws
+        -> Operations.FindNearestGeoJSON.Output
+    {
+        let query = input.query
+        let (echo, hits) = try nearest(
+            lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
+            model: query.model, crs: query.crs)
+        return .ok(
+            .init(
+                body: .applicationGeoJson(.init(_type: .featureCollection, features: hits.map(\.feature), query: echo)))
+        )
+    }
+
+    /// The radius query both representations answer: the echoed query, the hits, the total.
+    private func nearby(
+        lat: Double, lon: Double, radius: Double?, kind: String?, limit: Int?,
+        model: Components.Schemas.DistanceModelName?, crs: String?
+    ) throws -> (Components.Schemas.NearbyQuery, [QueryHit], Int) {
+        let center = try QueryValues.coordinate(lat, lon)
+        let radius = try QueryParameter.radius.check(radius ?? 500, Vocabulary.radius)
+        let kind = try QueryValues.kind(kind)
+        let limit = try QueryParameter.limit.check(limit ?? 1000, Vocabulary.limit)
+        let model = try QueryValues.model(model, crs: crs, center: center)
+        let question = PlaceQuery(
+            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
+            principal: try principal())
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let echo = Components.Schemas.NearbyQuery(
+            lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
+            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
+        return (echo, answer.hits, answer.total)
+    }
+
+    /// The nearest-places query both representations answer: the echoed query and the hits.
+    private func nearest(
+        lat: Double, lon: Double, count: Int?, maxDistance: Double?, kind: String?,
+        model: Components.Schemas.DistanceModelName?, crs: String?
+    ) throws -> (Components.Schemas.NearestQuery, [QueryHit]) {
+        let center = try QueryValues.coordinate(lat, lon)
+        let count = try QueryParameter.count.check(count ?? 5, Vocabulary.count)
+        let maximum = try maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
             try QueryParameter.maxDistance.check(value, Vocabulary.maxDistance)
         }
-        let kind = try QueryValues.kind(query.kind)
-        let model = try QueryValues.model(query.model, crs: query.crs, center: center)
+        let kind = try QueryValues.kind(kind)
+        let model = try QueryValues.model(model, crs: crs, center: center)
         let question = PlaceQuery(
             kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model.model,
             principal: try principal())
@@ -52,14 +116,16 @@ extension VicinityAPI {
         let echo = Components.Schemas.NearestQuery(
             lat: center.latitude, lon: center.longitude, count: count, maxDistanceM: maximum, kind: kind,
             model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
-        let body: Operations.FindNearest.Output.Ok.Body
-        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
-            body = .applicationGeoJson(.init(_type: .featureCollection, features: hits.map(\.feature), query: echo))
-        } else {
-            let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
-            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-            body = .json(listSent ? .init(query: echo, results: []) : result)
-        }
-        return .ok(.init(headers: .init(vary: "Accept"), body: body))
+        return (echo, hits)
+    }
+
+    /// `name=value&…` for the parameters given, each value percent-encoded (RFC 3986 unreserved
+    /// characters kept).
+    static func queryItems(_ items: [(name: String, value: String?)]) -> String {
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return items.compactMap { item in
+            item.value.map { "\(item.name)=\($0.addingPercentEncoding(withAllowedCharacters: unreserved) ?? $0)" }
+        }.joined(separator: "&")
     }
 }
