@@ -54,6 +54,7 @@ test: build-debug
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh
+	VICINITY=$(BIN_DEBUG) scripts/generated-client.sh
 	$(MAKE) --no-print-directory lint
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).
