@@ -12,6 +12,10 @@ extension VicinityAPI {
     /// `limit` cuts the list.
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
         let query = input.query
+        let (question, echo) = try nearbyQuestion(
+            lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
+            model: query.model, crs: query.crs)
+        // Checked first, so that the GeoJSON operation is never sent a query it would refuse.
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
             let items = VicinityAPI.queryItems([
                 ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
@@ -20,13 +24,12 @@ extension VicinityAPI {
             ])
             return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
         }
-        let (echo, hits, total) = try nearby(
-            lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
-            model: query.model, crs: query.crs)
-        let result = Components.Schemas.NearbyResult(query: echo, results: hits.map(\.placeHit), total: total)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let result = Components.Schemas.NearbyResult(
+            query: echo, results: answer.hits.map(\.placeHit), total: answer.total)
         // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
         let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-        let body = listSent ? .init(query: echo, results: [], total: total) : result
+        let body = listSent ? .init(query: echo, results: [], total: answer.total) : result
         return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
     }
 
@@ -35,17 +38,21 @@ extension VicinityAPI {
         -> Operations.FindNearbyGeoJSON.Output
     {
         let query = input.query
-        let (echo, hits, total) = try nearby(
+        let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
             model: query.model, crs: query.crs)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
         let collection = Components.Schemas.NearbyFeatureCollection(
-            _type: .featureCollection, features: hits.map(\.feature), query: echo, total: total)
+            _type: .featureCollection, features: answer.hits.map(\.feature), query: echo, total: answer.total)
         return .ok(.init(body: .applicationGeoJson(collection)))
     }
 
     /// The `count` places nearest to a point, however far unless `max_distance` says otherwise.
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
         let query = input.query
+        let (question, echo) = try nearestQuestion(
+            lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
+            model: query.model, crs: query.crs)
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
             let items = VicinityAPI.queryItems([
                 ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
@@ -54,9 +61,7 @@ extension VicinityAPI {
             ])
             return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
         }
-        let (echo, hits) = try nearest(
-            lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
-            model: query.model, crs: query.crs)
+        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
         let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
         let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
         let body = listSent ? .init(query: echo, results: []) : result
@@ -68,20 +73,21 @@ extension VicinityAPI {
         -> Operations.FindNearestGeoJSON.Output
     {
         let query = input.query
-        let (echo, hits) = try nearest(
+        let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
             model: query.model, crs: query.crs)
-        return .ok(
-            .init(
-                body: .applicationGeoJson(.init(_type: .featureCollection, features: hits.map(\.feature), query: echo)))
-        )
+        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
+        let collection = Components.Schemas.NearestFeatureCollection(
+            _type: .featureCollection, features: hits.map(\.feature), query: echo)
+        return .ok(.init(body: .applicationGeoJson(collection)))
     }
 
-    /// The radius query both representations answer: the echoed query, the hits, the total.
-    private func nearby(
+    /// The radius query both representations ask, its parameters checked, and the query the
+    /// answer echoes.
+    private func nearbyQuestion(
         lat: Double, lon: Double, radius: Double?, kind: String?, limit: Int?,
         model: Components.Schemas.DistanceModelName?, crs: String?
-    ) throws -> (Components.Schemas.NearbyQuery, [QueryHit], Int) {
+    ) throws -> (PlaceQuery, Components.Schemas.NearbyQuery) {
         let center = try QueryValues.coordinate(lat, lon)
         let radius = try QueryParameter.radius.check(radius ?? 500, Vocabulary.radius)
         let kind = try QueryValues.kind(kind)
@@ -90,18 +96,18 @@ extension VicinityAPI {
         let question = PlaceQuery(
             kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
             principal: try principal())
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
         let echo = Components.Schemas.NearbyQuery(
             lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
             crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
-        return (echo, answer.hits, answer.total)
+        return (question, echo)
     }
 
-    /// The nearest-places query both representations answer: the echoed query and the hits.
-    private func nearest(
+    /// The nearest-places query both representations ask, its parameters checked, and the query
+    /// the answer echoes.
+    private func nearestQuestion(
         lat: Double, lon: Double, count: Int?, maxDistance: Double?, kind: String?,
         model: Components.Schemas.DistanceModelName?, crs: String?
-    ) throws -> (Components.Schemas.NearestQuery, [QueryHit]) {
+    ) throws -> (PlaceQuery, Components.Schemas.NearestQuery) {
         let center = try QueryValues.coordinate(lat, lon)
         let count = try QueryParameter.count.check(count ?? 5, Vocabulary.count)
         let maximum = try maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
@@ -112,11 +118,10 @@ extension VicinityAPI {
         let question = PlaceQuery(
             kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model.model,
             principal: try principal())
-        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
         let echo = Components.Schemas.NearestQuery(
             lat: center.latitude, lon: center.longitude, count: count, maxDistanceM: maximum, kind: kind,
             model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
-        return (echo, hits)
+        return (question, echo)
     }
 
     /// `name=value&…` for the parameters given, each value percent-encoded (RFC 3986 unreserved

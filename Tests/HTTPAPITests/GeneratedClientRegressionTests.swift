@@ -80,4 +80,17 @@ import Testing
                 == "/v1/nearest.geojson?lat=41.088154&lon=29.015615&count=2&model=haversine")
         #expect(byAccept.response.headerFields[.vary] == "Accept")
     }
+
+    /// schemathesis found a query the GeoJSON operation refuses (a CRS pattern it breaks) sent on
+    /// to it with a 303: the parameters are checked before the redirect.
+    @Test(arguments: ["/v1/nearby", "/v1/nearest"])
+    func aQueryTheGeoJSONOperationWouldRefuseIsRefusedBeforeTheRedirect(path: String) async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let reply = try await transport.send(
+            .get, path + "?lat=8.17&lon=-54.89&model=projected&crs=M53&format=geojson")
+        #expect(reply.status == 400)
+        #expect(reply.detail?.hasPrefix(#"invalid crs "M53": expected auto or EPSG:<code>"#) == true)
+    }
 }
