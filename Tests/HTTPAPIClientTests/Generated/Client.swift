@@ -36,10 +36,11 @@ import HTTPTypes
 ///
 /// **Authentication.** `Authorization: Bearer <token>`. Tokens are 43 base64url characters,
 /// shown once (the admin token by `vicinity admin-token`, a user's when the user is
-/// registered) and stored only as SHA-256 digests. Reads are public (they declare no `security`); on
-/// reads that can involve users, a user's own token lets them see themselves even when private. A token that matches
-/// no one is refused with 401 wherever a token is accepted, also on reads. Writes need a token:
-/// without one the answer is 401 before anything else is checked.
+/// registered) and stored only as SHA-256 digests. Reads are public (they declare no
+/// `security`); on reads that can involve users, a user's own token lets them see themselves
+/// even when private. A token that matches no one is refused with 401 wherever a token is
+/// accepted, also on reads. Writes need a token: without one the answer is 401 before anything
+/// else is checked.
 ///
 /// **Errors** are `application/problem+json` (RFC 9457). `detail` is one line naming the bad
 /// value and the valid range, e.g. `invalid latitude "95": expected a number of degrees from
