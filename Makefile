@@ -55,6 +55,7 @@ test: build-debug
 	VICINITY=$(BIN_DEBUG) scripts/operator-faults.sh
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh
+	VICINITY=$(BIN_DEBUG) scripts/generated-client.sh
 	$(MAKE) --no-print-directory lint
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).
@@ -73,20 +74,28 @@ OPENAPI_TOOLS := Tools/openapi
 OPENAPI_GENERATOR := $(OPENAPI_TOOLS)/.build/debug/swift-openapi-generator
 OPENAPI_CONFIG := Sources/HTTPAPI/openapi-generator-config.yaml
 GENERATED := Sources/HTTPAPI/Generated
+# The Swift client the tests drive the server with (Tests/HTTPAPIClientTests), from the same file.
+CLIENT_CONFIG := Tests/HTTPAPIClientTests/openapi-generator-config.yaml
+CLIENT_GENERATED := Tests/HTTPAPIClientTests/Generated
 
 $(OPENAPI_GENERATOR): $(OPENAPI_TOOLS)/Package.swift
 	$(SWIFT) build --package-path $(OPENAPI_TOOLS) --product swift-openapi-generator
 
 generate: $(OPENAPI_GENERATOR)
 	$(OPENAPI_GENERATOR) generate openapi.yaml --config $(OPENAPI_CONFIG) --output-directory $(GENERATED)
+	$(OPENAPI_GENERATOR) generate openapi.yaml --config $(CLIENT_CONFIG) --output-directory $(CLIENT_GENERATED)
 
-## Fails when the committed generated code is not what openapi.yaml generates now (CI).
+## Fails when the committed generated code (server and test client) is not what openapi.yaml
+## generates now (CI).
 check-generated: $(OPENAPI_GENERATOR)
 	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
-	{ $(OPENAPI_GENERATOR) generate openapi.yaml --config $(OPENAPI_CONFIG) --output-directory "$$out/code" \
-		>"$$out/log" 2>&1 || { cat "$$out/log" >&2; exit 1; }; } && \
-	if diff -ru $(GENERATED) "$$out/code"; then echo "$(GENERATED) matches openapi.yaml"; \
-	else echo "$(GENERATED) is stale: run make generate and commit the result" >&2; exit 1; fi
+	for pair in "$(OPENAPI_CONFIG) $(GENERATED)" "$(CLIENT_CONFIG) $(CLIENT_GENERATED)"; do \
+		set -- $$pair; rm -rf "$$out/code"; \
+		{ $(OPENAPI_GENERATOR) generate openapi.yaml --config $$1 --output-directory "$$out/code" \
+			>"$$out/log" 2>&1 || { cat "$$out/log" >&2; exit 1; }; } && \
+		if diff -ru $$2 "$$out/code"; then echo "$$2 matches openapi.yaml"; \
+		else echo "$$2 is stale: run make generate and commit the result" >&2; exit 1; fi; \
+	done
 
 # Generated code is checked against openapi.yaml (check-generated), not against the house style.
 SWIFT_SOURCES = $$(find Sources Tests Fuzz -name '*.swift' -not -path '*/Generated/*') Package.swift Tools/openapi/Package.swift

@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        // The transport of the generated Swift client that HTTPAPIClientTests drive the server with.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -124,6 +126,18 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The app developer's scenario through a client generated from openapi.yaml (client mode,
+        // committed under Generated/ by `make generate`) against a server on a loopback port.
+        .testTarget(
+            name: "HTTPAPIClientTests",
+            dependencies: [
+                "HTTPAPI", "Places", "Geo", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi-generator-config.yaml"]
         ),
         // The same questions through the CLI, the line protocol and HTTP: one answer, one message.
         .testTarget(

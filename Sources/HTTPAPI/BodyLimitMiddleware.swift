@@ -5,8 +5,9 @@ import OpenAPIRuntime
 /// Refuses a request body that is not `application/json` (415) or is over `maximumBytes` (413)
 /// on the operations that take one, without reading more than `maximumBytes` of it: from its
 /// `Content-Length` when it states one, else by collecting at most that much as it streams in.
-/// The generated code would otherwise collect a body of any size. A `null` anywhere in the body
-/// is a 422 (see `JSONNulls`).
+/// The generated code would otherwise collect a body of any size. A body that is not JSON is a 400
+/// saying where it stops being JSON (`JSONSyntax`); a `null` anywhere in it is a 422 (see
+/// `JSONNulls`).
 struct BodyLimitMiddleware: ServerMiddleware {
     /// 256 KiB: a place with 32 attributes of 512 characters is under 80 KiB even in 4-byte UTF-8.
     static let defaultMaximumBytes = 262_144
@@ -35,6 +36,7 @@ struct BodyLimitMiddleware: ServerMiddleware {
         } catch {
             throw HTTPAPIError.bodyTooLarge(bytes: nil, limit: maximumBytes)
         }
+        if let fault = JSONSyntax.firstFault(in: bytes) { throw HTTPAPIError.malformedBody(fault.description) }
         if let pointer = JSONNulls.firstPointer(in: bytes) {
             throw HTTPAPIError.invalidBody(
                 pointer: pointer, detail: "invalid value null at \(pointer): leave the field out instead",

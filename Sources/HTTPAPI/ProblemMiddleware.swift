@@ -6,8 +6,11 @@ import OpenAPIRuntime
 /// 9457) instead of the transport's empty 500.
 ///
 /// - `HTTPAPIError` from the handler or another middleware: its own status and problem.
-/// - A body the generated code could not decode: 400 when it is not JSON, 422 naming the field by
-///   JSON pointer when it breaks the schema (a missing or unknown field, a wrong type or value).
+/// - A body the generated code could not decode: 422 naming the field by JSON pointer when it
+///   breaks the schema (a missing or unknown field, a wrong type, a value not among an enum's,
+///   naming the valid ones). A body that is not JSON is refused before, by `BodyLimitMiddleware`.
+/// - A parameter the generated code could not decode: 400 (`QueryTextMiddleware` refuses, naming
+///   the parameter, all it knows to be unreadable first).
 /// - An error the runtime gives a client-error status (406 for an `Accept` that allows none of the
 ///   operation's answers, 400 for a malformed header): that status with the runtime's description
 ///   of the cause. (Found by hand: `Accept: text/html` was a 500.)
@@ -31,7 +34,14 @@ struct ProblemMiddleware: ServerMiddleware {
         if let error = error as? HTTPAPIError { return error }
         guard let error = error as? ServerError else { return .internalError(operation: operationID) }
         if let api = error.underlyingError as? HTTPAPIError { return api }
-        if let decoding = error.underlyingError as? DecodingError { return problem(for: decoding) }
+        if let decoding = error.underlyingError as? DecodingError {
+            // Only operations with a JSON body decode one; their parameters are all strings, which
+            // always decode. Any other decoding failure is a parameter's: a 400, never a body's 422.
+            guard BodyLimitMiddleware.operationsWithBody.contains(operationID) else {
+                return .malformedRequest(status: .badRequest, cause: error.causeDescription)
+            }
+            return problem(for: decoding)
+        }
         if (400..<500).contains(error.httpStatus.code) {
             return .malformedRequest(status: error.httpStatus, cause: error.causeDescription)
         }
@@ -56,6 +66,13 @@ struct ProblemMiddleware: ServerMiddleware {
             return .malformedBody(context.debugDescription)
         case .dataCorrupted(let context):
             let at = pointer(context.codingPath)
+            if let (type, value) = rejectedEnumValue(context.debugDescription) {
+                let noun = context.codingPath.last?.stringValue.replacingOccurrences(of: "_", with: " ") ?? "value"
+                let expected = enumValues[type].map(inWords) ?? "one of the values openapi.yaml lists for \(type)"
+                return .invalidBody(
+                    pointer: at, detail: "invalid \(noun) \(HTTPAPIError.quoted(value)) at \(at): expected \(expected)",
+                    reason: "expected \(expected)")
+            }
             if context.debugDescription.hasPrefix("Additional properties"), let key = context.codingPath.last {
                 return .invalidBody(
                     pointer: at,
@@ -67,6 +84,28 @@ struct ProblemMiddleware: ServerMiddleware {
         @unknown default:
             return .malformedBody("\(error)")
         }
+    }
+
+    /// The values of the contract's enums that a request body may hold, by the generated type's
+    /// name: the decoder's error names the type, not the values.
+    static let enumValues: [String: [String]] = [
+        "\(Components.Schemas.Visibility.self)": Components.Schemas.Visibility.allCases.map(\.rawValue)
+    ]
+
+    /// The type and the value of Swift's `RawRepresentable` refusal, "Cannot initialize Visibility
+    /// from invalid String value PRIVATE" (the words of the standard library's `init(from:)`).
+    static func rejectedEnumValue(_ description: String) -> (type: String, value: String)? {
+        let prefix = "Cannot initialize "
+        guard description.hasPrefix(prefix), let from = description.range(of: " from invalid "),
+            let value = description.range(of: " value ", range: from.upperBound..<description.endIndex)
+        else { return nil }
+        return (String(description[prefix.endIndex..<from.lowerBound]), String(description[value.upperBound...]))
+    }
+
+    /// `public or private`, `geodesic, haversine or projected`.
+    static func inWords(_ values: [String]) -> String {
+        guard let last = values.last, values.count > 1 else { return values.first ?? "" }
+        return values.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// An RFC 6901 JSON pointer (`/attributes/0/name`; `/` for the whole body).

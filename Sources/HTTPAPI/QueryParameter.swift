@@ -66,6 +66,8 @@ struct QueryParameter: Sendable {
     static let byOperation: [String: [QueryParameter]] = [
         "findNearby": [latitude("lat"), longitude("lon"), radius, limit, model, format, kind, crs],
         "findNearest": [latitude("lat"), longitude("lon"), count, maxDistance, model, format, kind, crs],
+        "findNearbyGeoJSON": [latitude("lat"), longitude("lon"), radius, limit, model, kind, crs],
+        "findNearestGeoJSON": [latitude("lat"), longitude("lon"), count, maxDistance, model, kind, crs],
         "measureDistance": [latitude("from_lat"), longitude("from_lon"), latitude("to_lat"), longitude("to_lon")],
         "findNearbyUsers": [latitude("lat"), longitude("lon"), radius, limit],
         "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii, kind],
@@ -73,9 +75,14 @@ struct QueryParameter: Sendable {
 
     // MARK: - Checking
 
-    /// Checks the text of the parameter as sent (percent-decoded).
+    /// Checks the text of the parameter as sent (percent-decoded). `Vocabulary`'s numbers allow
+    /// blanks around them (the command line's arguments), the generated decoder's `Double(_:)`
+    /// does not, and no value of the contract begins or ends with one: `lat=%2041` is refused here
+    /// with the latitude's message instead of failing in the generated code (issue 15).
     func check(text: String) throws(HTTPAPIError) {
-        guard accepts(text) else { throw invalid(text) }
+        guard accepts(text), text.first?.isWhitespace != true, text.last?.isWhitespace != true else {
+            throw invalid(text)
+        }
     }
 
     /// A value the generated code decoded, checked by `rule` (the same rule as `check(text:)`).

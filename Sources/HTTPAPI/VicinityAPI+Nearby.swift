@@ -1,65 +1,136 @@
+import Foundation
 import Geo
 import PlaceQueries
 import Places
 
-/// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point, as JSON
-/// or as an RFC 7946 FeatureCollection.
+/// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point as JSON;
+/// `GET /v1/nearby.geojson` and `GET /v1/nearest.geojson`: the same answers as RFC 7946
+/// FeatureCollections. A first-version client's `format=geojson` (or `Accept` preferring
+/// `application/geo+json`) on the JSON paths is a 303 to the GeoJSON one.
 extension VicinityAPI {
     /// The places within a radius, nearest first, ties by id; `total` counts them all when
     /// `limit` cuts the list.
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
         let query = input.query
-        let center = try QueryValues.coordinate(query.lat, query.lon)
-        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
-        let kind = try QueryValues.kind(query.kind)
-        let limit = try QueryParameter.limit.check(query.limit ?? 1000, Vocabulary.limit)
-        let model = try QueryValues.model(query.model, crs: query.crs, center: center)
-        let question = PlaceQuery(
-            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
-            principal: try principal())
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
-        let (hits, total) = (answer.hits, answer.total)
-        let echo = Components.Schemas.NearbyQuery(
-            lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
-            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
-        let body: Operations.FindNearby.Output.Ok.Body
+        let (question, echo) = try nearbyQuestion(
+            lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
+            model: query.model, crs: query.crs)
+        // Checked first, so that the GeoJSON operation is never sent a query it would refuse.
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
-            body = .applicationGeoJson(
-                .init(_type: .featureCollection, features: hits.map(\.feature), query: echo, total: total))
-        } else {
-            let result = Components.Schemas.NearbyResult(query: echo, results: hits.map(\.placeHit), total: total)
-            // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
-            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-            body = .json(listSent ? .init(query: echo, results: [], total: total) : result)
+            let items = VicinityAPI.queryItems([
+                ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
+                ("radius", query.radius.map(NumberText.plain)), ("kind", query.kind),
+                ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue), ("crs", query.crs),
+            ])
+            return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
         }
-        return .ok(.init(headers: .init(vary: "Accept"), body: body))
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let result = Components.Schemas.NearbyResult(
+            query: echo, results: answer.hits.map(\.placeHit), total: answer.total)
+        // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
+        let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+        let body = listSent ? .init(query: echo, results: [], total: answer.total) : result
+        return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+    }
+
+    /// `findNearby`'s answer as a FeatureCollection.
+    func findNearbyGeoJSON(_ input: Operations.FindNearbyGeoJSON.Input) async throws
+        -> Operations.FindNearbyGeoJSON.Output
+    {
+        let query = input.query
+        let (question, echo) = try nearbyQuestion(
+            lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
+            model: query.model, crs: query.crs)
+        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let collection = Components.Schemas.NearbyFeatureCollection(
+            _type: .featureCollection, features: answer.hits.map(\.feature), query: echo, total: answer.total)
+        return .ok(.init(body: .applicationGeoJson(collection)))
     }
 
     /// The `count` places nearest to a point, however far unless `max_distance` says otherwise.
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
         let query = input.query
-        let center = try QueryValues.coordinate(query.lat, query.lon)
-        let count = try QueryParameter.count.check(query.count ?? 5, Vocabulary.count)
-        let maximum = try query.maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
+        let (question, echo) = try nearestQuestion(
+            lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
+            model: query.model, crs: query.crs)
+        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
+            let items = VicinityAPI.queryItems([
+                ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
+                ("count", query.count.map(String.init)), ("max_distance", query.maxDistance.map(NumberText.plain)),
+                ("kind", query.kind), ("model", query.model?.rawValue), ("crs", query.crs),
+            ])
+            return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
+        }
+        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
+        let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
+        let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+        let body = listSent ? .init(query: echo, results: []) : result
+        return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+    }
+
+    /// `findNearest`'s answer as a FeatureCollection.
+    func findNearestGeoJSON(_ input: Operations.FindNearestGeoJSON.Input) async throws
+        -> Operations.FindNearestGeoJSON.Output
+    {
+        let query = input.query
+        let (question, echo) = try nearestQuestion(
+            lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
+            model: query.model, crs: query.crs)
+        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
+        let collection = Components.Schemas.NearestFeatureCollection(
+            _type: .featureCollection, features: hits.map(\.feature), query: echo)
+        return .ok(.init(body: .applicationGeoJson(collection)))
+    }
+
+    /// The radius query both representations ask, its parameters checked, and the query the
+    /// answer echoes.
+    private func nearbyQuestion(
+        lat: Double, lon: Double, radius: Double?, kind: String?, limit: Int?,
+        model: Components.Schemas.DistanceModelName?, crs: String?
+    ) throws -> (PlaceQuery, Components.Schemas.NearbyQuery) {
+        let center = try QueryValues.coordinate(lat, lon)
+        let radius = try QueryParameter.radius.check(radius ?? 500, Vocabulary.radius)
+        let kind = try QueryValues.kind(kind)
+        let limit = try QueryParameter.limit.check(limit ?? 1000, Vocabulary.limit)
+        let model = try QueryValues.model(model, crs: crs, center: center)
+        let question = PlaceQuery(
+            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
+            principal: try principal())
+        let echo = Components.Schemas.NearbyQuery(
+            lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
+            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
+        return (question, echo)
+    }
+
+    /// The nearest-places query both representations ask, its parameters checked, and the query
+    /// the answer echoes.
+    private func nearestQuestion(
+        lat: Double, lon: Double, count: Int?, maxDistance: Double?, kind: String?,
+        model: Components.Schemas.DistanceModelName?, crs: String?
+    ) throws -> (PlaceQuery, Components.Schemas.NearestQuery) {
+        let center = try QueryValues.coordinate(lat, lon)
+        let count = try QueryParameter.count.check(count ?? 5, Vocabulary.count)
+        let maximum = try maxDistance.map { (value: Double) throws(HTTPAPIError) -> Double in
             try QueryParameter.maxDistance.check(value, Vocabulary.maxDistance)
         }
-        let kind = try QueryValues.kind(query.kind)
-        let model = try QueryValues.model(query.model, crs: query.crs, center: center)
+        let kind = try QueryValues.kind(kind)
+        let model = try QueryValues.model(model, crs: crs, center: center)
         let question = PlaceQuery(
             kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model.model,
             principal: try principal())
-        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
         let echo = Components.Schemas.NearestQuery(
             lat: center.latitude, lon: center.longitude, count: count, maxDistanceM: maximum, kind: kind,
             model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
-        let body: Operations.FindNearest.Output.Ok.Body
-        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
-            body = .applicationGeoJson(.init(_type: .featureCollection, features: hits.map(\.feature), query: echo))
-        } else {
-            let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
-            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-            body = .json(listSent ? .init(query: echo, results: []) : result)
-        }
-        return .ok(.init(headers: .init(vary: "Accept"), body: body))
+        return (question, echo)
+    }
+
+    /// `name=value&…` for the parameters given, each value percent-encoded (RFC 3986 unreserved
+    /// characters kept).
+    static func queryItems(_ items: [(name: String, value: String?)]) -> String {
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return items.compactMap { item in
+            item.value.map { "\(item.name)=\($0.addingPercentEncoding(withAllowedCharacters: unreserved) ?? $0)" }
+        }.joined(separator: "&")
     }
 }

@@ -5,13 +5,13 @@ import Testing
 
 @testable import HTTPAPI
 
-/// The GeoJSON answers of `/v1/nearby` and `/v1/nearest` checked against RFC 7946 as served
+/// The GeoJSON answers (`/v1/nearby.geojson`, `/v1/nearest.geojson`) checked against RFC 7946 as served
 /// (through the generated encoder), and read back by Vicinity's own importer.
 @Suite(.timeLimit(.minutes(1))) struct GeoJSONConformanceTests {
     static let targets = [
-        "/v1/nearby?lat=41.088154&lon=29.015615&radius=700",
-        "/v1/nearest?lat=41.088154&lon=29.015615&count=3",
-        "/v1/nearby?lat=41.088154&lon=29.015615&radius=500&kind=user",
+        "/v1/nearby.geojson?lat=41.088154&lon=29.015615&radius=700",
+        "/v1/nearest.geojson?lat=41.088154&lon=29.015615&count=3",
+        "/v1/nearby.geojson?lat=41.088154&lon=29.015615&radius=500&kind=user",
     ]
 
     /// RFC 7946: §3.3 a FeatureCollection has "type" and a "features" array; §3.2 each Feature has
@@ -50,7 +50,7 @@ import Testing
         defer { fixture.close() }
         let transport = try RecordingTransport.serving(fixture)
         let reply = try await transport.send(
-            .get, target, headers: [.accept: "application/geo+json", .authorization: "Bearer " + fixture.mehmet])
+            .get, target, headers: [.authorization: "Bearer " + fixture.mehmet])
         #expect(
             reply.status == 200 && reply.response.headerFields[.contentType]?.hasPrefix("application/geo+json") == true)
         let json = try JSONSerialization.jsonObject(with: Data(reply.body.utf8))
@@ -62,7 +62,7 @@ import Testing
         let fixture = try await APIFixture()
         defer { fixture.close() }
         let transport = try RecordingTransport.serving(fixture)
-        let reply = try await transport.send(.get, Self.targets[0] + "&format=geojson")
+        let reply = try await transport.send(.get, Self.targets[0])
         let file = try GeoJSONReader(defaultKind: "pharmacy").parse(Array(reply.body.utf8), file: "answer.geojson")
         let read = file.places.map { ($0.id, $0.coordinate.latitude, $0.coordinate.longitude) }
         #expect(read.map(\.0) == ["omur", "emre", "arzu"])

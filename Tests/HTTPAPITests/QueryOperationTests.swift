@@ -49,24 +49,30 @@ import Testing
         #expect(result.total == 3)
     }
 
-    @Test func geoJSONByFormatOrAcceptWithLongitudeFirst() async throws {
+    @Test func geoJSONWithLongitudeFirstAndTheOldWaysSentOnToIt() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
-        let byFormat = try await fixture.api.findNearby(Self.nearby(format: .geojson)).ok.body.applicationGeoJson
-        #expect(byFormat._type == .featureCollection && byFormat.total == 1)
-        #expect(byFormat.features.first?.geometry.coordinates == [29.014096, 41.087853])
-        #expect(byFormat.features.first?.id == "omur" && byFormat.features.first?._type == .feature)
+        let here = APIFixture.here
+        let collection = try await fixture.api.findNearbyGeoJSON(.init(query: .init(lat: here.lat, lon: here.lon)))
+            .ok.body.applicationGeoJson
+        #expect(collection._type == .featureCollection && collection.total == 1)
+        #expect(collection.features.first?.geometry.coordinates == [29.014096, 41.087853])
+        #expect(collection.features.first?.id == "omur" && collection.features.first?._type == .feature)
 
-        let byAccept = try await fixture.api.findNearby(Self.nearby(accept: [.init(contentType: .applicationGeoJson)]))
-        #expect(try byAccept.ok.body.applicationGeoJson.features.count == 1)
+        let byFormat = try await fixture.api.findNearby(Self.nearby(format: .geojson)).seeOther.headers
+        #expect(byFormat.location == "/v1/nearby.geojson?lat=41.088154&lon=29.015615")
+        let byAccept = try await fixture.api.findNearby(
+            Self.nearby(accept: [.init(contentType: .other("application/geo+json"))]))
+        #expect(try byAccept.seeOther.headers.location == byFormat.location)
 
         // `format` wins over `Accept`; JSON is preferred when it ranks higher.
         let formatWins = try await fixture.api.findNearby(
-            Self.nearby(format: .json, accept: [.init(contentType: .applicationGeoJson)]))
+            Self.nearby(format: .json, accept: [.init(contentType: .other("application/geo+json"))]))
         #expect(try formatWins.ok.body.json.total == 1)
         let ranked = try await fixture.api.findNearby(
             Self.nearby(accept: [
-                .init(contentType: .applicationGeoJson, quality: 0.5), .init(contentType: .json, quality: 0.9),
+                .init(contentType: .other("application/geo+json"), quality: 0.5),
+                .init(contentType: .json, quality: 0.9),
             ]))
         #expect(try ranked.ok.body.json.total == 1)
     }
@@ -172,7 +178,7 @@ import Testing
             .init(query: .init(lat: here.lat, lon: here.lon, count: 5, maxDistance: 500)))
         let result = try bounded.ok.body.json
         #expect(result.results.map(\.id) == ["omur"] && result.query.maxDistanceM == 500 && result.query.count == 5)
-        let geo = try await fixture.api.findNearest(.init(query: .init(lat: here.lat, lon: here.lon, format: .geojson)))
+        let geo = try await fixture.api.findNearestGeoJSON(.init(query: .init(lat: here.lat, lon: here.lon)))
         #expect(try geo.ok.body.applicationGeoJson.features.map(\.id) == ["omur", "emre", "arzu"])
         await #expect(throws: QueryParameter.count.invalid("0")) {
             try await fixture.api.findNearest(.init(query: .init(lat: here.lat, lon: here.lon, count: 0)))

@@ -10,13 +10,19 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/Location`.
         internal typealias Location = Swift.String
+        /// The same query at the GeoJSON operation, e.g.
+        /// `/v1/nearby.geojson?lat=41.088154&lon=29.015615&radius=500`.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/headers/GeoJSONLocation`.
+        internal typealias GeoJSONLocation = Swift.String
         /// `no-store`: the body holds a token that is shown only this once.
         ///
         /// - Remark: Generated from `#/components/headers/NoStore`.
         internal enum NoStore: String, Codable, Hashable, Sendable, CaseIterable {
             case noStore = "no-store"
         }
-        /// `Accept`: the representation depends on the Accept header (unless `format` is given).
+        /// `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
         ///
         /// - Remark: Generated from `#/components/headers/VaryAccept`.
         internal typealias VaryAccept = Swift.String

@@ -58,9 +58,11 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Crs`.
         internal typealias Crs = Components.Schemas.CrsName
-        /// `json` (the default) or `geojson` (an RFC 7946 FeatureCollection, served as
-        /// `application/geo+json`). When given it wins over the `Accept` header; without it,
-        /// `Accept: application/geo+json` selects GeoJSON and anything else JSON.
+        /// Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
+        /// 303 to the `.geojson` operation of the same path (`/v1/nearby.geojson`,
+        /// `/v1/nearest.geojson`), which new clients call directly. When given it wins over the
+        /// `Accept` header; without it, an `Accept` that prefers `application/geo+json` to
+        /// `application/json` is a 303 too.
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/Format`.

@@ -13,9 +13,9 @@ internal enum Operations {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
-    /// The answer is JSON (`application/json`), or a GeoJSON FeatureCollection when
-    /// `format=geojson` or, without `format`, when the client sends
-    /// `Accept: application/geo+json`. `format` wins over `Accept`.
+    /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
+    /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
+    /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
     /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
     /// command line). A projected query whose CRS cannot represent the query point or a place
@@ -71,12 +71,15 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/GET/query/crs`.
                 internal var crs: Components.Parameters.Crs?
-                /// `json` (the default) or `geojson` (an RFC 7946 FeatureCollection, served as
-                /// `application/geo+json`). When given it wins over the `Accept` header; without it,
-                /// `Accept: application/geo+json` selects GeoJSON and anything else JSON.
+                /// Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
+                /// 303 to the `.geojson` operation of the same path (`/v1/nearby.geojson`,
+                /// `/v1/nearest.geojson`), which new clients call directly. When given it wins over the
+                /// `Accept` header; without it, an `Accept` that prefers `application/geo+json` to
+                /// `application/json` is a 303 too.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/GET/query/format`.
+                @available(*, deprecated)
                 internal var format: Components.Parameters.Format?
                 /// Creates a new `Query`.
                 ///
@@ -88,7 +91,7 @@ internal enum Operations {
                 ///   - limit: Return at most this many results, nearest first (1 to 10000); `total` still counts every
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
                 ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-                ///   - format: `json` (the default) or `geojson` (an RFC 7946 FeatureCollection, served as
+                ///   - format: Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
                 internal init(
                     lat: Components.Parameters.Lat,
                     lon: Components.Parameters.Lon,
@@ -139,14 +142,14 @@ internal enum Operations {
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/nearby/GET/responses/200/headers`.
                 internal struct Headers: Sendable, Hashable {
-                    /// `Accept`: the representation depends on the Accept header (unless `format` is given).
+                    /// `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
                     ///
                     /// - Remark: Generated from `#/paths/v1/nearby/GET/responses/200/headers/Vary`.
                     internal var vary: Components.Headers.VaryAccept?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - vary: `Accept`: the representation depends on the Accept header (unless `format` is given).
+                    ///   - vary: `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
                     internal init(vary: Components.Headers.VaryAccept? = nil) {
                         self.vary = vary
                     }
@@ -166,30 +169,6 @@ internal enum Operations {
                             switch self {
                             case let .json(body):
                                 return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/json",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/nearby/GET/responses/200/content/application\/geo+json`.
-                    case applicationGeoJson(Components.Schemas.NearbyFeatureCollection)
-                    /// The associated value of the enum case if `self` is `.applicationGeoJson`.
-                    ///
-                    /// - Throws: An error if `self` is not `.applicationGeoJson`.
-                    /// - SeeAlso: `.applicationGeoJson`.
-                    internal var applicationGeoJson: Components.Schemas.NearbyFeatureCollection {
-                        get throws {
-                            switch self {
-                            case let .applicationGeoJson(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/geo+json",
-                                    body: self
-                                )
                             }
                         }
                     }
@@ -232,8 +211,71 @@ internal enum Operations {
                     }
                 }
             }
+            internal struct SeeOther: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/nearby/GET/responses/303/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The same query at the GeoJSON operation, e.g.
+                    /// `/v1/nearby.geojson?lat=41.088154&lon=29.015615&radius=500`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/nearby/GET/responses/303/headers/Location`.
+                    internal var location: Components.Headers.GeoJSONLocation
+                    /// `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/nearby/GET/responses/303/headers/Vary`.
+                    internal var vary: Components.Headers.VaryAccept?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location: The same query at the GeoJSON operation, e.g.
+                    ///   - vary: `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
+                    internal init(
+                        location: Components.Headers.GeoJSONLocation,
+                        vary: Components.Headers.VaryAccept? = nil
+                    ) {
+                        self.location = location
+                        self.vary = vary
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.FindNearby.Output.SeeOther.Headers
+                /// Creates a new `SeeOther`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.FindNearby.Output.SeeOther.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// `format=geojson`, or no `format` and an `Accept` that prefers `application/geo+json`:
+            /// the same query as GeoJSON is at `/v1/nearby.geojson` (its `Location`, with the same
+            /// parameters but `format`). Most HTTP clients follow it on their own.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/303`.
+            ///
+            /// HTTP response code: `303 seeOther`.
+            case seeOther(Operations.FindNearby.Output.SeeOther)
+            /// The associated value of the enum case if `self` is `.seeOther`.
+            ///
+            /// - Throws: An error if `self` is not `.seeOther`.
+            /// - SeeAlso: `.seeOther`.
+            internal var seeOther: Operations.FindNearby.Output.SeeOther {
+                get throws {
+                    switch self {
+                    case let .seeOther(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "seeOther",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/400`.
@@ -308,6 +350,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `model=projected`, and the CRS cannot represent the query point or a place within
             /// reach (far outside its area of use).
             ///
@@ -356,6 +423,54 @@ internal enum Operations {
                     }
                 }
             }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -363,15 +478,12 @@ internal enum Operations {
         }
         internal enum AcceptableContentType: AcceptableProtocol {
             case json
-            case applicationGeoJson
             case applicationProblemJson
             case other(Swift.String)
             internal init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
-                case "application/geo+json":
-                    self = .applicationGeoJson
                 case "application/problem+json":
                     self = .applicationProblemJson
                 default:
@@ -384,6 +496,402 @@ internal enum Operations {
                     return string
                 case .json:
                     return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Places within a radius of a point as a GeoJSON FeatureCollection
+    ///
+    /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
+    /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
+    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
+    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearby.geojson`.
+    /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)`.
+    internal enum FindNearbyGeoJSON {
+        internal static let id: Swift.String = "findNearbyGeoJSON"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// Latitude of the query point, WGS84 degrees (-90 to 90). Latitude comes first.
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/lat`.
+                internal var lat: Components.Parameters.Lat
+                /// Longitude of the query point, WGS84 degrees (-180 to 180).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/lon`.
+                internal var lon: Components.Parameters.Lon
+                /// Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                /// the Earth).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/radius`.
+                internal var radius: Components.Parameters.Radius?
+                /// The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                /// spaces or control characters), or `user` for the public users (plus yourself, with your
+                /// own token).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/kind`.
+                internal var kind: Components.Parameters.Kind?
+                /// Return at most this many results, nearest first (1 to 10000); `total` still counts every
+                /// match within the radius.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/limit`.
+                internal var limit: Components.Parameters.Limit?
+                /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
+                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
+                /// inside a UTM zone).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/model`.
+                internal var model: Components.Parameters.Model?
+                /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
+                /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
+                /// British National Grid (`EPSG:27700`).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/crs`.
+                internal var crs: Components.Parameters.Crs?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - lat: Latitude of the query point, WGS84 degrees (-90 to 90). Latitude comes first.
+                ///   - lon: Longitude of the query point, WGS84 degrees (-180 to 180).
+                ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                ///   - limit: Return at most this many results, nearest first (1 to 10000); `total` still counts every
+                ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
+                ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                internal init(
+                    lat: Components.Parameters.Lat,
+                    lon: Components.Parameters.Lon,
+                    radius: Components.Parameters.Radius? = nil,
+                    kind: Components.Parameters.Kind? = nil,
+                    limit: Components.Parameters.Limit? = nil,
+                    model: Components.Parameters.Model? = nil,
+                    crs: Components.Parameters.Crs? = nil
+                ) {
+                    self.lat = lat
+                    self.lon = lon
+                    self.radius = radius
+                    self.kind = kind
+                    self.limit = limit
+                    self.model = model
+                    self.crs = crs
+                }
+            }
+            internal var query: Operations.FindNearbyGeoJSON.Input.Query
+            /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.FindNearbyGeoJSON.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.FindNearbyGeoJSON.Input.Query,
+                headers: Operations.FindNearbyGeoJSON.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/responses/200/content/application\/geo+json`.
+                    case applicationGeoJson(Components.Schemas.NearbyFeatureCollection)
+                    /// The associated value of the enum case if `self` is `.applicationGeoJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationGeoJson`.
+                    /// - SeeAlso: `.applicationGeoJson`.
+                    internal var applicationGeoJson: Components.Schemas.NearbyFeatureCollection {
+                        get throws {
+                            switch self {
+                            case let .applicationGeoJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.FindNearbyGeoJSON.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.FindNearbyGeoJSON.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The places within the radius as a FeatureCollection.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.FindNearbyGeoJSON.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.FindNearbyGeoJSON.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token where one is needed, or a token that matches neither the admin's nor any
+            /// user's. On writes this comes before any other check.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `model=projected`, and the CRS cannot represent the query point or a place within
+            /// reach (far outside its area of use).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.CannotProject)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.CannotProject {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests from this client; wait `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case applicationGeoJson
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/geo+json":
+                    self = .applicationGeoJson
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
                 case .applicationGeoJson:
                     return "application/geo+json"
                 case .applicationProblemJson:
@@ -392,7 +900,6 @@ internal enum Operations {
             }
             internal static var allCases: [Self] {
                 [
-                    .json,
                     .applicationGeoJson,
                     .applicationProblemJson
                 ]
@@ -406,8 +913,9 @@ internal enum Operations {
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
     /// the public users, and yourself with your own token.
     ///
-    /// JSON, or GeoJSON with `format=geojson` / `Accept: application/geo+json`, as for
-    /// `/v1/nearby`. `crs` applies only to `model=projected`.
+    /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
+    /// to `model=projected`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
@@ -457,12 +965,15 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearest/GET/query/crs`.
                 internal var crs: Components.Parameters.Crs?
-                /// `json` (the default) or `geojson` (an RFC 7946 FeatureCollection, served as
-                /// `application/geo+json`). When given it wins over the `Accept` header; without it,
-                /// `Accept: application/geo+json` selects GeoJSON and anything else JSON.
+                /// Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
+                /// 303 to the `.geojson` operation of the same path (`/v1/nearby.geojson`,
+                /// `/v1/nearest.geojson`), which new clients call directly. When given it wins over the
+                /// `Accept` header; without it, an `Accept` that prefers `application/geo+json` to
+                /// `application/json` is a 303 too.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearest/GET/query/format`.
+                @available(*, deprecated)
                 internal var format: Components.Parameters.Format?
                 /// Creates a new `Query`.
                 ///
@@ -474,7 +985,7 @@ internal enum Operations {
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
                 ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-                ///   - format: `json` (the default) or `geojson` (an RFC 7946 FeatureCollection, served as
+                ///   - format: Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
                 internal init(
                     lat: Components.Parameters.Lat,
                     lon: Components.Parameters.Lon,
@@ -525,14 +1036,14 @@ internal enum Operations {
             internal struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/nearest/GET/responses/200/headers`.
                 internal struct Headers: Sendable, Hashable {
-                    /// `Accept`: the representation depends on the Accept header (unless `format` is given).
+                    /// `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
                     ///
                     /// - Remark: Generated from `#/paths/v1/nearest/GET/responses/200/headers/Vary`.
                     internal var vary: Components.Headers.VaryAccept?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - vary: `Accept`: the representation depends on the Accept header (unless `format` is given).
+                    ///   - vary: `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
                     internal init(vary: Components.Headers.VaryAccept? = nil) {
                         self.vary = vary
                     }
@@ -552,30 +1063,6 @@ internal enum Operations {
                             switch self {
                             case let .json(body):
                                 return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/json",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/v1/nearest/GET/responses/200/content/application\/geo+json`.
-                    case applicationGeoJson(Components.Schemas.NearestFeatureCollection)
-                    /// The associated value of the enum case if `self` is `.applicationGeoJson`.
-                    ///
-                    /// - Throws: An error if `self` is not `.applicationGeoJson`.
-                    /// - SeeAlso: `.applicationGeoJson`.
-                    internal var applicationGeoJson: Components.Schemas.NearestFeatureCollection {
-                        get throws {
-                            switch self {
-                            case let .applicationGeoJson(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "application/geo+json",
-                                    body: self
-                                )
                             }
                         }
                     }
@@ -618,8 +1105,71 @@ internal enum Operations {
                     }
                 }
             }
+            internal struct SeeOther: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/nearest/GET/responses/303/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The same query at the GeoJSON operation, e.g.
+                    /// `/v1/nearby.geojson?lat=41.088154&lon=29.015615&radius=500`.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/nearest/GET/responses/303/headers/Location`.
+                    internal var location: Components.Headers.GeoJSONLocation
+                    /// `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/nearest/GET/responses/303/headers/Vary`.
+                    internal var vary: Components.Headers.VaryAccept?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - location: The same query at the GeoJSON operation, e.g.
+                    ///   - vary: `Accept`: the answer (200 or a 303 to GeoJSON) depends on the Accept header (unless `format` is given).
+                    internal init(
+                        location: Components.Headers.GeoJSONLocation,
+                        vary: Components.Headers.VaryAccept? = nil
+                    ) {
+                        self.location = location
+                        self.vary = vary
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.FindNearest.Output.SeeOther.Headers
+                /// Creates a new `SeeOther`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.FindNearest.Output.SeeOther.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// `format=geojson`, or no `format` and an `Accept` that prefers `application/geo+json`:
+            /// the same query as GeoJSON is at `/v1/nearest.geojson` (its `Location`, with the same
+            /// parameters but `format`). Most HTTP clients follow it on their own.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/303`.
+            ///
+            /// HTTP response code: `303 seeOther`.
+            case seeOther(Operations.FindNearest.Output.SeeOther)
+            /// The associated value of the enum case if `self` is `.seeOther`.
+            ///
+            /// - Throws: An error if `self` is not `.seeOther`.
+            /// - SeeAlso: `.seeOther`.
+            internal var seeOther: Operations.FindNearest.Output.SeeOther {
+                get throws {
+                    switch self {
+                    case let .seeOther(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "seeOther",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/400`.
@@ -694,6 +1244,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `model=projected`, and the CRS cannot represent the query point or a place within
             /// reach (far outside its area of use).
             ///
@@ -742,6 +1317,54 @@ internal enum Operations {
                     }
                 }
             }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -749,15 +1372,12 @@ internal enum Operations {
         }
         internal enum AcceptableContentType: AcceptableProtocol {
             case json
-            case applicationGeoJson
             case applicationProblemJson
             case other(Swift.String)
             internal init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
                 case "application/json":
                     self = .json
-                case "application/geo+json":
-                    self = .applicationGeoJson
                 case "application/problem+json":
                     self = .applicationProblemJson
                 default:
@@ -770,6 +1390,398 @@ internal enum Operations {
                     return string
                 case .json:
                     return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// The places nearest to a point as a GeoJSON FeatureCollection
+    ///
+    /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearest.geojson`.
+    /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)`.
+    internal enum FindNearestGeoJSON {
+        internal static let id: Swift.String = "findNearestGeoJSON"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// Latitude of the query point, WGS84 degrees (-90 to 90). Latitude comes first.
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/lat`.
+                internal var lat: Components.Parameters.Lat
+                /// Longitude of the query point, WGS84 degrees (-180 to 180).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/lon`.
+                internal var lon: Components.Parameters.Lon
+                /// How many of the nearest places to return (1 to 10000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/count`.
+                internal var count: Components.Parameters.Count?
+                /// Only places within this many meters, inclusive (0 to 20000000). Without it the nearest
+                /// are returned however far they are.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/max_distance`.
+                internal var maxDistance: Components.Parameters.MaxDistance?
+                /// The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                /// spaces or control characters), or `user` for the public users (plus yourself, with your
+                /// own token).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/kind`.
+                internal var kind: Components.Parameters.Kind?
+                /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
+                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
+                /// inside a UTM zone).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/model`.
+                internal var model: Components.Parameters.Model?
+                /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
+                /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
+                /// British National Grid (`EPSG:27700`).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/crs`.
+                internal var crs: Components.Parameters.Crs?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - lat: Latitude of the query point, WGS84 degrees (-90 to 90). Latitude comes first.
+                ///   - lon: Longitude of the query point, WGS84 degrees (-180 to 180).
+                ///   - count: How many of the nearest places to return (1 to 10000).
+                ///   - maxDistance: Only places within this many meters, inclusive (0 to 20000000). Without it the nearest
+                ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
+                ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                internal init(
+                    lat: Components.Parameters.Lat,
+                    lon: Components.Parameters.Lon,
+                    count: Components.Parameters.Count? = nil,
+                    maxDistance: Components.Parameters.MaxDistance? = nil,
+                    kind: Components.Parameters.Kind? = nil,
+                    model: Components.Parameters.Model? = nil,
+                    crs: Components.Parameters.Crs? = nil
+                ) {
+                    self.lat = lat
+                    self.lon = lon
+                    self.count = count
+                    self.maxDistance = maxDistance
+                    self.kind = kind
+                    self.model = model
+                    self.crs = crs
+                }
+            }
+            internal var query: Operations.FindNearestGeoJSON.Input.Query
+            /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.FindNearestGeoJSON.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.FindNearestGeoJSON.Input.Query,
+                headers: Operations.FindNearestGeoJSON.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/responses/200/content/application\/geo+json`.
+                    case applicationGeoJson(Components.Schemas.NearestFeatureCollection)
+                    /// The associated value of the enum case if `self` is `.applicationGeoJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationGeoJson`.
+                    /// - SeeAlso: `.applicationGeoJson`.
+                    internal var applicationGeoJson: Components.Schemas.NearestFeatureCollection {
+                        get throws {
+                            switch self {
+                            case let .applicationGeoJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.FindNearestGeoJSON.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.FindNearestGeoJSON.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The nearest places as a FeatureCollection.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.FindNearestGeoJSON.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.FindNearestGeoJSON.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token where one is needed, or a token that matches neither the admin's nor any
+            /// user's. On writes this comes before any other check.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `model=projected`, and the CRS cannot represent the query point or a place within
+            /// reach (far outside its area of use).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.CannotProject)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.CannotProject {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests from this client; wait `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case applicationGeoJson
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/geo+json":
+                    self = .applicationGeoJson
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
                 case .applicationGeoJson:
                     return "application/geo+json"
                 case .applicationProblemJson:
@@ -778,7 +1790,6 @@ internal enum Operations {
             }
             internal static var allCases: [Self] {
                 [
-                    .json,
                     .applicationGeoJson,
                     .applicationProblemJson
                 ]
@@ -926,7 +1937,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/400`.
@@ -976,6 +1988,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/429`.
@@ -994,6 +2031,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -1154,7 +2239,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/400`.
@@ -1227,6 +2313,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/429`.
@@ -1245,6 +2356,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -1488,7 +2647,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/400`.
@@ -1609,6 +2769,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The body is not `application/json`.
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/415`.
@@ -1676,6 +2861,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -1843,7 +3051,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/400`.
@@ -1964,6 +3173,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/429`.
@@ -1982,6 +3216,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -2181,7 +3438,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/400`.
@@ -2325,6 +3583,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The body is not `application/json`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/415`.
@@ -2392,6 +3675,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -2592,7 +3898,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/400`.
@@ -2667,6 +3974,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/429`.
@@ -2685,6 +4017,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -2834,7 +4214,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/400`.
@@ -2934,6 +4315,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/429`.
@@ -2952,6 +4358,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -3085,7 +4539,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/400`.
@@ -3208,6 +4663,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/429`.
@@ -3226,6 +4706,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -3403,7 +4906,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/400`.
@@ -3549,6 +5053,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The body is not `application/json`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/415`.
@@ -3616,6 +5145,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -3789,7 +5341,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/400`.
@@ -3912,6 +5465,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/429`.
@@ -3930,6 +5508,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -4113,7 +5714,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/400`.
@@ -4259,6 +5861,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The body is not `application/json`.
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/415`.
@@ -4326,6 +5953,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -4556,7 +6206,8 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range.
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/400`.
@@ -4631,6 +6282,31 @@ internal enum Operations {
                     }
                 }
             }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Too many requests from this client; wait `Retry-After` seconds.
             ///
             /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/429`.
@@ -4649,6 +6325,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }
@@ -4775,6 +6499,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//healthz/get(getHealth)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The `Accept` header allows none of the media types this operation answers with (for
             /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
             /// accepted.
@@ -4796,6 +6546,54 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//healthz/get(getHealth)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//healthz/get(getHealth)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
                             response: self
                         )
                     }
@@ -4997,6 +6795,32 @@ internal enum Operations {
                     }
                 }
             }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The `Accept` header allows none of the media types this operation answers with (for
             /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
             /// accepted.
@@ -5018,6 +6842,79 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
                             response: self
                         )
                     }

@@ -13,9 +13,9 @@ internal protocol APIProtocol: Sendable {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
-    /// The answer is JSON (`application/json`), or a GeoJSON FeatureCollection when
-    /// `format=geojson` or, without `format`, when the client sends
-    /// `Accept: application/geo+json`. `format` wins over `Accept`.
+    /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
+    /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
+    /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
     /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
     /// command line). A projected query whose CRS cannot represent the query point or a place
@@ -25,6 +25,17 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/nearby`.
     /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)`.
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output
+    /// Places within a radius of a point as a GeoJSON FeatureCollection
+    ///
+    /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
+    /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
+    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
+    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearby.geojson`.
+    /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)`.
+    func findNearbyGeoJSON(_ input: Operations.FindNearbyGeoJSON.Input) async throws -> Operations.FindNearbyGeoJSON.Output
     /// The places nearest to a point
     ///
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
@@ -32,13 +43,23 @@ internal protocol APIProtocol: Sendable {
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
     /// the public users, and yourself with your own token.
     ///
-    /// JSON, or GeoJSON with `format=geojson` / `Accept: application/geo+json`, as for
-    /// `/v1/nearby`. `crs` applies only to `model=projected`.
+    /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
+    /// to `model=projected`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
     /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)`.
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output
+    /// The places nearest to a point as a GeoJSON FeatureCollection
+    ///
+    /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearest.geojson`.
+    /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)`.
+    func findNearestGeoJSON(_ input: Operations.FindNearestGeoJSON.Input) async throws -> Operations.FindNearestGeoJSON.Output
     /// The distance between two points under all three models
     ///
     /// The distance from (`from_lat`, `from_lon`) to (`to_lat`, `to_lon`) on the WGS84
@@ -206,9 +227,9 @@ extension APIProtocol {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
-    /// The answer is JSON (`application/json`), or a GeoJSON FeatureCollection when
-    /// `format=geojson` or, without `format`, when the client sends
-    /// `Accept: application/geo+json`. `format` wins over `Accept`.
+    /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
+    /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
+    /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
     /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
     /// command line). A projected query whose CRS cannot represent the query point or a place
@@ -226,6 +247,25 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Places within a radius of a point as a GeoJSON FeatureCollection
+    ///
+    /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
+    /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
+    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
+    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearby.geojson`.
+    /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)`.
+    internal func findNearbyGeoJSON(
+        query: Operations.FindNearbyGeoJSON.Input.Query,
+        headers: Operations.FindNearbyGeoJSON.Input.Headers = .init()
+    ) async throws -> Operations.FindNearbyGeoJSON.Output {
+        try await findNearbyGeoJSON(Operations.FindNearbyGeoJSON.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// The places nearest to a point
     ///
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
@@ -233,8 +273,9 @@ extension APIProtocol {
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
     /// the public users, and yourself with your own token.
     ///
-    /// JSON, or GeoJSON with `format=geojson` / `Accept: application/geo+json`, as for
-    /// `/v1/nearby`. `crs` applies only to `model=projected`.
+    /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
+    /// to `model=projected`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
@@ -244,6 +285,23 @@ extension APIProtocol {
         headers: Operations.FindNearest.Input.Headers = .init()
     ) async throws -> Operations.FindNearest.Output {
         try await findNearest(Operations.FindNearest.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The places nearest to a point as a GeoJSON FeatureCollection
+    ///
+    /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearest.geojson`.
+    /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)`.
+    internal func findNearestGeoJSON(
+        query: Operations.FindNearestGeoJSON.Input.Query,
+        headers: Operations.FindNearestGeoJSON.Input.Headers = .init()
+    ) async throws -> Operations.FindNearestGeoJSON.Output {
+        try await findNearestGeoJSON(Operations.FindNearestGeoJSON.Input(
             query: query,
             headers: headers
         ))

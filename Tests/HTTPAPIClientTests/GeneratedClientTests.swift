@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// The app developer's scenario through the Swift client that swift-openapi-generator makes from
+/// openapi.yaml (client mode, `Generated/`), against a real server on a loopback port: every
+/// answer is read as the generated type of its status, as an app would read it (issue 15: a
+/// spec that generators turn into working clients).
+@Suite struct GeneratedClientTests {
+    static let here = ServerFixture.here
+
+    @Test func queriesAsJSONAndGeoJSONAndMap() async throws {
+        try await ServerFixture.run { fixture in
+            let client = fixture.client()
+            let nearby = try await client.findNearby(query: .init(lat: Self.here.lat, lon: Self.here.lon, radius: 700))
+                .ok.body.json
+            #expect(nearby.results.map(\.id) == ["omur", "emre", "arzu"])
+            #expect(nearby.total == 3)
+
+            let collection = try await client.findNearbyGeoJSON(
+                query: .init(lat: Self.here.lat, lon: Self.here.lon, radius: 500)
+            ).ok.body.applicationGeoJson
+            #expect(collection.features.map(\.id) == ["omur"])
+            #expect(collection.features.first?.geometry.coordinates == [29.014096, 41.087853])
+            #expect(collection.total == 1)
+
+            let nearest = try await client.findNearest(query: .init(lat: Self.here.lat, lon: Self.here.lon, count: 2))
+                .ok.body.json
+            #expect(nearest.results.map(\.id) == ["omur", "emre"])
+            let nearestCollection = try await client.findNearestGeoJSON(
+                query: .init(lat: Self.here.lat, lon: Self.here.lon, count: 1)
+            ).ok.body.applicationGeoJson
+            #expect(nearestCollection.features.map(\.id) == ["omur"])
+
+            let map = try await client.renderMap(
+                query: .init(lat: Self.here.lat, lon: Self.here.lon, radius: 500, width: 60, height: 20)
+            ).ok.body.plainText
+            let text = try await String(collecting: map, upTo: 1 << 20)
+            #expect(text.contains("Omur"))
+        }
+    }
+
+    @Test func registerMovePrivatePublicRemove() async throws {
+        try await ServerFixture.run { fixture in
+            let anyone = fixture.client()
+            let admin = fixture.client(token: fixture.admin)
+            let registered = try await admin.registerUser(
+                body: .json(.init(id: "ayse", name: "Ayşe", location: .init(lat: 41.0885, lon: 29.0158)))
+            ).created.body.json
+            #expect(registered.user.visibility == ._public)
+            #expect(registered.token.count == 43)
+            let ayse = fixture.client(token: registered.token)
+            let near = { () async throws -> [String] in
+                try await anyone.findNearbyUsers(query: .init(lat: Self.here.lat, lon: Self.here.lon)).ok.body.json
+                    .results.map(\.id)
+            }
+            #expect(try await near() == ["ayse"])
+
+            let moved = try await ayse.moveUser(path: .init(id: "ayse"), body: .json(.init(lat: 41.0882, lon: 29.0157)))
+                .ok.body.json
+            #expect(moved.location?.lat == 41.0882)
+
+            let hidden = try await ayse.setUserVisibility(
+                path: .init(id: "ayse"), body: .json(.init(visibility: ._private))
+            )
+            .ok.body.json
+            #expect(hidden.visibility == ._private)
+            #expect(try await near() == [])
+            let unseen = try await anyone.getUser(path: .init(id: "ayse")).notFound.body.applicationProblemJson
+            #expect(unseen.detail == "no user \"ayse\" that you can see")
+            #expect(try await ayse.getUser(path: .init(id: "ayse")).ok.body.json.visibility == ._private)
+
+            let shown = try await ayse.setUserVisibility(
+                path: .init(id: "ayse"), body: .json(.init(visibility: ._public))
+            )
+            .ok.body.json
+            #expect(shown.visibility == ._public)
+            #expect(try await near() == ["ayse"])
+
+            _ = try await ayse.deleteUser(path: .init(id: "ayse")).noContent
+            _ = try await admin.getUser(path: .init(id: "ayse")).notFound
+        }
+    }
+
+    @Test func eachErrorIsTheProblemTheContractLists() async throws {
+        try await ServerFixture.run { fixture in
+            let anyone = fixture.client()
+            let admin = fixture.client(token: fixture.admin)
+            let token = try await admin.registerUser(body: .json(.init(id: "ayse"))).created.body.json.token
+            let ayse = fixture.client(token: token)
+
+            let latitude = try await anyone.findNearby(query: .init(lat: 95, lon: Self.here.lon)).badRequest.body
+                .applicationProblemJson
+            #expect(latitude.detail == "invalid latitude \"95.0\": expected a number of degrees from -90 to 90")
+            #expect(latitude.invalidParams?.first?.name == "lat")
+
+            let visibility = try await fixture.client(token: token, replacingBodyWith: #"{"visibility":"PRIVATE"}"#)
+                .setUserVisibility(path: .init(id: "ayse"), body: .json(.init(visibility: ._private)))
+                .unprocessableContent.body.applicationProblemJson
+            #expect(visibility.detail == "invalid visibility \"PRIVATE\" at /visibility: expected public or private")
+
+            let malformed = try await fixture.client(token: token, replacingBodyWith: "{\n \"visibility\": }")
+                .setUserVisibility(path: .init(id: "ayse"), body: .json(.init(visibility: ._private)))
+                .badRequest.body.applicationProblemJson
+            #expect(
+                malformed.detail
+                    == "the body is not valid JSON: unexpected '}', expected a value at line 2, column 16 (byte 17)")
+
+            let noToken = try await anyone.deleteUser(path: .init(id: "ayse")).unauthorized.body.applicationProblemJson
+            #expect(noToken.detail == "this needs a token: send Authorization: Bearer <token>")
+            _ = try await fixture.client(token: String(repeating: "A", count: 43)).deleteUser(path: .init(id: "ayse"))
+                .unauthorized
+            _ = try await ayse.deletePlace(path: .init(kind: "pharmacy", id: "omur")).forbidden
+            _ = try await anyone.getUser(path: .init(id: "nobody")).notFound
+            let taken = try await admin.registerUser(body: .json(.init(id: "ayse"))).conflict.body
+                .applicationProblemJson
+            #expect(taken.detail == "user \"ayse\" already exists")
+        }
+    }
+}
