@@ -172,7 +172,7 @@ def main(base_url: str, admin_token: str) -> None:
                     'invalid latitude " 41": expected a number of degrees from -90 to 90')
     raw_problem("bad model", public.get_httpx_client(), "GET", "/v1/nearest?lat=41&lon=29&model=GEODESIC", 400,
                 'invalid model "GEODESIC": expected geodesic, haversine or projected')
-    raw_problem("bad enum in a body", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 422,
+    raw_problem("bad enum in a body", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 400,
                 'invalid visibility "PRIVATE" at /visibility: expected public or private',
                 json={"visibility": "PRIVATE"})
     raw_problem("malformed JSON", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 400,

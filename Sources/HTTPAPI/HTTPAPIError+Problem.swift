@@ -8,11 +8,12 @@ import Places
 ///
 /// The runtime carries these into its `ServerError`, and `ProblemMiddleware` sends them.
 extension HTTPAPIError: HTTPResponseConvertible {
-    /// 400 for bad parameters, 401/403/404/409 for who may see or do what, 422 for a body that
-    /// breaks its rules or a projection that cannot be made, 503 for a write not stored.
+    /// 400 for bad parameters (and a body value outside its enum, as a parameter's would be),
+    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 503 for a write not stored.
     public var httpStatus: HTTPResponse.Status {
         switch self {
-        case .invalidParameter, .missingParameter, .conflictingParameter, .malformedBody: return .badRequest
+        case .invalidParameter, .missingParameter, .conflictingParameter, .malformedBody, .invalidBodyChoice:
+            return .badRequest
         case .malformedRequest(let status, _): return status
         case .invalidBody: return .unprocessableContent
         case .bodyTooLarge: return .contentTooLarge
@@ -69,7 +70,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
             return [.init(name: name, _in: .query, reason: "required")]
         case .conflictingParameter(let name, let detail):
             return [.init(name: name, _in: .query, reason: detail)]
-        case .invalidBody(let pointer, _, let reason):
+        case .invalidBody(let pointer, _, let reason), .invalidBodyChoice(let pointer, _, let reason):
             return [.init(name: pointer, _in: .body, reason: reason)]
         default:
             return nil

@@ -21,6 +21,9 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A JSON body field that breaks its schema or rules (422); `pointer` is its RFC 6901 JSON
     /// pointer, such as `/lat`.
     case invalidBody(pointer: String, detail: String, reason: String)
+    /// A JSON body field whose value is not among its enum's (400, as a query parameter's would
+    /// be): a closed vocabulary, named in the detail, not a rule the value breaks.
+    case invalidBodyChoice(pointer: String, detail: String, reason: String)
     /// A body that is not JSON (400); the reason says where it stops being JSON.
     case malformedBody(String)
     /// A body over `limit` bytes (413): `bytes` from its `Content-Length`, nil when it was cut
@@ -61,7 +64,7 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
             return "missing query parameter \(HTTPAPIError.quoted(name)): expected \(expected)"
         case .conflictingParameter(_, let detail):
             return detail
-        case .invalidBody(_, let detail, _):
+        case .invalidBody(_, let detail, _), .invalidBodyChoice(_, let detail, _):
             return detail
         case .malformedBody(let reason):
             return "the body is not valid JSON: \(reason)"

@@ -7,8 +7,8 @@ import OpenAPIRuntime
 ///
 /// - `HTTPAPIError` from the handler or another middleware: its own status and problem.
 /// - A body the generated code could not decode: 422 naming the field by JSON pointer when it
-///   breaks the schema (a missing or unknown field, a wrong type, a value not among an enum's,
-///   naming the valid ones). A body that is not JSON is refused before, by `BodyLimitMiddleware`.
+///   breaks the schema (a missing or unknown field, a wrong type); 400 for a value not among an
+///   enum's, naming the valid ones, as for a query parameter. A body that is not JSON is refused before, by `BodyLimitMiddleware`.
 /// - A parameter the generated code could not decode: 400 (`QueryTextMiddleware` refuses, naming
 ///   the parameter, all it knows to be unreadable first).
 /// - An error the runtime gives a client-error status (406 for an `Accept` that allows none of the
@@ -69,7 +69,7 @@ struct ProblemMiddleware: ServerMiddleware {
             if let (type, value) = rejectedEnumValue(context.debugDescription) {
                 let noun = context.codingPath.last?.stringValue.replacingOccurrences(of: "_", with: " ") ?? "value"
                 let expected = enumValues[type].map(inWords) ?? "one of the values openapi.yaml lists for \(type)"
-                return .invalidBody(
+                return .invalidBodyChoice(
                     pointer: at, detail: "invalid \(noun) \(HTTPAPIError.quoted(value)) at \(at): expected \(expected)",
                     reason: "expected \(expected)")
             }

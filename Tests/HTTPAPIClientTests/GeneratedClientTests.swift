@@ -95,7 +95,7 @@ import Testing
 
             let visibility = try await fixture.client(token: token, replacingBodyWith: #"{"visibility":"PRIVATE"}"#)
                 .setUserVisibility(path: .init(id: "ayse"), body: .json(.init(visibility: ._private)))
-                .unprocessableContent.body.applicationProblemJson
+                .badRequest.body.applicationProblemJson
             #expect(visibility.detail == "invalid visibility \"PRIVATE\" at /visibility: expected public or private")
 
             let malformed = try await fixture.client(token: token, replacingBodyWith: "{\n \"visibility\": }")

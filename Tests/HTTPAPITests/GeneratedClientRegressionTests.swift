@@ -32,7 +32,7 @@ import Testing
             .put, "/v1/users/ayse/visibility",
             headers: [.authorization: "Bearer " + fixture.ayse, .contentType: "application/json"],
             body: HTTPBody(#"{"visibility":"PRIVATE"}"#))
-        #expect(reply.status == 422)
+        #expect(reply.status == 400)
         #expect(reply.detail == #"invalid visibility "PRIVATE" at /visibility: expected public or private"#)
         let params = reply.json["invalid_params"] as? [[String: Any]]
         #expect(params?.first?["name"] as? String == "/visibility")

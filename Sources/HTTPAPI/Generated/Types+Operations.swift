@@ -274,7 +274,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -672,7 +672,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -1168,7 +1168,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -1562,7 +1562,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -1937,7 +1937,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -2239,7 +2239,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -2647,7 +2647,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -2818,7 +2818,8 @@ internal enum Operations {
                 }
             }
             /// The body is JSON but breaks its schema or rules: a missing or unknown field, a value of
-            /// the wrong type, out of range, too long or holding control characters. `invalid_params`
+            /// the wrong type, out of range, too long or holding control characters (a value outside
+            /// its enum is a 400). `invalid_params`
             /// names each field by JSON pointer.
             ///
             ///
@@ -3051,7 +3052,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -3438,7 +3439,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -3632,7 +3633,8 @@ internal enum Operations {
                 }
             }
             /// The body is JSON but breaks its schema or rules: a missing or unknown field, a value of
-            /// the wrong type, out of range, too long or holding control characters. `invalid_params`
+            /// the wrong type, out of range, too long or holding control characters (a value outside
+            /// its enum is a 400). `invalid_params`
             /// names each field by JSON pointer.
             ///
             ///
@@ -3898,7 +3900,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -4214,7 +4216,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -4539,7 +4541,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -4906,7 +4908,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -5102,7 +5104,8 @@ internal enum Operations {
                 }
             }
             /// The body is JSON but breaks its schema or rules: a missing or unknown field, a value of
-            /// the wrong type, out of range, too long or holding control characters. `invalid_params`
+            /// the wrong type, out of range, too long or holding control characters (a value outside
+            /// its enum is a 400). `invalid_params`
             /// names each field by JSON pointer.
             ///
             ///
@@ -5341,7 +5344,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -5714,7 +5717,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -5910,7 +5913,8 @@ internal enum Operations {
                 }
             }
             /// The body is JSON but breaks its schema or rules: a missing or unknown field, a value of
-            /// the wrong type, out of range, too long or holding control characters. `invalid_params`
+            /// the wrong type, out of range, too long or holding control characters (a value outside
+            /// its enum is a 400). `invalid_params`
             /// names each field by JSON pointer.
             ///
             ///
@@ -6206,7 +6210,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -6500,7 +6504,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///
@@ -6796,7 +6800,7 @@ internal enum Operations {
                 }
             }
             /// A query or path parameter is missing, not a number, out of range or not one of its
-            /// values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
             /// or where the body stops being JSON (line, column and byte offset).
             ///
             ///

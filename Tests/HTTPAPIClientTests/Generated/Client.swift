@@ -52,8 +52,9 @@ import HTTPTypes
 /// **413** a body over 256 KiB (refused from its `Content-Length` or as it streams, never
 /// read whole); **415** a body that is not `application/json`; **422** a JSON body that breaks
 /// its schema or rules (`detail` names the field by JSON pointer, the value and what is valid,
-/// e.g. `invalid visibility "PRIVATE" at /visibility: expected public or private`), or a
-/// projected query that the chosen CRS cannot represent;
+/// e.g. `invalid latitude "95" at /lat: expected …`), or a projected query that the chosen CRS
+/// cannot represent; a body value outside its enum is a **400** naming the valid ones, as in a
+/// parameter (`invalid visibility "PRIVATE" at /visibility: expected public or private`);
 /// **429** too many requests from one client address (see `Retry-After`), when the server
 /// has a budget (`vicinity serve --http-rate-limit N`: N requests a second, bursts of one
 /// second's worth); **414** a request line and headers over 80 KiB; **500** a bug
