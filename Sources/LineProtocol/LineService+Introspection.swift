@@ -86,7 +86,7 @@ extension LineService {
 
     /// A command this service runs, by name in any case.
     private static func runnableEntry(_ name: String) -> CommandDescription? {
-        runnable.contains(name.uppercased()) ? CommandTable.byName[name.uppercased()] : nil
+        runnable[name.uppercased()]
     }
 
     /// `SLOWLOG GET [count] | LEN | RESET | HELP`; GET and RESET need the admin token, since the

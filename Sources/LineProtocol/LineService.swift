@@ -23,9 +23,9 @@ public final class LineService: Sendable {
     let slowLog = SlowLog()
     /// `INFO`'s `instantaneous_ops_per_sec`.
     let operationRate = OperationRate()
-    /// The names `execute` runs, for the central arity check (the table also describes commands
-    /// this service does not run).
-    static let runnable = Set(commandNames)
+    /// The table's entries of the commands `execute` runs, by upper-case name, for the central
+    /// arity check (the table also describes commands this service does not run).
+    static let runnable: [String: CommandDescription] = CommandTable.byName.filter { commandNames.contains($0.key) }
 
     public init(directory: DurableDirectory) {
         self.directory = directory
@@ -83,7 +83,7 @@ public final class LineService: Sendable {
         let statistics = self.statistics
         let slowLog = self.slowLog
         var described: CommandDescription?
-        if LineService.runnable.contains(upperName), let entry = CommandTable.byName[upperName] {
+        if let entry = LineService.runnable[upperName] {
             described = entry
             if !entry.subcommands.isEmpty, arguments.count >= 2 {
                 let subName = entry.name + "|" + arguments[1].lowercased()
