@@ -52,6 +52,7 @@ test: build-debug
 	$(SWIFT) test --skip-build
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
+	VICINITY=$(BIN_DEBUG) scripts/real-clients.sh
 	VICINITY=$(BIN_DEBUG) scripts/operator-faults.sh
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh

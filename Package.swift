@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "Geo", dependencies: ["CProj"]),
         // Redis 7.0's GEO commands reproduced reply for reply; only the line protocol uses them.
         .target(name: "RedisGeo", dependencies: ["Geo"]),
-        // glibc's heap counters, for `vicinity-bench bench` only.
+        // glibc's heap counters, for `vicinity-bench bench` and `INFO`'s `used_memory`.
         .target(name: "CHeapStats"),
         .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "TextMap", dependencies: ["Geo"]),
@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "LineProtocol",
             dependencies: [
-                "Geo", "RedisGeo", "Places", "PlaceQueries", "TextMap",
+                "Geo", "RedisGeo", "Places", "PlaceQueries", "TextMap", "CHeapStats",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

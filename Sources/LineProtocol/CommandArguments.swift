@@ -13,6 +13,18 @@ struct CommandFailure: Error, Sendable, Equatable {
     }
 
     static let syntax = CommandFailure.error("syntax error")
+
+    /// A misplaced or unknown option of Vicinity's own commands: `ERR syntax error: unexpected
+    /// 'WITHDIST' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD`, and a hint when
+    /// the token is a known mistake (a Redis option that has another name here).
+    static func unexpected(_ token: String, after place: String, expected: [String], hints: [String: String] = [:])
+        -> CommandFailure
+    {
+        let hint = hints[token.uppercased()].map { " (\($0))" } ?? ""
+        return .error(
+            "syntax error: unexpected '\(token)' after \(place): expected one of "
+                + expected.joined(separator: ", ") + hint)
+    }
 }
 
 /// The arguments of one command after its name, read left to right, with values checked as
@@ -45,6 +57,9 @@ struct CommandArguments {
         position += 1
         return true
     }
+
+    /// The argument read last, as typed (for messages).
+    var previous: String { position > 0 ? values[position - 1] : command }
 
     /// The next argument as an upper-cased option name, or nil at the end.
     mutating func option() -> String? {

@@ -36,7 +36,10 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard let session = service.connect(maximumClients: configuration.maximumClients) else {
+        guard
+            let session = service.connect(
+                maximumClients: configuration.maximumClients, endpoint: CommandHandler.endpoint(context.channel))
+        else {
             closed = true
             var buffer = context.channel.allocator.buffer(capacity: 64)
             buffer.writeString("-ERR max number of clients reached\r\n")
@@ -48,7 +51,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if session != nil { service.disconnect() }
+        if let session { service.disconnect(session) }
         session = nil
         closed = true
         stallTimer?.cancel()
@@ -181,6 +184,24 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
         RESPReplyEncoder.write(reply, format: format, to: &buffer)
         context.write(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// How other connections reach this one: its addresses, a close, and a write that goes out past
+    /// this handler and the request log (a `MONITOR` line answers no request of this connection).
+    static func endpoint(_ channel: Channel) -> ClientRegistry.Endpoint {
+        ClientRegistry.Endpoint(
+            address: channel.remoteAddress.map(RequestLogHandler.text) ?? "",
+            localAddress: channel.localAddress.map(RequestLogHandler.text) ?? "",
+            close: { channel.close(promise: nil) },
+            send: { line in
+                channel.eventLoop.execute {
+                    let decoder = ByteToMessageHandler<RESPRequestDecoder>.self
+                    guard let context = try? channel.pipeline.syncOperations.context(handlerType: decoder) else {
+                        return
+                    }
+                    context.writeAndFlush(NIOAny(channel.allocator.buffer(string: line)), promise: nil)
+                }
+            })
     }
 
     /// The reply to a request with an argument that is not UTF-8 text. Redis is binary-safe, and

@@ -1,8 +1,8 @@
 import Foundation
 import Places
 
-/// The connection commands real clients send: PING, ECHO, QUIT, AUTH, HELLO, CLIENT, SELECT,
-/// COMMAND, INFO, CONFIG GET/RESETSTAT, DBSIZE, and Vicinity's OUTPUT.
+/// The connection commands real clients send: PING, ECHO, QUIT, AUTH, HELLO, SELECT, DBSIZE, and
+/// Vicinity's OUTPUT (the operator's commands are in `LineService+Introspection.swift`).
 extension LineService {
     /// The version `HELLO` and `INFO` report.
     static let version = ProductVersion.current
@@ -27,22 +27,12 @@ extension LineService {
             return .reply(.simpleString("OK"))
         case "HELLO":
             return .reply(try hello(&arguments, &session))
-        case "CLIENT":
-            return .reply(try client(&arguments, &session))
         case "SELECT":
             guard arguments.remaining == 1 else { throw .wrongArity(name) }
             let index = try arguments.next()
             guard let number = Int(index) else { throw .error("value is not an integer or out of range") }
             guard number == 0 else { throw .error("DB index is out of range") }
             return .reply(.simpleString("OK"))
-        case "COMMAND":
-            return .reply(try commandInfo(&arguments))
-        case "INFO":
-            var sections: [String] = []
-            while !arguments.isAtEnd { sections.append(try arguments.next().lowercased()) }
-            return .reply(.text(info(sections: sections)))
-        case "CONFIG":
-            return .reply(try config(&arguments, session))
         case "DBSIZE":
             guard arguments.isAtEnd else { throw .wrongArity(name) }
             return .reply(.integer(try read { directory in LineService.keyCount(directory) }))
@@ -118,120 +108,11 @@ extension LineService {
         return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: $0.1) })
     }
 
-    /// Redis `clientSetName`: printable ASCII from "!" to "~" only.
-    private static func checkClientName(_ name: String) throws(CommandFailure) {
-        guard name.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw .error("Client names cannot contain spaces, newlines or special characters.")
-        }
-    }
-
-    private func client(_ arguments: inout CommandArguments, _ session: inout Session) throws(CommandFailure)
-        -> RESPReply
-    {
-        let sub = try arguments.next().uppercased()
-        switch sub {
-        case "SETNAME":
-            guard arguments.remaining == 1 else { throw .wrongArity("client|setname") }
-            let name = try arguments.next()
-            try Self.checkClientName(name)
-            session.name = name.isEmpty ? nil : name
-            return .simpleString("OK")
-        case "GETNAME":
-            return session.name.map { .text($0) } ?? .nullBulk
-        case "ID":
-            return .integer(session.id)
-        case "SETINFO":
-            guard arguments.remaining == 2 else { throw .wrongArity("client|setinfo") }
-            let attribute = try arguments.next().lowercased()
-            let value = try arguments.next()
-            switch attribute {
-            case "lib-name": session.libraryName = value
-            case "lib-ver": session.libraryVersion = value
-            default: throw .error("Unrecognized option '\(attribute)'")
-            }
-            return .simpleString("OK")
-        default:
-            throw .error("unknown subcommand '\(sub.lowercased())'. Try CLIENT HELP.")
-        }
-    }
-
-    /// `COMMAND`, `COMMAND COUNT`, `COMMAND DOCS` — enough for redis-cli's hints.
-    private func commandInfo(_ arguments: inout CommandArguments) throws(CommandFailure) -> RESPReply {
-        guard let sub = arguments.option() else {
-            return .array(LineService.commandNames.map { name in .array([.text(name.lowercased()), .integer(-1)]) })
-        }
-        switch sub {
-        case "COUNT": return .integer(LineService.commandNames.count)
-        case "DOCS", "INFO", "LIST": return .array([])
-        default: throw .error("unknown subcommand '\(sub.lowercased())'. Try COMMAND HELP.")
-        }
-    }
-
     static let commandNames = [
         "PING", "ECHO", "QUIT", "AUTH", "HELLO", "CLIENT", "SELECT", "COMMAND", "INFO", "CONFIG", "DBSIZE",
         "OUTPUT", "NEARBY", "NEAREST", "DIST", "PLACE.SET", "PLACE.GET", "PLACE.DEL", "USER.ADD", "USER.MOVE",
         "USER.VISIBILITY", "USER.GET", "USER.DEL", "MAP", "GEOADD", "GEOSEARCH", "GEORADIUS", "GEORADIUS_RO",
         "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOPOS", "GEOHASH", "ZREM", "ZCARD", "DEL", "EXISTS",
-        "TYPE",
+        "TYPE", "MONITOR", "SLOWLOG", "SCAN", "KEYS", "MEMORY",
     ]
-
-    /// `INFO [section …]` as Redis 7.0 answers it: no section (or `default`) gives server, clients,
-    /// stats and keyspace; `commandstats` the per-command counters; `all` and `everything` every
-    /// section; names are case-insensitive, unknown ones give nothing, sections are separated by an
-    /// empty line.
-    private func info(sections asked: [String]) -> String {
-        let all = ["server", "clients", "stats", "keyspace", "commandstats"]
-        var wanted = Set<String>()
-        for name in asked.isEmpty ? ["default"] : asked {
-            switch name {
-            case "default": wanted.formUnion(all.dropLast())
-            case "all", "everything": wanted.formUnion(all)
-            default: wanted.insert(name)
-            }
-        }
-        var text: [[String]] = []
-        for section in all where wanted.contains(section) {
-            switch section {
-            case "server":
-                text.append([
-                    "# Server", "vicinity_version:\(LineService.version)", "redis_version:7.0.15",
-                    "uptime_in_seconds:\(Int(Date().timeIntervalSince(started)))",
-                ])
-            case "clients":
-                text.append(["# Clients", "connected_clients:\(connectedClients)"])
-            case "stats":
-                let store = directory.statistics
-                text.append([
-                    "# Stats", "total_commands_processed:\(commandsProcessed)", "commits:\(store.commits)",
-                    "committed_changes:\(store.changes)",
-                ])
-            case "keyspace":
-                let (places, kinds, publicUsers) = directory.read {
-                    ($0.places.count, $0.places.kinds.count, $0.publicUserCount)
-                }
-                text.append(["# Keyspace", "places:\(places)", "place_kinds:\(kinds)", "public_users:\(publicUsers)"])
-            default:
-                text.append(["# Commandstats"] + statistics.infoLines)
-            }
-        }
-        return text.map { $0.joined(separator: "\r\n") + "\r\n" }.joined(separator: "\r\n")
-    }
-
-    /// `CONFIG GET pattern…` (an empty list: no Redis parameter applies here) and `CONFIG RESETSTAT`
-    /// (admin only: it clears what `INFO` reports for everybody).
-    private func config(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
-        guard let sub = arguments.option() else { throw .wrongArity("config") }
-        switch sub {
-        case "GET":
-            guard !arguments.isAtEnd else { throw .wrongArity("config|get") }
-            return .array([])
-        case "RESETSTAT":
-            guard arguments.isAtEnd else { throw .wrongArity("config|resetstat") }
-            try LineService.requireAdmin(session, action: "resetting the statistics needs the admin token")
-            resetStatistics()
-            return .simpleString("OK")
-        default:
-            throw .error("unknown subcommand '\(sub.lowercased())'. Try CONFIG HELP.")
-        }
-    }
 }

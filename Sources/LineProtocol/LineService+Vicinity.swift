@@ -9,8 +9,10 @@ import TextMap
 /// geodesic unless `MODEL` says otherwise.
 ///
 /// Replies: a hit is an array `[id, name, distance, bearing]` (distance in the query's unit with
-/// 4 decimals, bearing in degrees clockwise from north with 1 decimal), plus `[lat, lon]` with
-/// `WITHCOORD`; records (`PLACE.GET`, `USER.GET`) are flat field/value arrays as `HGETALL` gives.
+/// 4 decimals, bearing in degrees clockwise from north with 1 decimal; bulk strings in RESP2 as
+/// Redis writes numbers, doubles in RESP3 and numbers in `OUTPUT json`), plus `[lat, lon]` with
+/// `WITHCOORD`; records (`PLACE.GET`, `USER.GET`) are maps as `HGETALL` gives: flat field/value
+/// arrays in RESP2, RESP3 maps, JSON objects.
 extension LineService {
     func vicinityCommand(_ name: String, _ arguments: inout CommandArguments, _ session: Session)
         throws(CommandFailure) -> Outcome?
@@ -76,7 +78,10 @@ extension LineService {
             case "LIMIT": limit = try arguments.value(Vocabulary.limit)
             case "MODEL": model = try arguments.model()
             case "WITHCOORD": withCoordinates = true
-            default: throw .syntax
+            default:
+                throw .unexpected(
+                    arguments.previous, after: "the radius", expected: ["UNIT", "LIMIT", "MODEL", "WITHCOORD"],
+                    hints: LineService.redisOptionHints)
             }
         }
         let radius: Double
@@ -103,7 +108,10 @@ extension LineService {
             case "UNIT": unit = try arguments.value(Vocabulary.unit)
             case "MODEL": model = try arguments.model()
             case "WITHCOORD": withCoordinates = true
-            default: throw .syntax
+            default:
+                throw .unexpected(
+                    arguments.previous, after: "the count", expected: ["MAXDIST", "UNIT", "MODEL", "WITHCOORD"],
+                    hints: LineService.redisOptionHints.filter { $0.key != "COUNT" })
             }
         }
         var maximum: Double?
@@ -131,11 +139,11 @@ extension LineService {
             switch option {
             case "MODEL": model = try arguments.model()
             case "UNIT": unit = try arguments.value(Vocabulary.unit)
-            default: throw .syntax
+            default: throw .unexpected(arguments.previous, after: "the two points", expected: ["MODEL", "UNIT"])
             }
         }
         do {
-            return .text(LineService.fixed(try model.distance(from, to) / unit.meters, decimals: 4))
+            return .doubleText(LineService.fixed(try model.distance(from, to) / unit.meters, decimals: 4))
         } catch {
             throw .error(error.description)
         }
@@ -147,8 +155,8 @@ extension LineService {
         rows.reserveCapacity(hits.count)
         for hit in hits {
             var row: [RESPReply] = [
-                .text(hit.id), .text(hit.name), .text(fixed(hit.distanceMeters / unit.meters, decimals: 4)),
-                .text(fixed(hit.bearingDegrees, decimals: 1)),
+                .text(hit.id), .text(hit.name), .doubleText(fixed(hit.distanceMeters / unit.meters, decimals: 4)),
+                .doubleText(fixed(hit.bearingDegrees, decimals: 1)),
             ]
             if withCoordinates {
                 row.append(
@@ -161,6 +169,12 @@ extension LineService {
         }
         return .array(rows)
     }
+
+    /// Redis options our commands name otherwise, and what to use instead.
+    static let redisOptionHints = [
+        "COUNT": "LIMIT caps the number of hits", "WITHDIST": "every hit has its distance and bearing",
+        "ASC": "hits are always nearest first", "DESC": "hits are always nearest first",
+    ]
 
     static func fixed(_ value: Double, decimals: Int) -> String { FixedDecimal.format(value, fractionDigits: decimals) }
 
@@ -180,7 +194,7 @@ extension LineService {
             case "ATTR":
                 names.append(try arguments.next())
                 values.append(try arguments.next())
-            default: throw .syntax
+            default: throw .unexpected(arguments.previous, after: "the coordinates", expected: ["NAME", "ATTR"])
             }
         }
         let place = Place(
@@ -197,7 +211,8 @@ extension LineService {
             case "AT": user.location = try arguments.coordinate()
             case "PRIVATE": user.visibility = .private
             case "PUBLIC": user.visibility = .public
-            default: throw .syntax
+            default:
+                throw .unexpected(arguments.previous, after: "the id", expected: ["NAME", "AT", "PRIVATE", "PUBLIC"])
             }
         }
         return .write(.addUser(user)) { token in .text(token ?? "") }
@@ -211,7 +226,7 @@ extension LineService {
             ("lat", NumberText.plain(place.coordinate.latitude)), ("lon", NumberText.plain(place.coordinate.longitude)),
         ]
         fields += place.orderedAttributes.map { ($0.name, $0.value) }
-        return .array(fields.flatMap { [.text($0.0), .text($0.1)] })
+        return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: .text($0.1)) })
     }
 
     static func record(_ user: User) -> RESPReply {
@@ -219,7 +234,7 @@ extension LineService {
         fields.append(("lat", user.location.map { .text(NumberText.plain($0.latitude)) } ?? .nullBulk))
         fields.append(("lon", user.location.map { .text(NumberText.plain($0.longitude)) } ?? .nullBulk))
         fields.append(("visibility", .text(user.visibility.rawValue)))
-        return .array(fields.flatMap { [.text($0.0), $0.1] })
+        return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: $0.1) })
     }
 
     /// `MAP lat lon [RADIUS r] [WIDTH w] [HEIGHT h] [KIND k]`: the text map as one bulk string, `w` × `h`
@@ -238,7 +253,9 @@ extension LineService {
             case "WIDTH": width = try arguments.value(Vocabulary.mapWidth)
             case "HEIGHT": height = try arguments.value(Vocabulary.mapHeight)
             case "KIND": kind = try arguments.value(Vocabulary.queryKind)
-            default: throw .syntax
+            default:
+                throw .unexpected(
+                    arguments.previous, after: "the coordinates", expected: ["RADIUS", "WIDTH", "HEIGHT", "KIND"])
             }
         }
         let query = PlaceQuery(

@@ -18,72 +18,146 @@ public final class LineService: Sendable {
     private let commands = Atomic<Int>(0)
     /// `INFO commandstats`.
     let statistics = CommandStatistics(names: LineService.commandNames)
+    /// The live connections (`CLIENT`, `MONITOR`).
+    let clients = ClientRegistry()
+    let slowLog = SlowLog()
+    /// `INFO`'s `instantaneous_ops_per_sec`.
+    let operationRate = OperationRate()
+    /// The table's entries of the commands `execute` runs, by upper-case name, for the central
+    /// arity check (the table also describes commands this service does not run).
+    static let runnable: [String: CommandDescription] = CommandTable.byName.filter { commandNames.contains($0.key) }
 
     public init(directory: DurableDirectory) {
         self.directory = directory
     }
 
     /// A new connection's session; nil when `maximumClients` are connected already.
-    public func connect(maximumClients: Int) -> Session? {
-        counters.withLock { counters in
+    ///
+    /// - Parameter endpoint: how `CLIENT KILL` closes the connection and `MONITOR` writes to it, and
+    ///   the addresses `CLIENT LIST` shows.
+    func connect(maximumClients: Int, endpoint: ClientRegistry.Endpoint) -> Session? {
+        let id = counters.withLock { counters -> Int? in
             guard counters.connected < maximumClients else { return nil }
             counters.connected += 1
             defer { counters.nextClientID += 1 }
-            return Session(id: counters.nextClientID)
+            return counters.nextClientID
         }
+        guard let id else { return nil }
+        var session = Session(id: id)
+        session.record = clients.add(id: id, endpoint: endpoint)
+        return session
     }
 
-    public func disconnect() { counters.withLock { $0.connected -= 1 } }
+    /// A new connection's session without a socket behind it (tests, embedding).
+    public func connect(maximumClients: Int) -> Session? {
+        connect(maximumClients: maximumClients, endpoint: .detached)
+    }
+
+    /// Forgets a connection `connect` registered.
+    public func disconnect(_ session: Session) {
+        clients.remove(id: session.id)
+        counters.withLock { $0.connected -= 1 }
+    }
 
     var connectedClients: Int { counters.withLock { $0.connected } }
     var commandsProcessed: Int { commands.load(ordering: .relaxed) }
 
     /// Runs one command. `completion` runs exactly once, with the reply and the session as the
     /// command left it: at once for reads, on the writer thread after the commit for writes.
+    ///
+    /// Before the command runs, its arity (and its subcommand's) is checked against `CommandTable`
+    /// as Redis checks it, and monitoring clients are sent its line; after, the slow log and the
+    /// client's record are updated.
     public func execute(
         _ arguments: [String], session: Session, completion: @escaping @Sendable (RESPReply, Session) -> Void
     ) {
-        commands.add(1, ordering: .relaxed)
+        let total = commands.add(1, ordering: .relaxed).newValue
         guard let name = arguments.first else {
             completion(.error("ERR empty command"), session)
             return
         }
         let started = DispatchTime.now().uptimeNanoseconds
+        operationRate.tick(now: started, total: total)
         let upperName = name.uppercased()
         let counters = statistics.counters(for: upperName)
         let statistics = self.statistics
-        func record(failure: String?) {
-            guard let counters else { return }
-            let elapsed = DispatchTime.now().uptimeNanoseconds &- started
-            statistics.record(counters, nanoseconds: Int(clamping: elapsed), failure: failure)
+        let slowLog = self.slowLog
+        var described: CommandDescription?
+        if let entry = LineService.runnable[upperName] {
+            described = entry
+            if !entry.subcommands.isEmpty, arguments.count >= 2 {
+                let subName = entry.name + "|" + arguments[1].lowercased()
+                guard let sub = entry.subcommands.first(where: { $0.name == subName }) else {
+                    completion(.error(LineService.unknownSubcommand(arguments[1], of: upperName)), session)
+                    return
+                }
+                described = sub
+            }
         }
-        var session = session
-        let arguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))
+        func record(failure: String?) {
+            let elapsed = Int(clamping: DispatchTime.now().uptimeNanoseconds &- started)
+            if let counters { statistics.record(counters, nanoseconds: elapsed, failure: failure) }
+            if slowLog.isSlow(microseconds: elapsed / 1_000) {
+                slowLog.add(
+                    arguments: ArgumentRedaction.redacted(arguments), microseconds: elapsed / 1_000,
+                    address: session.record?.endpoint.address ?? "", clientName: session.name ?? "")
+            }
+        }
+        if let described, !described.accepts(wordCount: arguments.count) {
+            let line = CommandFailure.wrongArity(described.name).line
+            if let counters { statistics.record(counters, nanoseconds: 0, failure: line) }
+            completion(.error(line), session)
+            return
+        }
+        if let described, clients.isMonitored, !described.flags.contains("admin") {
+            feedMonitors(arguments, session)
+        }
+        session.record?.begin(described?.name ?? upperName.lowercased())
+        let finish: @Sendable (RESPReply, Session) -> Void = { reply, session in
+            session.record?.update(session)
+            completion(reply, session)
+        }
+        var running = session
+        let commandArguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))
         do throws(CommandFailure) {
-            switch try command(upperName, arguments, &session) {
+            switch try command(upperName, commandArguments, &running) {
             case .reply(let reply):
                 if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
-                completion(reply, session)
+                finish(reply, running)
+                if running.startsMonitoring { clients.startMonitoring(id: running.id) }
             case .write(let request, let reply):
                 record(failure: nil)
-                let final = session
-                directory.submit(request, presenting: session.token) { result in
+                let final = running
+                directory.submit(request, presenting: running.token) { result in
                     switch result {
-                    case .success(let token): completion(reply(token), final)
+                    case .success(let token): finish(reply(token), final)
                     case .failure(let error):
                         if let counters { statistics.recordFailedWrite(counters) }
-                        completion(LineService.reply(for: error), final)
+                        finish(LineService.reply(for: error), final)
                     }
                 }
             case .writes(let requests, let reply):
                 record(failure: nil)
-                let final = session
-                submitAll(requests, presenting: session.token) { results in completion(reply(results), final) }
+                let final = running
+                submitAll(requests, presenting: running.token) { results in finish(reply(results), final) }
             }
         } catch {
             record(failure: error.line)
-            completion(.error(error.line), session)
+            finish(.error(error.line), running)
         }
+    }
+
+    /// Sends the command's line to the monitoring clients, as Redis 7.0 writes it
+    /// (`replicationFeedMonitors`): `+<unix seconds>.<microseconds> [0 <ip:port>] "CMD" "arg"…`, the
+    /// arguments quoted and their secrets redacted.
+    private func feedMonitors(_ arguments: [String], _ session: Session) {
+        let now = Date().timeIntervalSince1970
+        let seconds = Int(now)
+        let micro = String(Int((now - Double(seconds)) * 1_000_000))
+        let padded = String(repeating: "0", count: max(0, 6 - micro.count)) + micro
+        let quoted = ArgumentRedaction.redacted(arguments).map(ArgumentRedaction.quoted).joined(separator: " ")
+        let address = session.record?.endpoint.address ?? ""
+        clients.feedMonitors("+\(seconds).\(padded) [0 \(address)] \(quoted)\r\n")
     }
 
     /// Sets the command counters and statistics to zero (`CONFIG RESETSTAT`).
@@ -108,8 +182,30 @@ public final class LineService: Sendable {
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
-        let shown = arguments.command.count > 128 ? String(arguments.command.prefix(128)) : arguments.command
-        throw .error("unknown command '\(shown)', with args beginning with: ")
+        if let outcome = try introspectionCommand(name, &arguments, &session) { return outcome }
+        var rest: [String] = []
+        while !arguments.isAtEnd { rest.append(try arguments.next()) }
+        throw CommandFailure(line: LineService.unknownCommand(arguments.command, arguments: rest))
+    }
+
+    /// Redis 7.0's reply to an unknown command (`processCommand`, `src/server.c`): the name cut at
+    /// 128 bytes, then each argument quoted while the list is under 128 bytes, each cut to what is
+    /// left of those 128. Token-shaped arguments are redacted (`ArgumentRedaction`).
+    static func unknownCommand(_ name: String, arguments: [String]) -> String {
+        var listed = ""
+        for argument in ArgumentRedaction.redacted([name] + arguments).dropFirst() {
+            let budget = 128 - listed.utf8.count
+            guard budget > 0 else { break }
+            listed += "'" + String(decoding: argument.utf8.prefix(budget), as: UTF8.self) + "' "
+        }
+        let shownName = String(decoding: name.utf8.prefix(128), as: UTF8.self)
+        return "ERR unknown command '\(shownName)', with args beginning with: \(listed)"
+    }
+
+    /// Redis 7.0's reply to an unknown subcommand of a container command: the subcommand as typed,
+    /// the command in capitals.
+    static func unknownSubcommand(_ sub: String, of command: String) -> String {
+        "ERR unknown subcommand '\(String(decoding: sub.utf8.prefix(128), as: UTF8.self))'. Try \(command) HELP."
     }
 
     /// The reply for an error of the façade: who may not is `NOPERM`, everything else `ERR`.

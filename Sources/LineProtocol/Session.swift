@@ -20,6 +20,11 @@ public struct Session: Sendable {
     public var libraryVersion: String?
     /// Set by `QUIT`: close after the reply.
     public var closing = false
+    /// Set by `MONITOR`: the service starts sending this connection every command once the reply
+    /// is written.
+    var startsMonitoring = false
+    /// The connection's entry in the service's `ClientRegistry` (nil for a session without one).
+    var record: ClientRegistry.Record?
 
     public init(id: Int) { self.id = id }
 }

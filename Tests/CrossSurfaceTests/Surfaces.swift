@@ -133,7 +133,7 @@ extension RESPReply {
     var text: String? {
         switch self {
         case .bulkString(let buffer): return String(buffer: buffer)
-        case .bulkText(let text), .simpleString(let text), .error(let text): return text
+        case .bulkText(let text), .simpleString(let text), .error(let text), .doubleText(let text): return text
         default: return nil
         }
     }

@@ -56,9 +56,12 @@ import Testing
         // As in Redis, the RESETSTAT call itself is counted after the reset.
         let cleared = Self.text(await fixture.run("INFO", "commandstats")).split(separator: "\r\n")
         #expect(cleared.count == 2 && cleared[1].hasPrefix("cmdstat_config:calls=1,"))
-        #expect(await fixture.run("CONFIG", "GET", "save") == .array([]))
+        #expect(await fixture.run("CONFIG", "GET", "save") == .map([]))
         #expect(await fixture.run("CONFIG", "GET") == .error("ERR wrong number of arguments for 'config|get' command"))
         #expect(
-            await fixture.run("CONFIG", "SET", "x", "y") == .error("ERR unknown subcommand 'set'. Try CONFIG HELP."))
+            await fixture.run("CONFIG", "SET", "x", "y")
+                == .error("ERR Unknown option or number of arguments for CONFIG SET - 'x'"))
+        // Redis 7.0 quotes the subcommand as typed.
+        #expect(await fixture.run("CONFIG", "Rewrite") == .error("ERR unknown subcommand 'Rewrite'. Try CONFIG HELP."))
     }
 }

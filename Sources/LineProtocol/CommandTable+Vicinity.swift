@@ -1,0 +1,76 @@
+/// Vicinity's own commands: latitude before longitude, meters unless `UNIT` says otherwise (see
+/// `LineService+Vicinity.swift` for what each answers).
+extension CommandTable {
+    private static let unitOption = "[@unit UNIT=unit:string]"
+    private static let modelOption = "[@model MODEL (@model GEODESIC | HAVERSINE | PROJECTED)]"
+    private static let radiusComplexity =
+        "O(N+log(M)) where N is the number of places in the grid cells covering the circle and M the number "
+        + "of places of the kind"
+
+    static let vicinity: [CommandDescription] = [
+        command(
+            "NEARBY", arity: -5, flags: "readonly", keys: (1, 1, 1), acl: "@geo", specs: [spec("RO ACCESS", at: 1)],
+            since: vicinitySince, group: "geo", complexity: radiusComplexity,
+            summary:
+                "Places (or users) of a kind within a radius of a point, nearest first, each with its distance and "
+                + "bearing",
+            syntax:
+                "kind:key latitude:double longitude:double radius:double \(unitOption) [LIMIT=count:integer] "
+                + "\(modelOption) [WITHCOORD]"),
+        command(
+            "NEAREST", arity: -5, flags: "readonly", keys: (1, 1, 1), acl: "@geo",
+            specs: [spec("RO ACCESS", at: 1)], since: vicinitySince, group: "geo",
+            complexity: "O(K log(M)) where K is the count and M the number of places of the kind",
+            summary: "The count places (or users) of a kind nearest to a point, with distance and bearing",
+            syntax:
+                "kind:key latitude:double longitude:double count:integer [MAXDIST=distance:double] \(unitOption) "
+                + "\(modelOption) [WITHCOORD]"),
+        command(
+            "DIST", arity: -5, flags: "readonly fast", acl: "@geo", since: vicinitySince, group: "geo",
+            summary: "The distance between two points by a distance model (WGS84 geodesic unless MODEL says)",
+            syntax:
+                "(@from latitude1:double longitude1:double) (@to latitude2:double longitude2:double) \(modelOption) "
+                + unitOption),
+        command(
+            "MAP", arity: -3, flags: "readonly", acl: "@geo", since: vicinitySince, group: "geo",
+            complexity: radiusComplexity, summary: "A text map of the places around a point",
+            syntax:
+                "latitude:double longitude:double [RADIUS=meters:double] [WIDTH=columns:integer] "
+                + "[HEIGHT=rows:integer] [KIND=kind]"),
+        command(
+            "PLACE.SET", arity: -5, flags: "write denyoom", keys: (1, 1, 1), acl: "@geo",
+            specs: [spec("RW UPDATE", at: 1)], since: vicinitySince, group: "geo", complexity: "O(log(M))",
+            summary: "Add or replace a place (admin token)",
+            syntax:
+                "kind:key id latitude:double longitude:double [NAME=name] "
+                + "[@attribute ATTR (@attribute name value)] ..."),
+        command(
+            "PLACE.GET", arity: 3, flags: "readonly fast", keys: (1, 1, 1), acl: "@geo", specs: [spec("RO", at: 1)],
+            since: vicinitySince, group: "geo", summary: "A place's fields and attributes", syntax: "kind:key id"),
+        command(
+            "PLACE.DEL", arity: 3, flags: "write", keys: (1, 1, 1), acl: "@geo", specs: [spec("RW DELETE", at: 1)],
+            since: vicinitySince, group: "geo", complexity: "O(log(M))", summary: "Remove a place (admin token)",
+            syntax: "kind:key id"),
+        command(
+            "USER.ADD", arity: -2, flags: "write denyoom", acl: "@geo", since: vicinitySince, group: "geo",
+            summary: "Add a user; the reply is the user's token, shown once (admin token)",
+            syntax: "id [NAME=name] [AT (@at latitude:double longitude:double)] [@visibility PRIVATE | PUBLIC]"),
+        command(
+            "USER.MOVE", arity: -3, flags: "write denyoom", acl: "@geo", since: vicinitySince, group: "geo",
+            complexity: "O(log(M))", summary: "Move a user to a point, or off the map with NONE",
+            syntax: "id (@location (@point latitude:double longitude:double) | NONE)"),
+        command(
+            "USER.VISIBILITY", arity: 3, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
+            summary: "Make a user public (on everybody's map) or private", syntax: "id (@visibility PUBLIC | PRIVATE)"),
+        command(
+            "USER.GET", arity: 2, flags: "readonly fast", acl: "@geo", since: vicinitySince, group: "geo",
+            summary: "A user's fields, for whoever may see the user", syntax: "id"),
+        command(
+            "USER.DEL", arity: 2, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
+            complexity: "O(log(M))", summary: "Remove a user", syntax: "id"),
+        command(
+            "OUTPUT", arity: 2, flags: "fast loading stale", acl: "@connection", since: vicinitySince,
+            group: "connection", summary: "Replies as RESP (the default) or as one JSON object per line",
+            syntax: "(@mode JSON | RESP)"),
+    ]
+}
