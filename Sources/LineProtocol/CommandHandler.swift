@@ -1,4 +1,5 @@
 import NIOCore
+import Places
 
 /// One connection's commands, in order: decoded requests in, encoded replies out.
 ///
@@ -13,6 +14,11 @@ import NIOCore
 /// measurement). They are flushed at once when the channel stops being
 /// writable (else it could never become writable again) and when a reply comes later than its read
 /// (a write waiting for its commit).
+///
+/// Consecutive pipelined writes already queued (up to `maximumGroup`) run as one group
+/// (`LineService.executeGroup`): one store transaction for all of them instead of one commit each,
+/// replies still in request order and each sent only once the group is stored. If the store
+/// refuses the group, its requests run again one by one, so that only the bad one fails.
 final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = Request
     typealias OutboundIn = Never
@@ -29,6 +35,10 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var draining = false
     /// Whether the channel reads by itself (`ChannelOptions.autoRead`), as this handler last set it.
     private var reading = true
+    /// Requests at the head of the queue to run one by one: a group of them the store refused.
+    private var ungrouped = 0
+    /// The most pipelined writes run as one group.
+    static let maximumGroup = 1_024
 
     init(service: LineService, configuration: ServerConfiguration) {
         self.service = service
@@ -130,6 +140,22 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ///   `channelReadComplete`, so that a read's replies go out together.
     private func process(context: ChannelHandlerContext, flush: Bool) {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
+            if ungrouped == 0, session.transaction == nil, let group = takeWriteGroup() {
+                busy = true
+                let eventLoop = context.eventLoop
+                let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
+                service.executeGroup(group.commands, session: session) { result in
+                    if eventLoop.inEventLoop {
+                        bound.value.0.finishGroup(result, group.requests, context: bound.value.1, resume: false)
+                    } else {
+                        eventLoop.execute {
+                            bound.value.0.finishGroup(result, group.requests, context: bound.value.1, resume: true)
+                        }
+                    }
+                }
+                continue
+            }
+            if ungrouped > 0 { ungrouped -= 1 }
             let request = queue.removeFirst()
             guard let arguments = CommandHandler.strings(request.arguments) else {
                 write(CommandHandler.binaryReply(request), context: context)
@@ -158,6 +184,42 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.flush()
             context.close(promise: nil)
         }
+    }
+
+    /// Two or more writes at the head of the queue that may run as one group, taken off it; nil
+    /// when the head is not such a run.
+    private func takeWriteGroup() -> (requests: [Request], commands: [[String]])? {
+        var commands: [[String]] = []
+        while commands.count < queue.count, commands.count < CommandHandler.maximumGroup {
+            let request = queue[commands.count]
+            guard let first = request.arguments.first, first.readableBytes <= 16,
+                let name = first.getString(at: first.readerIndex, length: first.readableBytes),
+                LineService.groupableWrites.contains(name.uppercased()),
+                let arguments = CommandHandler.strings(request.arguments)
+            else { break }
+            commands.append(arguments)
+        }
+        guard commands.count > 1 else { return nil }
+        let requests = Array(queue[..<commands.count])
+        queue.removeFirst(commands.count)
+        return (requests, commands)
+    }
+
+    private func finishGroup(
+        _ result: Result<([RESPReply], Session), PlacesError>, _ requests: [Request], context: ChannelHandlerContext,
+        resume: Bool
+    ) {
+        busy = false
+        guard !closed, session != nil else { return }
+        switch result {
+        case .success(let (replies, updated)):
+            session = updated
+            for reply in replies { write(reply, context: context) }
+        case .failure:
+            queue.insert(contentsOf: requests, at: 0)
+            ungrouped = requests.count
+        }
+        if resume { process(context: context, flush: true) }
     }
 
     private func finish(_ reply: RESPReply, session updated: Session, context: ChannelHandlerContext, resume: Bool) {

@@ -172,7 +172,8 @@ extension LineService {
         "OUTPUT", "NEARBY", "NEAREST", "DIST", "PLACE.SET", "PLACE.GET", "PLACE.DEL", "USER.ADD", "USER.MOVE",
         "USER.VISIBILITY", "USER.GET", "USER.DEL", "MAP", "GEOADD", "GEOSEARCH", "GEORADIUS", "GEORADIUS_RO",
         "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOPOS", "GEOHASH", "ZREM", "ZCARD", "DEL", "EXISTS",
-        "TYPE",
+        "TYPE", "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH", "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE",
+        "ZREVRANGE", "ZSCORE", "ZRANK", "ZREVRANK", "ZCOUNT", "GEOSEARCHSTORE",
     ]
 
     /// `INFO [section …]` as Redis 7.0 answers it: no section (or `default`) gives server, clients,

@@ -58,6 +58,18 @@ public final class LineService: Sendable {
             statistics.record(counters, nanoseconds: Int(clamping: elapsed), failure: failure)
         }
         var session = session
+        switch transactionStep(upperName, arguments, &session) {
+        case .proceed:
+            break
+        case .reply(let reply):
+            if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
+            completion(reply, session)
+            return
+        case .exec(let queued, let watched):
+            record(failure: nil)
+            exec(queued, watched: watched, session: session, completion: completion)
+            return
+        }
         let arguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))
         do throws(CommandFailure) {
             switch try command(upperName, arguments, &session) {
@@ -79,6 +91,10 @@ public final class LineService: Sendable {
                 record(failure: nil)
                 let final = session
                 submitAll(requests, presenting: session.token) { results in completion(reply(results), final) }
+            case .atomicWrites(let requests, let reply):
+                record(failure: nil)
+                let final = session
+                submitAtomically(requests, presenting: session.token) { results in completion(reply(results), final) }
             }
         } catch {
             record(failure: error.line)
@@ -99,17 +115,23 @@ public final class LineService: Sendable {
         /// Several writes submitted at once, answered by one reply once every one is answered
         /// (results in request order); see `submitAll(_:presenting:completion:)`.
         case writes([DirectoryRequest], reply: @Sendable ([Result<String?, PlacesError>]) -> RESPReply)
+        /// Several writes stored all or none, in one transaction (GEOSEARCHSTORE, GEORADIUS … STORE):
+        /// on the first refused, nothing is stored and the results hold that refusal.
+        case atomicWrites([DirectoryRequest], reply: @Sendable ([Result<String?, PlacesError>]) -> RESPReply)
     }
 
-    private func command(_ name: String, _ arguments: CommandArguments, _ session: inout Session) throws(CommandFailure)
+    /// Counts a command run outside `execute` (inside a group on the writer thread).
+    func countCommand() { commands.add(1, ordering: .relaxed) }
+
+    func command(_ name: String, _ arguments: CommandArguments, _ session: inout Session) throws(CommandFailure)
         -> Outcome
     {
         var arguments = arguments
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
-        let shown = arguments.command.count > 128 ? String(arguments.command.prefix(128)) : arguments.command
-        throw .error("unknown command '\(shown)', with args beginning with: ")
+        if let outcome = try sortedSetCommand(name, &arguments, session) { return outcome }
+        throw LineService.unknownCommand(arguments.command)
     }
 
     /// The reply for an error of the façade: who may not is `NOPERM`, everything else `ERR`.

@@ -20,6 +20,10 @@ public struct Session: Sendable {
     public var libraryVersion: String?
     /// Set by `QUIT`: close after the reply.
     public var closing = false
+    /// The commands queued since `MULTI`; nil outside a transaction.
+    var transaction: QueuedTransaction?
+    /// `WATCH`ed keys and their change counters when watched (`DurableDirectory.version(ofKey:)`).
+    var watchedKeys: [String: UInt64] = [:]
 
     public init(id: Int) { self.id = id }
 }
