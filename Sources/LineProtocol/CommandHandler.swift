@@ -1,5 +1,4 @@
 import NIOCore
-import Places
 
 /// One connection's commands, in order: decoded requests in, encoded replies out.
 ///
@@ -15,10 +14,10 @@ import Places
 /// writable (else it could never become writable again) and when a reply comes later than its read
 /// (a write waiting for its commit).
 ///
-/// Consecutive pipelined writes already queued (up to `maximumGroup`) run as one group
-/// (`LineService.executeGroup`): one store transaction for all of them instead of one commit each,
-/// replies still in request order and each sent only once the group is stored. If the store
-/// refuses the group, its requests run again one by one, so that only the bad one fails.
+/// Consecutive pipelined writes already queued (up to `maximumGroup`) that name distinct records
+/// run together (`LineService.executeWrites`): their writes join the directory's queue at once and
+/// share a commit instead of waiting for one commit each; replies stay in request order and go out
+/// only once every write of the group is stored.
 final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = Request
     typealias OutboundIn = Never
@@ -35,8 +34,6 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var draining = false
     /// Whether the channel reads by itself (`ChannelOptions.autoRead`), as this handler last set it.
     private var reading = true
-    /// Requests at the head of the queue to run one by one: a group of them the store refused.
-    private var ungrouped = 0
     /// The most pipelined writes run as one group.
     static let maximumGroup = 1_024
 
@@ -140,22 +137,19 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ///   `channelReadComplete`, so that a read's replies go out together.
     private func process(context: ChannelHandlerContext, flush: Bool) {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
-            if ungrouped == 0, session.transaction == nil, let group = takeWriteGroup() {
+            if session.transaction == nil, let group = takeWriteGroup() {
                 busy = true
                 let eventLoop = context.eventLoop
                 let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
-                service.executeGroup(group.commands, session: session) { result in
+                service.executeWrites(group, session: session) { replies in
                     if eventLoop.inEventLoop {
-                        bound.value.0.finishGroup(result, group.requests, context: bound.value.1, resume: false)
+                        bound.value.0.finishGroup(replies, context: bound.value.1, resume: false)
                     } else {
-                        eventLoop.execute {
-                            bound.value.0.finishGroup(result, group.requests, context: bound.value.1, resume: true)
-                        }
+                        eventLoop.execute { bound.value.0.finishGroup(replies, context: bound.value.1, resume: true) }
                     }
                 }
                 continue
             }
-            if ungrouped > 0 { ungrouped -= 1 }
             let request = queue.removeFirst()
             guard let arguments = CommandHandler.strings(request.arguments) else {
                 write(CommandHandler.binaryReply(request), context: context)
@@ -186,39 +180,31 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Two or more writes at the head of the queue that may run as one group, taken off it; nil
-    /// when the head is not such a run.
-    private func takeWriteGroup() -> (requests: [Request], commands: [[String]])? {
+    /// Two or more writes at the head of the queue that name distinct records
+    /// (`LineService.writeKeys`), taken off it; nil when the head is not such a run.
+    private func takeWriteGroup() -> [[String]]? {
         var commands: [[String]] = []
+        var keys = Set<String>()
         while commands.count < queue.count, commands.count < CommandHandler.maximumGroup {
             let request = queue[commands.count]
             guard let first = request.arguments.first, first.readableBytes <= 16,
                 let name = first.getString(at: first.readerIndex, length: first.readableBytes),
                 LineService.groupableWrites.contains(name.uppercased()),
-                let arguments = CommandHandler.strings(request.arguments)
+                let arguments = CommandHandler.strings(request.arguments),
+                let named = LineService.writeKeys(arguments), keys.isDisjoint(with: named)
             else { break }
+            keys.formUnion(named)
             commands.append(arguments)
         }
         guard commands.count > 1 else { return nil }
-        let requests = Array(queue[..<commands.count])
         queue.removeFirst(commands.count)
-        return (requests, commands)
+        return commands
     }
 
-    private func finishGroup(
-        _ result: Result<([RESPReply], Session), PlacesError>, _ requests: [Request], context: ChannelHandlerContext,
-        resume: Bool
-    ) {
+    private func finishGroup(_ replies: [RESPReply], context: ChannelHandlerContext, resume: Bool) {
         busy = false
         guard !closed, session != nil else { return }
-        switch result {
-        case .success(let (replies, updated)):
-            session = updated
-            for reply in replies { write(reply, context: context) }
-        case .failure:
-            queue.insert(contentsOf: requests, at: 0)
-            ungrouped = requests.count
-        }
+        for reply in replies { write(reply, context: context) }
         if resume { process(context: context, flush: true) }
     }
 

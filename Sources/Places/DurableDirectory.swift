@@ -172,6 +172,27 @@ public final class DurableDirectory: @unchecked Sendable {
         enqueue(Pending(request: request, asker: .token(token)) { completion($0.map(\.token)) })
     }
 
+    /// Queues several writes at once, in order, so that the writer takes them together (one
+    /// commit when they fit in a batch and name distinct records); each completion runs once, on
+    /// the writer thread, as for `submit(_:presenting:completion:)`.
+    public func submit(
+        contentsOf writes: [(request: DirectoryRequest, completion: @Sendable (Result<String?, PlacesError>) -> Void)],
+        presenting token: String?
+    ) {
+        queue.lock()
+        guard !closing else {
+            queue.unlock()
+            for write in writes { write.completion(.failure(.closed)) }
+            return
+        }
+        for write in writes {
+            let completion = write.completion
+            pending.append(Pending(request: write.request, asker: .token(token)) { completion($0.map(\.token)) })
+        }
+        queue.signal()
+        queue.unlock()
+    }
+
     /// `submit(_:presenting:completion:)` for an established principal.
     public func submit(
         _ request: DirectoryRequest, by principal: Principal,

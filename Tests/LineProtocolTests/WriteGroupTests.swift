@@ -5,8 +5,8 @@ import Testing
 
 @testable import LineProtocol
 
-/// Pipelined writes already queued on one connection run as one group: one store transaction,
-/// replies in request order, each sent once the group is stored.
+/// Pipelined writes already queued on one connection run together: they share commits, replies
+/// stay in request order and go out once the writes are stored.
 @Suite(.timeLimit(.minutes(1))) struct WriteGroupTests {
     @Test func queuedWritesShareOneCommitAndKeepTheirOrder() async throws {
         let connection = try await TransactionTests.connect()
@@ -29,8 +29,8 @@ import Testing
         _ = try await connection.channel.finish(acceptAlreadyClosed: true)
     }
 
-    /// When the store refuses a group's transaction, its writes run again one by one: only the bad
-    /// one fails, as without grouping.
+    /// When the store refuses a shared commit, the directory retries its writes one by one: only
+    /// the bad one fails, as without grouping.
     @Test func aGroupTheStoreRefusesIsRetriedOneByOne() async throws {
         let connection = try await TransactionTests.connect()
         defer { connection.directory.close() }
