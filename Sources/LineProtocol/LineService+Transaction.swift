@@ -269,6 +269,8 @@ extension LineService {
     {
         countCommand()
         let name = command[0].uppercased()
+        // Queued UNWATCH: EXEC forgets the watched keys anyway.
+        if name == "UNWATCH" { return (.simpleString("OK"), false) }
         let arguments = CommandArguments(command: command[0], values: Array(command.dropFirst()))
         do throws(CommandFailure) {
             switch try self.command(name, arguments, &session) {

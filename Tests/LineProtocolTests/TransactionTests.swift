@@ -144,9 +144,12 @@ import Testing
         let connection = try await Self.connect()
         defer { connection.directory.close() }
         let reply = try await Self.send(
-            ["AUTH \(connection.admin)", "MULTI", "GEOADD shop 13 38 palermo", "DISCARD", "ZCARD shop"],
-            to: connection, replies: 5)
-        #expect(reply == "+OK\r\n+OK\r\n+QUEUED\r\n+OK\r\n:0\r\n")
+            [
+                "AUTH \(connection.admin)", "MULTI", "GEOADD shop 13 38 palermo", "DISCARD", "ZCARD shop", "MULTI",
+                "UNWATCH", "EXEC",
+            ],
+            to: connection, replies: 8)
+        #expect(reply == "+OK\r\n+OK\r\n+QUEUED\r\n+OK\r\n:0\r\n+OK\r\n+QUEUED\r\n*1\r\n+OK\r\n")
         _ = try await connection.channel.finish(acceptAlreadyClosed: true)
     }
 
