@@ -255,6 +255,57 @@ def queries():
         ["GEORADIUSBYMEMBER", "dups", "dup-0", "10", "m", "WITHDIST"], ["GEORADIUSBYMEMBER", "shops", "ist-010", "2"],
         ["GEORADIUSBYMEMBER", "edge", "east-near", "200", "km", "ASC", "WITHDIST"],
     ]
+    # Sorted-set reads over the geohash scores.
+    c += [
+        ["ZRANGE", "shops", "0", "9"], ["ZRANGE", "shops", "0", "4", "WITHSCORES"],
+        ["ZRANGE", "shops", "-3", "-1", "withscores"], ["ZRANGE", "shops", "5", "2"], ["ZRANGE", "shops", "290", "400"],
+        ["ZRANGE", "shops", "0", "3", "REV", "WITHSCORES"], ["ZRANGE", "dups", "0", "-1", "WITHSCORES"],
+        ["ZRANGE", "dups", "1", "-2", "REV"], ["ZRANGE", "nokey", "0", "-1"], ["ZRANGE", "shops", "a", "1"],
+        ["ZRANGE", "shops", "0", "1", "LIMIT", "0", "2"], ["ZRANGE", "shops", "0", "1", "BOGUS"], ["ZRANGE", "shops", "0"],
+        ["ZRANGE", "shops", "-inf", "+inf", "BYSCORE", "LIMIT", "3", "4", "WITHSCORES"],
+        ["ZRANGE", "shops", "+inf", "-inf", "BYSCORE", "REV", "LIMIT", "0", "5"],
+        ["ZRANGE", "shops", "(3000000000000000", "3500000000000000", "BYSCORE", "LIMIT", "0", "3"],
+        ["ZRANGE", "shops", "x", "1", "BYSCORE"], ["ZRANGE", "shops", "0", "1", "BYSCORE", "LIMIT", "x", "1"],
+        ["ZRANGE", "shops", "0", "-1", "REV", "REV"],
+        ["ZRANGEBYSCORE", "shops", "-inf", "+inf", "LIMIT", "10", "5"],
+        ["ZRANGEBYSCORE", "shops", "-inf", "+inf", "WITHSCORES", "LIMIT", "0", "3"],
+        ["ZRANGEBYSCORE", "edge", "0", "inf", "WITHSCORES"], ["ZRANGEBYSCORE", "edge", "(0", "(1e20"],
+        ["ZRANGEBYSCORE", "edge", "-inf", "+inf", "LIMIT", "-1", "3"],
+        ["ZRANGEBYSCORE", "edge", "-inf", "+inf", "LIMIT", "2", "-1"], ["ZRANGEBYSCORE", "edge", "-inf", "+inf", "REV"],
+        ["ZRANGEBYSCORE", "edge", "5", "1"], ["ZRANGEBYSCORE", "edge", "(1", "1"], ["ZRANGEBYSCORE", "edge", "nan", "1"],
+        ["ZREVRANGEBYSCORE", "edge", "+inf", "-inf", "WITHSCORES", "LIMIT", "1", "4"],
+        ["ZREVRANGE", "edge", "0", "3", "WITHSCORES"], ["ZREVRANGE", "edge", "0", "3", "LIMIT", "0", "1"],
+        ["ZSCORE", "shops", "ist-010"], ["ZSCORE", "shops", "missing"], ["ZSCORE", "nokey", "a"], ["ZSCORE", "shops"],
+        ["ZSCORE", "edge", "north-edge"], ["ZRANK", "shops", "ist-010"], ["ZRANK", "dups", "dup-3"],
+        ["ZREVRANK", "dups", "dup-3"], ["ZRANK", "shops", "missing"], ["ZREVRANK", "edge", "origin"], ["ZRANK", "edge"],
+        ["ZCOUNT", "shops", "-inf", "+inf"], ["ZCOUNT", "edge", "(0", "3000000000000000"], ["ZCOUNT", "shops", "a", "b"],
+        ["ZCOUNT", "nokey", "0", "1"], ["ZCOUNT", "shops", "0"],
+    ]
+    # STORE, GEOSEARCHSTORE: the count, and what the destination key holds afterwards.
+    c += [
+        ["GEORADIUS", "shops", "29", "41.05", "3", "km", "STORE", "near-ist"],
+        ["ZRANGE", "near-ist", "0", "-1", "WITHSCORES"],
+        ["GEORADIUSBYMEMBER", "shops", "pmo-010", "5", "km", "COUNT", "3", "STORE", "near-ist"],
+        ["ZRANGE", "near-ist", "0", "-1"],
+        ["GEOSEARCHSTORE", "near-pmo", "shops", "FROMLONLAT", "13.36", "38.11", "BYBOX", "20", "20", "km", "COUNT", "7",
+         "DESC"],
+        ["ZCARD", "near-pmo"], ["ZRANGE", "near-pmo", "0", "-1"],
+        ["GEOSEARCHSTORE", "near-pmo", "nokey", "FROMLONLAT", "1", "2", "BYRADIUS", "1", "km"], ["EXISTS", "near-pmo"],
+        ["GEOSEARCHSTORE", "near-pmo", "shops", "FROMLONLAT", "1", "2", "BYRADIUS", "1", "km", "WITHDIST"],
+        ["GEORADIUS", "shops", "29", "41.05", "3", "km", "STORE", "x", "WITHCOORD"],
+        ["GEOSEARCHSTORE", "near-ist", "shops", "FROMLONLAT", "29", "41.05", "BYRADIUS", "1", "m"],
+        ["GEOSEARCHSTORE", "near-ist", "shops", "FROMLONLAT", "0", "-60", "BYRADIUS", "1", "m"],
+        ["EXISTS", "near-ist"], ["GEOSEARCHSTORE", "near-ist", "shops", "FROMLONLAT", "29", "41.05"],
+        ["GEOSEARCHSTORE", "near-ist"],
+    ]
+    # MULTI, EXEC, DISCARD, WATCH.
+    c += [
+        ["MULTI"], ["GEOADD", "tx", "1", "2", "a"], ["GEOADD", "tx", "1", "2", "a"], ["ZSCORE", "tx", "a"],
+        ["GEODIST", "tx", "a", "a", "furlong"], ["EXEC"],
+        ["MULTI"], ["NOSUCH"], ["ZCARD"], ["PING"], ["EXEC"], ["EXEC"], ["DISCARD"], ["MULTI"], ["MULTI"],
+        ["WATCH", "tx"], ["DISCARD"], ["WATCH", "tx"], ["GEOADD", "tx", "3", "4", "b"], ["MULTI"], ["ZCARD", "tx"],
+        ["EXEC"], ["WATCH", "tx"], ["MULTI"], ["ZCARD", "tx"], ["EXEC"], ["UNWATCH"], ["MULTI", "x"], ["DEL", "tx"],
+    ]
     # ZCARD, EXISTS, TYPE, ZREM, DEL, and the state after them.
     c += [
         ["ZCARD", "shops"], ["ZCARD", "edge"], ["ZCARD", "nokey"], ["ZCARD"], ["ZCARD", "a", "b"],

@@ -13,6 +13,11 @@ import NIOCore
 /// measurement). They are flushed at once when the channel stops being
 /// writable (else it could never become writable again) and when a reply comes later than its read
 /// (a write waiting for its commit).
+///
+/// Consecutive pipelined writes already queued (up to `maximumGroup`) that name distinct records
+/// run together (`LineService.executeWrites`): their writes join the directory's queue at once and
+/// share a commit instead of waiting for one commit each; replies stay in request order and go out
+/// only once every write of the group is stored.
 final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = Request
     typealias OutboundIn = Never
@@ -29,6 +34,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var draining = false
     /// Whether the channel reads by itself (`ChannelOptions.autoRead`), as this handler last set it.
     private var reading = true
+    /// The most pipelined writes run as one group.
+    static let maximumGroup = 1_024
 
     init(service: LineService, configuration: ServerConfiguration) {
         self.service = service
@@ -133,6 +140,19 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ///   `channelReadComplete`, so that a read's replies go out together.
     private func process(context: ChannelHandlerContext, flush: Bool) {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
+            if session.transaction == nil, let group = takeWriteGroup() {
+                busy = true
+                let eventLoop = context.eventLoop
+                let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
+                service.executeWrites(group, session: session) { replies in
+                    if eventLoop.inEventLoop {
+                        bound.value.0.finishGroup(replies, context: bound.value.1, resume: false)
+                    } else {
+                        eventLoop.execute { bound.value.0.finishGroup(replies, context: bound.value.1, resume: true) }
+                    }
+                }
+                continue
+            }
             let request = queue.removeFirst()
             guard let arguments = CommandHandler.strings(request.arguments) else {
                 write(CommandHandler.binaryReply(request), context: context)
@@ -161,6 +181,34 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.flush()
             context.close(promise: nil)
         }
+    }
+
+    /// Two or more writes at the head of the queue that name distinct records
+    /// (`LineService.writeKeys`), taken off it; nil when the head is not such a run.
+    private func takeWriteGroup() -> [[String]]? {
+        var commands: [[String]] = []
+        var keys = Set<String>()
+        while commands.count < queue.count, commands.count < CommandHandler.maximumGroup {
+            let request = queue[commands.count]
+            guard let first = request.arguments.first, first.readableBytes <= 16,
+                let name = first.getString(at: first.readerIndex, length: first.readableBytes),
+                LineService.groupableWrites.contains(name.uppercased()),
+                let arguments = CommandHandler.strings(request.arguments),
+                let named = LineService.writeKeys(arguments), keys.isDisjoint(with: named)
+            else { break }
+            keys.formUnion(named)
+            commands.append(arguments)
+        }
+        guard commands.count > 1 else { return nil }
+        queue.removeFirst(commands.count)
+        return commands
+    }
+
+    private func finishGroup(_ replies: [RESPReply], context: ChannelHandlerContext, resume: Bool) {
+        busy = false
+        guard !closed, session != nil else { return }
+        for reply in replies { write(reply, context: context) }
+        if resume { process(context: context, flush: true) }
     }
 
     private func finish(_ reply: RESPReply, session updated: Session, context: ChannelHandlerContext, resume: Bool) {

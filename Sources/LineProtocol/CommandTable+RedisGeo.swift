@@ -113,6 +113,16 @@ extension CommandTable {
             summary: "Return a range of members in a sorted set, by score",
             syntax: "key min:double max:double [WITHSCORES] [@limit LIMIT (@limit offset:integer count:integer)]"),
         command(
+            "ZREVRANGE", arity: -4, flags: "readonly", keys: (1, 1, 1), acl: "@sortedset",
+            specs: [spec("RO ACCESS", at: 1)], since: "1.2.0", group: "sorted_set", complexity: rangeComplexity,
+            summary: "Return a range of members in a sorted set, by index, with scores ordered from high to low",
+            syntax: "key start:integer stop:integer [WITHSCORES]"),
+        command(
+            "ZREVRANGEBYSCORE", arity: -4, flags: "readonly", keys: (1, 1, 1), acl: "@sortedset",
+            specs: [spec("RO ACCESS", at: 1)], since: "2.2.0", group: "sorted_set", complexity: rangeComplexity,
+            summary: "Return a range of members in a sorted set, by score, with scores ordered from high to low",
+            syntax: "key max:double min:double [WITHSCORES] [@limit LIMIT (@limit offset:integer count:integer)]"),
+        command(
             "ZSCORE", arity: 3, flags: "readonly fast", keys: (1, 1, 1), acl: "@sortedset",
             specs: [spec("RO ACCESS", at: 1)], since: "1.2.0", group: "sorted_set",
             summary: "Get the score associated with the given member in a sorted set", syntax: "key member"),

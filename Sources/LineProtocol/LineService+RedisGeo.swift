@@ -15,7 +15,11 @@ import RedisGeo
 /// - GEOADD stores the exact position given (the name of a new place is the member); it keeps an
 ///   existing place's name and attributes, and writes nothing when the score would not change.
 ///   Kinds and ids must be valid Vicinity kinds and ids (`ERR invalid kind …` otherwise).
-/// - GEOSEARCHSTORE and GEORADIUS … STORE/STOREDIST reply `ERR … not supported by Vicinity`.
+/// - GEOSEARCHSTORE and GEORADIUS … STORE write into another key, another place kind, as the admin
+///   (the rules of GEOADD): the destination's places become copies of the places found (name and
+///   attributes kept, the kind changed; a user found becomes a place named after their id), the
+///   others of that kind are removed, all in one transaction, and the reply is the count as
+///   Redis's. STOREDIST is refused: a key's scores are its places' positions, not distances.
 /// - The counts GEOADD, ZREM and DEL reply are computed when the command runs; a write another
 ///   connection makes before these commit is not seen (one connection's commands are in order).
 extension LineService {
@@ -32,13 +36,13 @@ extension LineService {
         case "ZREM": return try zRem(argv, session)
         case "DEL": return try del(argv, session)
         case "GEOSEARCH":
-            return .reply(try geoSearch(argv, session, form: .search))
-        case "GEORADIUS", "GEORADIUS_RO":
-            return .reply(try geoSearch(argv, session, form: .radius(store: name == "GEORADIUS")))
-        case "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO":
-            return .reply(try geoSearch(argv, session, form: .member(store: name == "GEORADIUSBYMEMBER")))
+            return try geoSearch(argv, session, form: .search)
         case "GEOSEARCHSTORE":
-            throw .error("GEOSEARCHSTORE is not supported by Vicinity: use GEOSEARCH")
+            return try geoSearch(argv, session, form: .searchStore)
+        case "GEORADIUS", "GEORADIUS_RO":
+            return try geoSearch(argv, session, form: .radius(store: name == "GEORADIUS"))
+        case "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO":
+            return try geoSearch(argv, session, form: .member(store: name == "GEORADIUSBYMEMBER"))
         default:
             return .reply(try redisRead(name, argv, session))
         }

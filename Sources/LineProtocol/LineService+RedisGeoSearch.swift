@@ -11,7 +11,9 @@ extension LineService {
     enum RedisSearchForm: Equatable {
         /// GEOSEARCH key FROMMEMBER|FROMLONLAT … BYRADIUS|BYBOX … [options].
         case search
-        /// GEORADIUS key longitude latitude radius unit [options]; `store` allows STORE (refused).
+        /// GEOSEARCHSTORE destination key FROMMEMBER|FROMLONLAT … BYRADIUS|BYBOX … [options].
+        case searchStore
+        /// GEORADIUS key longitude latitude radius unit [options]; `store` allows STORE.
         case radius(store: Bool)
         /// GEORADIUSBYMEMBER key member radius unit [options].
         case member(store: Bool)
@@ -29,18 +31,37 @@ extension LineService {
         var fromLocation = false
         var byRadius = false
         var byBox = false
+        /// STORE's or STOREDIST's key, GEOSEARCHSTORE's destination.
+        var storeKey: String?
+        var storeDistance = false
     }
 
-    func geoSearch(_ argv: [String], _ session: Session, form: RedisSearchForm) throws(CommandFailure) -> RESPReply {
-        try redisView(session) { keyspace throws(CommandFailure) in
-            try LineService.geoSearch(argv, keyspace, form: form)
+    /// What a search comes to: a reply, or members to store into another key.
+    enum SearchAnswer {
+        case reply(RESPReply)
+        /// The members found, in the source key (STORE, GEOSEARCHSTORE).
+        case store(destination: String, source: String, members: [String])
+    }
+
+    func geoSearch(_ argv: [String], _ session: Session, form: RedisSearchForm) throws(CommandFailure) -> Outcome {
+        let (answer, requests) = try redisView(session) { keyspace throws(CommandFailure) in
+            let answer = try LineService.geoSearch(argv, keyspace, form: form)
+            guard case .store(let destination, let source, let members) = answer else {
+                return (answer, [DirectoryRequest]())
+            }
+            return (answer, try LineService.storeRequests(keyspace, session, destination, source, members))
+        }
+        switch answer {
+        case .reply(let reply): return .reply(reply)
+        case .store(_, _, let members):
+            return .atomicWrites(requests) { results in LineService.batchReply(results, count: members.count) }
         }
     }
 
     private static func geoSearch(_ argv: [String], _ keyspace: RedisGeoKeyspace, form: RedisSearchForm)
-        throws(CommandFailure) -> RESPReply
+        throws(CommandFailure) -> SearchAnswer
     {
-        let key = argv[1]
+        let key = form == .searchStore ? argv[2] : argv[1]
         let exists: Bool
         do throws(PlacesError) { exists = try keyspace.cardinality(key: key) > 0 } catch { throw failure(error) }
         var center: (longitude: Double, latitude: Double)?
@@ -63,9 +84,12 @@ extension LineService {
             }
         case .search:
             base = 2
+        case .searchStore:
+            base = 3
         }
         var options = SearchOptions()
-        let isSearch = form == .search
+        if form == .searchStore { options.storeKey = argv[1] }
+        let isSearch = form == .search || form == .searchStore
         var index = base
         while index < argv.count {
             let argument = argv[index]
@@ -89,7 +113,11 @@ extension LineService {
                 options.count = count
                 index += 1
             } else if allowsStore, keyword("store") || keyword("storedist"), remaining > 1 {
-                throw .error("STORE and STOREDIST are not supported by Vicinity: use GEOSEARCH")
+                options.storeKey = argv[index + 1]
+                options.storeDistance = keyword("storedist")
+                index += 1
+            } else if form == .searchStore, keyword("storedist") {
+                options.storeDistance = true
             } else if isSearch, keyword("frommember"), remaining > 1, !options.fromLocation {
                 if exists { center = try memberPosition(keyspace, key: key, member: argv[index + 1]) }
                 options.fromMember = true
@@ -111,6 +139,10 @@ extension LineService {
             }
             index += 1
         }
+        if options.storeKey != nil, options.withDistance || options.withHash || options.withCoordinates {
+            let what = form == .searchStore ? "GEOSEARCHSTORE" : "STORE option in GEORADIUS"
+            throw .error("\(what) is not compatible with WITHDIST, WITHHASH and WITHCOORD options")
+        }
         if isSearch && !(options.fromMember || options.fromLocation) {
             throw .redis(RedisGeoMessage.missingFrom(command: argv[0]))
         }
@@ -118,14 +150,25 @@ extension LineService {
             throw .redis(RedisGeoMessage.missingBy(command: argv[0]))
         }
         if options.any && options.count == 0 { throw .redis(RedisGeoMessage.anyWithoutCount) }
-        guard exists, let center, let shape else { return .array([]) }
-        return try search(keyspace, key: key, center: center, shape: shape, options: options)
+        if options.storeKey != nil, options.storeDistance {
+            // A key's scores are the geohashes of its places' positions: a distance cannot be one.
+            throw .error("STOREDIST is not supported by Vicinity: a key's scores are positions; use STORE")
+        }
+        guard exists, let center, let shape else {
+            if let destination = options.storeKey { return .store(destination: destination, source: key, members: []) }
+            return .reply(.array([]))
+        }
+        let (hits, members) = try search(keyspace, key: key, center: center, shape: shape, options: options)
+        if let destination = options.storeKey {
+            return .store(destination: destination, source: key, members: hits.map { members[$0.position] })
+        }
+        return .reply(reply(hits, members, shape: shape, options: options))
     }
 
     private static func search(
         _ keyspace: RedisGeoKeyspace, key: String, center: (longitude: Double, latitude: Double),
         shape: RedisGeoShape, options: SearchOptions
-    ) throws(CommandFailure) -> RESPReply {
+    ) throws(CommandFailure) -> (hits: [RedisGeoHit], members: [String]) {
         let hits: [RedisGeoHit]
         let candidates: RedisGeoCandidates
         do {
@@ -154,7 +197,14 @@ extension LineService {
         } catch {
             throw .error(String(describing: error))
         }
-        let members = candidates.members
+        return (hits, candidates.members)
+    }
+
+    /// The reply of a search that stores nothing: members, with what WITHDIST, WITHHASH and
+    /// WITHCOORD ask.
+    private static func reply(_ hits: [RedisGeoHit], _ members: [String], shape: RedisGeoShape, options: SearchOptions)
+        -> RESPReply
+    {
         let extras = [options.withDistance, options.withHash, options.withCoordinates].filter { $0 }.count
         guard extras > 0 else { return .array(hits.map { .text(members[$0.position]) }) }
         return .array(
@@ -274,5 +324,38 @@ extension RedisGeoShape {
         case .box(let width, let height, let unit):
             return (height / 2 * unit.metersPerUnit, width / 2 * unit.metersPerUnit)
         }
+    }
+}
+
+extension LineService {
+    /// The writes that make `destination` hold copies of `members` of `source` and nothing else
+    /// Redis sees (Redis `georadiusGeneric` replaces the destination key, or deletes it when
+    /// nothing was found). Copies equal to what the destination holds already are not written.
+    static func storeRequests(
+        _ keyspace: RedisGeoKeyspace, _ session: Session, _ destination: String, _ source: String, _ members: [String]
+    ) throws(CommandFailure) -> [DirectoryRequest] {
+        try refuseUserKey(destination)
+        try requireAdmin(session, action: "changing a place needs the admin token")
+        let directory = keyspace.directory
+        let kept = Set(members)
+        var requests: [DirectoryRequest] = []
+        let present: [String]
+        do throws(PlacesError) { present = try keyspace.placeIDs(kind: destination) } catch { throw failure(error) }
+        for id in present where !kept.contains(id) { requests.append(.removePlace(kind: destination, id: id)) }
+        for member in members {
+            var place: Place
+            if source == PlaceDirectory.userKind {
+                guard let user = try? directory.user(member, as: keyspace.principal), let location = user.location
+                else { continue }
+                place = Place(id: member, kind: destination, name: member, coordinate: location)
+            } else {
+                guard let found = directory.places.place(kind: source, id: member) else { continue }
+                place = found
+                place.kind = destination
+            }
+            if directory.places.place(kind: destination, id: member) == place { continue }
+            requests.append(.setPlace(place))
+        }
+        return requests
     }
 }

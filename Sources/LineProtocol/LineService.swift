@@ -88,7 +88,9 @@ public final class LineService: Sendable {
             if !entry.subcommands.isEmpty, arguments.count >= 2 {
                 let subName = entry.name + "|" + arguments[1].lowercased()
                 guard let sub = entry.subcommands.first(where: { $0.name == subName }) else {
-                    completion(.error(LineService.unknownSubcommand(arguments[1], of: upperName)), session)
+                    var refused = session
+                    refused.transaction?.failed = true
+                    completion(.error(LineService.unknownSubcommand(arguments[1], of: upperName)), refused)
                     return
                 }
                 described = sub
@@ -103,10 +105,13 @@ public final class LineService: Sendable {
                     address: session.record?.endpoint.address ?? "", clientName: session.name ?? "")
             }
         }
+        var running = session
         if let described, !described.accepts(wordCount: arguments.count) {
             let line = CommandFailure.wrongArity(described.name).line
             if let counters { statistics.record(counters, nanoseconds: 0, failure: line) }
-            completion(.error(line), session)
+            // Inside MULTI, as in Redis: refused now, and EXEC will answer EXECABORT.
+            running.transaction?.failed = true
+            completion(.error(line), running)
             return
         }
         if let described, clients.isMonitored, !described.flags.contains("admin") {
@@ -117,7 +122,18 @@ public final class LineService: Sendable {
             session.record?.update(session)
             completion(reply, session)
         }
-        var running = session
+        switch transactionStep(upperName, arguments, &running) {
+        case .proceed:
+            break
+        case .reply(let reply):
+            if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
+            finish(reply, running)
+            return
+        case .exec(let queued, let watched):
+            record(failure: nil)
+            exec(queued, watched: watched, session: running, completion: finish)
+            return
+        }
         let commandArguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))
         do throws(CommandFailure) {
             switch try command(upperName, commandArguments, &running) {
@@ -140,6 +156,10 @@ public final class LineService: Sendable {
                 record(failure: nil)
                 let final = running
                 submitAll(requests, presenting: running.token) { results in finish(reply(results), final) }
+            case .atomicWrites(let requests, let reply):
+                record(failure: nil)
+                let final = running
+                submitAtomically(requests, presenting: running.token) { results in finish(reply(results), final) }
             }
         } catch {
             record(failure: error.line)
@@ -173,9 +193,15 @@ public final class LineService: Sendable {
         /// Several writes submitted at once, answered by one reply once every one is answered
         /// (results in request order); see `submitAll(_:presenting:completion:)`.
         case writes([DirectoryRequest], reply: @Sendable ([Result<String?, PlacesError>]) -> RESPReply)
+        /// Several writes stored all or none, in one transaction (GEOSEARCHSTORE, GEORADIUS … STORE):
+        /// on the first refused, nothing is stored and the results hold that refusal.
+        case atomicWrites([DirectoryRequest], reply: @Sendable ([Result<String?, PlacesError>]) -> RESPReply)
     }
 
-    private func command(_ name: String, _ arguments: CommandArguments, _ session: inout Session) throws(CommandFailure)
+    /// Counts a command run outside `execute` (inside a group on the writer thread).
+    func countCommand() { commands.add(1, ordering: .relaxed) }
+
+    func command(_ name: String, _ arguments: CommandArguments, _ session: inout Session) throws(CommandFailure)
         -> Outcome
     {
         var arguments = arguments
@@ -183,6 +209,7 @@ public final class LineService: Sendable {
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
         if let outcome = try introspectionCommand(name, &arguments, &session) { return outcome }
+        if let outcome = try sortedSetCommand(name, &arguments, session) { return outcome }
         var rest: [String] = []
         while !arguments.isAtEnd { rest.append(try arguments.next()) }
         throw CommandFailure(line: LineService.unknownCommand(arguments.command, arguments: rest))

@@ -4,7 +4,8 @@
 /// `-ERR Protocol error: <reason>` and closes that connection. The limits also bound what the decoder
 /// buffers for a request that has not fully arrived: a partial line never grows past
 /// ``maximumInlineBytes`` (plus the bytes of the read that crossed it), a partial RESP request never past
-/// ``maximumRequestBytes``.
+/// ``maximumRequestBytes``. Limits are in bytes, as Redis's are; an idle client is closed by the server's
+/// idle timeout (`ServerConfiguration.idleTimeoutSeconds`), also in the middle of a request.
 ///
 /// ```swift
 /// let decoder = RESPRequestDecoder(limits: ProtocolLimits(maximumBulkBytes: 4 * 1024 * 1024))
@@ -19,22 +20,17 @@ public struct ProtocolLimits: Sendable, Equatable {
 
     /// Longest bulk string, one RESP argument, in bytes.
     ///
-    /// Default 1,048,576 (1 MiB): a place record is a few hundred bytes. Redis's `proto-max-bulk-len`
-    /// defaults to 512 MB. Reason past it: "invalid bulk length".
+    /// Default 536,870,912 (512 MiB), Redis's `proto-max-bulk-len`. Reason past it: "invalid bulk length".
     public var maximumBulkBytes: Int
-
-    /// Most arguments in one request, the command name included.
-    ///
-    /// Default 1,024. Redis accepts up to `INT_MAX`. Reasons past it: "invalid multibulk length" (RESP),
-    /// "too many arguments in inline request" (inline; Vicinity's own, Redis has no inline limit).
-    public var maximumArguments: Int
 
     /// Most bytes one RESP request may take on the wire, from its `*` to the end of its last argument.
     ///
-    /// Default 8,388,608 (8 MiB). Without it, 1,024 arguments of 1 MiB each would let one connection
-    /// park 1 GiB in a partial request; Redis's nearest guard is `client-query-buffer-limit` (1 GB), which
-    /// closes the connection without a reply. Checked when an argument's length is announced, before its
-    /// bytes arrive. Reason past it: "too big request" (Vicinity's own).
+    /// Default 1,073,741,824 (1 GiB), Redis's `client-query-buffer-limit`: the number of arguments is
+    /// not limited by itself (Redis 7.0's `unit/geo.tcl` sends GEOADD with 60,002 of them), only the bytes
+    /// they take. Checked when the count is announced (each argument takes at least 6 bytes, `$0\r\n\r\n`)
+    /// and when an argument's length is announced, before its bytes arrive, so a request that cannot fit
+    /// fails at once. Reason past it: "too big request" (Vicinity's own; Redis closes the connection
+    /// without a reply).
     public var maximumRequestBytes: Int
 
     /// The defaults above.
@@ -45,20 +41,17 @@ public struct ProtocolLimits: Sendable, Equatable {
     /// - Parameters:
     ///   - maximumInlineBytes: Longest inline line and count line, in bytes.
     ///   - maximumBulkBytes: Longest RESP argument, in bytes.
-    ///   - maximumArguments: Most arguments in one request.
     ///   - maximumRequestBytes: Most bytes of one RESP request.
     public init(
         maximumInlineBytes: Int = 64 * 1024,
-        maximumBulkBytes: Int = 1024 * 1024,
-        maximumArguments: Int = 1024,
-        maximumRequestBytes: Int = 8 * 1024 * 1024
+        maximumBulkBytes: Int = 512 * 1024 * 1024,
+        maximumRequestBytes: Int = 1024 * 1024 * 1024
     ) {
         precondition(
-            maximumInlineBytes > 0 && maximumBulkBytes > 0 && maximumArguments > 0 && maximumRequestBytes > 0,
+            maximumInlineBytes > 0 && maximumBulkBytes > 0 && maximumRequestBytes > 0,
             "protocol limits must be positive")
         self.maximumInlineBytes = maximumInlineBytes
         self.maximumBulkBytes = maximumBulkBytes
-        self.maximumArguments = maximumArguments
         self.maximumRequestBytes = maximumRequestBytes
     }
 }

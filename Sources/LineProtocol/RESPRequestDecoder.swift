@@ -18,15 +18,14 @@ import NIOCore
 ///
 /// | reason | input |
 /// | --- | --- |
-/// | `invalid multibulk length` | count not an integer, above `INT_MAX` or above ``ProtocolLimits/maximumArguments`` |
+/// | `invalid multibulk length` | count not an integer or above `INT_MAX` |
 /// | `invalid bulk length` | length not an integer, negative or above ``ProtocolLimits/maximumBulkBytes`` |
 /// | `expected '$', got 'x'` | an argument not starting with `$` (bytes outside printable ASCII as `\xHH`) |
 /// | `too big mbulk count string` | no `\r` within ``ProtocolLimits/maximumInlineBytes`` after `*` |
 /// | `too big bulk count string` | no `\r` within ``ProtocolLimits/maximumInlineBytes`` after `$` |
 /// | `too big inline request` | an inline line longer than ``ProtocolLimits/maximumInlineBytes`` |
 /// | `unbalanced quotes in request` | see ``InlineSplitter`` |
-/// | `too many arguments in inline request` | Vicinity's own: inline line past ``ProtocolLimits/maximumArguments`` |
-/// | `too big request` | Vicinity's own: RESP request past ``ProtocolLimits/maximumRequestBytes`` |
+/// | `too big request` | Vicinity's own: RESP request past ``ProtocolLimits/maximumRequestBytes`` (also when its count alone says it cannot fit) |
 ///
 /// Deliberate differences from Redis, each so that an error does not depend on how the bytes were cut
 /// into reads: a line is too big when its bytes before the line end exceed the limit, whether or not the
@@ -94,15 +93,13 @@ public struct RESPRequestDecoder: ByteToMessageDecoder {
                     guard let line = try readInlineLine(from: &buffer) else { return nil }
                     let arguments = try InlineSplitter.split(line)
                     if arguments.isEmpty { continue }
-                    guard arguments.count <= limits.maximumArguments else {
-                        throw LineProtocolError.protocolError("too many arguments in inline request")
-                    }
                     return Request(arguments: arguments, isInline: true)
                 }
                 guard let (count, countLineBytes) = try readArgumentCount(from: &buffer) else { return nil }
                 if count <= 0 { continue }
                 var arguments: [ByteBuffer] = []
-                arguments.reserveCapacity(count)
+                // The count is the client's word: room for more arguments is made as they arrive.
+                arguments.reserveCapacity(min(count, 1_024))
                 pending = PendingRequest(remaining: count, arguments: arguments, requestBytes: countLineBytes)
             }
             // Moved out of `self` so that the arguments array stays uniquely referenced while it grows.
@@ -169,8 +166,12 @@ public struct RESPRequestDecoder: ByteToMessageDecoder {
         let count = buffer.withUnsafeReadableBytes { bytes in
             Self.parseInteger(UnsafeRawBufferPointer(rebasing: bytes[1..<lineEnd]))
         }
-        guard let count, count <= Int64(Int32.max), count <= Int64(limits.maximumArguments) else {
+        guard let count, count <= Int64(Int32.max) else {
             throw LineProtocolError.protocolError("invalid multibulk length")
+        }
+        // Each argument takes at least "$0\r\n\r\n", 6 bytes.
+        guard Int64(lineEnd + 2) + max(count, 0) * 6 <= Int64(limits.maximumRequestBytes) else {
+            throw LineProtocolError.protocolError("too big request")
         }
         buffer.moveReaderIndex(forwardBy: lineEnd + 2)
         searchedBytes = 0

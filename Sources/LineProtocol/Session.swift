@@ -25,6 +25,10 @@ public struct Session: Sendable {
     var startsMonitoring = false
     /// The connection's entry in the service's `ClientRegistry` (nil for a session without one).
     var record: ClientRegistry.Record?
+    /// The commands queued since `MULTI`; nil outside a transaction.
+    var transaction: QueuedTransaction?
+    /// `WATCH`ed keys and their change counters when watched (`DurableDirectory.version(ofKey:)`).
+    var watchedKeys: [String: UInt64] = [:]
 
     public init(id: Int) { self.id = id }
 }

@@ -44,6 +44,16 @@ public final class DurableDirectory: @unchecked Sendable {
         var request: DirectoryRequest
         var asker: Asker
         var completion: Completion
+        /// Set for a group from `transact`: it runs alone, `request` is unused.
+        var group: (@Sendable () -> Void)?
+    }
+
+    /// The group running on the writer thread, for `read` from inside its body.
+    @TaskLocal private static var running: RunningGroup?
+
+    private struct RunningGroup: Sendable {
+        let owner: ObjectIdentifier
+        let transaction: DirectoryTransaction
     }
 
     /// The most requests one transaction carries.
@@ -58,6 +68,9 @@ public final class DurableDirectory: @unchecked Sendable {
     private var closing = false
     private var finished = false
     private var counters = Statistics()
+    /// Guarded by `lock`: the change counter of each key (place kind, or `user`), from one sequence.
+    private var keyVersions: [String: UInt64] = [:]
+    private var lastVersion: UInt64 = 0
 
     /// Starts the writer thread.
     ///
@@ -78,8 +91,21 @@ public final class DurableDirectory: @unchecked Sendable {
 
     /// Runs `body` on the directory as it is now. Many reads run at once; none waits for a disk.
     /// Keep `body` short and free of I/O: a write waits for it before applying a commit.
+    ///
+    /// Inside the body of `transact` (on the writer thread) it reads the group's own copy, with the
+    /// group's writes so far.
     public func read<T, E: Error>(_ body: (PlaceDirectory) throws(E) -> T) throws(E) -> T {
-        try lock.withReadLock { () throws(E) -> T in try body(directory) }
+        if let running = Self.running, running.owner == ObjectIdentifier(self) {
+            return try body(running.transaction.directory)
+        }
+        return try lock.withReadLock { () throws(E) -> T in try body(directory) }
+    }
+
+    /// The change counter of a key: a place kind, or `PlaceDirectory.userKind` for the users. It
+    /// grows whenever a stored change touches the key (never for a write that changes nothing), so
+    /// two equal readings mean the key did not change between them (`WATCH`).
+    public func version(ofKey key: String) -> UInt64 {
+        lock.withReadLock { keyVersions[key] ?? 0 }
     }
 
     /// The counters so far.
@@ -146,12 +172,100 @@ public final class DurableDirectory: @unchecked Sendable {
         enqueue(Pending(request: request, asker: .token(token)) { completion($0.map(\.token)) })
     }
 
+    /// Queues several writes at once, in order, so that the writer takes them together (one
+    /// commit when they fit in a batch and name distinct records); each completion runs once, on
+    /// the writer thread, as for `submit(_:presenting:completion:)`.
+    public func submit(
+        contentsOf writes: [(request: DirectoryRequest, completion: @Sendable (Result<String?, PlacesError>) -> Void)],
+        presenting token: String?
+    ) {
+        queue.lock()
+        guard !closing else {
+            queue.unlock()
+            for write in writes { write.completion(.failure(.closed)) }
+            return
+        }
+        for write in writes {
+            let completion = write.completion
+            pending.append(Pending(request: write.request, asker: .token(token)) { completion($0.map(\.token)) })
+        }
+        queue.signal()
+        queue.unlock()
+    }
+
     /// `submit(_:presenting:completion:)` for an established principal.
     public func submit(
         _ request: DirectoryRequest, by principal: Principal,
         completion: @escaping @Sendable (Result<String?, PlacesError>) -> Void
     ) {
         enqueue(Pending(request: request, asker: .principal(principal)) { completion($0.map(\.token)) })
+    }
+
+    /// Runs `body` on the writer thread with no other write between its writes, then stores the
+    /// writes it made (`DirectoryTransaction.perform`) in one store transaction, all or none, and
+    /// applies them to memory.
+    ///
+    /// Reads by other threads see the directory before the group until it is stored; reads made
+    /// by `body` itself through `read` see the group's writes. The body must not wait for another
+    /// write (it would wait for itself).
+    ///
+    /// - Parameters:
+    ///   - body: runs once, on the writer thread; what it returns is handed to `completion`. It may
+    ///     call `rollBack()` to store nothing.
+    ///   - completion: runs once, on the writer thread, after the commit: `.success` with the
+    ///     body's value when the writes are stored (or there were none, or they were rolled back),
+    ///     `.failure` when the store refused them (then nothing is stored) or after `close()`.
+    public func transact<T: Sendable>(
+        _ body: @escaping @Sendable (DirectoryTransaction) -> T,
+        completion: @escaping @Sendable (Result<T, PlacesError>) -> Void
+    ) {
+        let group: @Sendable () -> Void = { [self] in
+            let transaction = DirectoryTransaction(directory: directory, versions: keyVersions)
+            let value = Self.$running.withValue(RunningGroup(owner: ObjectIdentifier(self), transaction: transaction)) {
+                body(transaction)
+            }
+            let changes = transaction.changes
+            guard !changes.isEmpty else {
+                completion(.success(value))
+                return
+            }
+            switch commit(changes) {
+            case .success(let stored):
+                var failure: PlacesError?
+                lock.withWriteLock {
+                    for change in stored {
+                        do throws(PlacesError) {
+                            try directory.apply(change)
+                            touch(change)
+                        } catch {
+                            failure = .storeFailed(
+                                "stored, but not applied in memory until a restart: \(error.description)")
+                        }
+                    }
+                }
+                completion(failure.map { .failure($0) } ?? .success(value))
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+        enqueue(
+            Pending(
+                request: .rotateAdminToken, asker: .principal(.anonymous),
+                completion: { result in if case .failure(let error) = result { completion(.failure(error)) } },
+                group: group))
+    }
+
+    /// Counts a stored change against its key's version; under the write lock.
+    private func touch(_ change: DirectoryChange) {
+        let key: String
+        switch change {
+        case .putPlace(let place): key = place.kind
+        case .removePlace(let kind, _): key = kind
+        case .addUser, .moveUser, .setVisibility, .putUser, .removeUser: key = PlaceDirectory.userKind
+        case .setAdminToken: return
+        }
+        lastVersion += 1
+        keyVersions[key] = lastVersion
     }
 
     private func perform(_ request: DirectoryRequest, _ asker: Asker) async throws(PlacesError) -> WriteReceipt {
@@ -199,6 +313,10 @@ public final class DurableDirectory: @unchecked Sendable {
 
     private func drain() {
         while let batch = nextBatch() {
+            if batch.count == 1, let group = batch[0].group {
+                group()
+                continue
+            }
             var planned: [(change: DirectoryChange, receipt: WriteReceipt, completion: Completion)] = []
             lock.withReadLock {
                 for item in batch {
@@ -232,6 +350,7 @@ public final class DurableDirectory: @unchecked Sendable {
                     guard case .success(let stored) = outcome else { continue }
                     do throws(PlacesError) {
                         try directory.apply(stored)
+                        touch(stored)
                     } catch {
                         // Stored, but memory could not follow (an index beyond its handle range):
                         // say so rather than acknowledge what queries will not show.
@@ -258,8 +377,14 @@ public final class DurableDirectory: @unchecked Sendable {
         }
         var subjects = Set<String>()
         var taken = 0
-        while taken < pending.count, taken < maximumBatch, subjects.insert(pending[taken].request.subject).inserted {
-            taken += 1
+        if pending[0].group != nil {
+            taken = 1
+        } else {
+            while taken < pending.count, taken < maximumBatch, pending[taken].group == nil,
+                subjects.insert(pending[taken].request.subject).inserted
+            {
+                taken += 1
+            }
         }
         let batch = Array(pending[..<taken])
         pending.removeFirst(taken)

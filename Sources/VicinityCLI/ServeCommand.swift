@@ -43,7 +43,8 @@ struct ServeCommand: OutputCommand {
     var logLevel = "notice"
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
     @Option(help: "Longest bulk argument, bytes.") var maxBulkBytes = ProtocolLimits.default.maximumBulkBytes
-    @Option(help: "Most arguments in one request.") var maxArguments = ProtocolLimits.default.maximumArguments
+    @Option(help: "Most bytes of one request, its arguments together.")
+    var maxRequestBytes = ProtocolLimits.default.maximumRequestBytes
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -66,7 +67,7 @@ struct ServeCommand: OutputCommand {
             throw ValidationError("invalid thread count \"\(threads)\": expected 1 to 256")
         }
         guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
-            maxArguments >= 1
+            maxRequestBytes >= 1
         else { throw ValidationError("limits must be 1 or more (timeouts 0 or more)") }
     }
 
@@ -150,7 +151,7 @@ struct ServeCommand: OutputCommand {
         configuration.outputStallSeconds = outputStallTimeout
         configuration.limits.maximumInlineBytes = maxInlineBytes
         configuration.limits.maximumBulkBytes = maxBulkBytes
-        configuration.limits.maximumArguments = maxArguments
+        configuration.limits.maximumRequestBytes = maxRequestBytes
         return configuration
     }
 

@@ -44,7 +44,7 @@ enum DecoderDriver {
             buffer.moveWriterIndex(to: offset)
             do {
                 while let request = try decoder.nextRequest(from: &buffer) {
-                    if request.arguments.isEmpty || request.arguments.count > limits.maximumArguments {
+                    if request.arguments.isEmpty {
                         outcome.failure = "request of \(request.arguments.count) arguments"
                     }
                     outcome.requests.append(request)

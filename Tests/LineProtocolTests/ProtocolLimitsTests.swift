@@ -9,9 +9,8 @@ import Testing
     @Test func defaultsAreDocumented() {
         let limits = ProtocolLimits.default
         #expect(limits.maximumInlineBytes == 65_536)
-        #expect(limits.maximumBulkBytes == 1_048_576)
-        #expect(limits.maximumArguments == 1_024)
-        #expect(limits.maximumRequestBytes == 8_388_608)
+        #expect(limits.maximumBulkBytes == 536_870_912)
+        #expect(limits.maximumRequestBytes == 1_073_741_824)
     }
 
     @Test func anInlineLineOfExactlyTheLimitIsAccepted() {
@@ -58,21 +57,27 @@ import Testing
 
     @Test func aBulkOfExactlyTheLimitIsAccepted() {
         let value = String(repeating: "v", count: 1_048_576)
-        let outcome = DecoderDriver.decode("*2\r\n$4\r\nECHO\r\n$1048576\r\n\(value)\r\n")
+        let limits = ProtocolLimits(maximumBulkBytes: 1_048_576)
+        let outcome = DecoderDriver.decode("*2\r\n$4\r\nECHO\r\n$1048576\r\n\(value)\r\n", limits: limits)
         #expect(outcome.requests == [Request(["ECHO", value])])
     }
 
     /// The length is checked when announced: nothing of the argument is awaited or buffered.
     @Test func aBulkOverTheLimitFailsBeforeItsBytesArrive() {
-        #expect(DecoderDriver.decode("*2\r\n$4\r\nECHO\r\n$1048577\r\n").error == .protocolError("invalid bulk length"))
+        let limits = ProtocolLimits(maximumBulkBytes: 1_048_576)
+        #expect(
+            DecoderDriver.decode("*2\r\n$4\r\nECHO\r\n$1048577\r\n", limits: limits).error
+                == .protocolError("invalid bulk length"))
+        #expect(
+            DecoderDriver.decode("*2\r\n$4\r\nECHO\r\n$536870913\r\n").error == .protocolError("invalid bulk length"))
     }
 
-    @Test func argumentCountsUpToTheLimitAreAccepted() {
-        let request = "*1024\r\n" + String(repeating: "$1\r\na\r\n", count: 1024)
-        #expect(DecoderDriver.decode(request).requests.first?.arguments.count == 1024)
-        let inline = String(repeating: "a ", count: 1024) + "\n"
-        #expect(DecoderDriver.decode(inline).requests.first?.arguments.count == 1024)
-        #expect(DecoderDriver.decode("*1025\r\n").error == .protocolError("invalid multibulk length"))
+    /// The count of arguments is limited only by the bytes they take (it was 1,024 once).
+    @Test func argumentCountsAreLimitedOnlyByBytes() {
+        let request = "*5000\r\n" + String(repeating: "$1\r\na\r\n", count: 5000)
+        #expect(DecoderDriver.decode(request).requests.first?.arguments.count == 5000)
+        let inline = String(repeating: "a ", count: 5000) + "\n"
+        #expect(DecoderDriver.decode(inline).requests.first?.arguments.count == 5000)
     }
 
     @Test func aRequestOverTheTotalLimitFailsWhenTheArgumentIsAnnounced() {
@@ -86,16 +91,36 @@ import Testing
     }
 
     @Test func smallerLimitsAreHonoured() {
-        let limits = ProtocolLimits(maximumInlineBytes: 8, maximumBulkBytes: 4, maximumArguments: 2)
+        let limits = ProtocolLimits(maximumInlineBytes: 8, maximumBulkBytes: 4, maximumRequestBytes: 24)
         #expect(DecoderDriver.decode("GET abcd\n", limits: limits).requests.count == 1)
         #expect(DecoderDriver.decode("GET abcde\n", limits: limits).error == .protocolError("too big inline request"))
         #expect(DecoderDriver.decode("*1\r\n$5\r\n", limits: limits).error == .protocolError("invalid bulk length"))
-        #expect(DecoderDriver.decode("*3\r\n", limits: limits).error == .protocolError("invalid multibulk length"))
-        #expect(
-            DecoderDriver.decode("a b c\n", limits: limits).error
-                == .protocolError("too many arguments in inline request"))
+        // 4 bytes of count line and at least 6 per argument: 3 arguments fit in 24 bytes, 4 cannot.
+        #expect(DecoderDriver.decode("*3\r\n", limits: limits).error == nil)
+        #expect(DecoderDriver.decode("*4\r\n", limits: limits).error == .protocolError("too big request"))
+        #expect(DecoderDriver.decode("a b c d\n", limits: limits).requests.first?.arguments.count == 4)
         #expect(
             DecoderDriver.decode("*123456789\r\n", limits: limits).error == .protocolError("too big mbulk count string")
         )
+    }
+
+    /// Issue 15: the argument count was limited to 1,024 and the connection reset; Redis 7.0's
+    /// `unit/geo.tcl` fuzz tests send GEOADD with 20,000 members, 60,002 arguments.
+    @Test func aGeoaddOfSixtyThousandArgumentsIsOneRequest() {
+        var text = "*60002\r\n$6\r\nGEOADD\r\n$3\r\nkey\r\n"
+        for index in 0..<20_000 {
+            let member = "m\(index)"
+            text += "$2\r\n10\r\n$2\r\n20\r\n$\(member.utf8.count)\r\n\(member)\r\n"
+        }
+        let outcome = DecoderDriver.decode(text)
+        #expect(outcome.error == nil)
+        #expect(outcome.requests.map(\.arguments.count) == [60_002])
+    }
+
+    /// A count whose smallest possible request is past the byte limit fails at once, before any
+    /// argument is read or room is made for it.
+    @Test func aCountThatCannotFitFailsAtOnce() {
+        #expect(DecoderDriver.decode("*2147483647\r\n").error == .protocolError("too big request"))
+        #expect(DecoderDriver.decode("*2147483648\r\n").error == .protocolError("invalid multibulk length"))
     }
 }

@@ -15,7 +15,7 @@ import Testing
 
     /// Small limits, so that random input reaches every limit too.
     static let smallLimits = ProtocolLimits(
-        maximumInlineBytes: 12, maximumBulkBytes: 6, maximumArguments: 3, maximumRequestBytes: 32)
+        maximumInlineBytes: 12, maximumBulkBytes: 6, maximumRequestBytes: 32)
 
     @Test func randomInputGivesRequestsOrAProtocolErrorWhateverTheReads() {
         var inputs = FuzzInputs(seed: 0x5EED_0F_C0DEC)
@@ -58,7 +58,7 @@ import Testing
     static let everyReason: Set<String> = [
         "invalid multibulk length", "invalid bulk length", "expected '$'", "unbalanced quotes in request",
         "too big inline request", "too big mbulk count string", "too big bulk count string",
-        "too many arguments in inline request", "too big request",
+        "too big request",
     ]
 
     /// The same property through `ByteToMessageHandler` in an `EmbeddedChannel`, on a hundredth of the inputs.

@@ -118,14 +118,13 @@ import Testing
         ("*+1\r\n", "invalid multibulk length"),
         ("* 1\r\n", "invalid multibulk length"),
         ("*-0\r\n", "invalid multibulk length"),
-        ("*1025\r\n", "invalid multibulk length"),
         ("*2147483648\r\n", "invalid multibulk length"),
         ("*99999999999999999999\r\n", "invalid multibulk length"),
         ("*1\r\n$abc\r\n", "invalid bulk length"),
         ("*1\r\n$\r\n", "invalid bulk length"),
         ("*1\r\n$-1\r\n", "invalid bulk length"),
         ("*1\r\n$03\r\n", "invalid bulk length"),
-        ("*1\r\n$1048577\r\n", "invalid bulk length"),
+        ("*1\r\n$536870913\r\n", "invalid bulk length"),
         ("*1\r\nx", "expected '$', got 'x'"),
         ("*1\r\n:1\r\n", "expected '$', got ':'"),
         ("*1\r\n\r\n", "expected '$', got '\\x0d'"),
@@ -135,7 +134,6 @@ import Testing
         ("*" + String(repeating: "1", count: 65_536), "too big mbulk count string"),
         ("*1\r\n$" + String(repeating: "1", count: 65_536), "too big bulk count string"),
         (String(repeating: "a", count: 65_537), "too big inline request"),
-        (String(repeating: "a ", count: 1_025) + "\r\n", "too many arguments in inline request"),
     ]
 
     @Test(arguments: errors)

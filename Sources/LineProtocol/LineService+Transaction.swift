@@ -1,0 +1,297 @@
+import Places
+
+/// Redis transactions — `MULTI`, `EXEC`, `DISCARD`, `WATCH`, `UNWATCH` — on
+/// `DurableDirectory.transact`, and the grouped run of a connection's pipelined writes.
+///
+/// After `MULTI` each command is checked (unknown name, wrong number of arguments: an error reply,
+/// and `EXEC` will answer `EXECABORT`) and answered `+QUEUED`. `EXEC` runs the queued commands in
+/// order on the directory's writer thread, so no other client's write comes between them, and
+/// answers an array of their replies; later commands see the writes of earlier ones. Error
+/// wording follows Redis 7.0's `src/multi.c` and `src/server.c` (`processCommand`).
+///
+/// **All or none.** Redis does not roll back: a command failing at run time leaves the others'
+/// effects. Vicinity keeps that for commands that read (their error is an element of the array,
+/// as in Redis), but the writes of a transaction are one store transaction: when a write command
+/// fails — a bad argument, no permission, a rule of `PlaceDirectory.checked`, the store itself —
+/// nothing of the transaction is stored and `EXEC` answers
+/// `-EXECABORT Transaction rolled back, nothing stored: command <n> (<name>) failed: <error>`.
+/// Clients read `EXECABORT` as a failed transaction (redis-py raises `ExecAbortError`), which is
+/// what it is; answering an array would report writes that were not made.
+///
+/// **WATCH** records each key's change counter (`DurableDirectory.version(ofKey:)`: a key is a
+/// place kind, or `user`); `EXEC` compares them on the writer thread before running anything and
+/// answers a null array when one changed (by any client, this one included), as Redis does. That
+/// is what redis-py's `transaction()` helper and `pipeline.watch()` rely on.
+extension LineService {
+    /// What `execute` does with a command, given the session's transaction state.
+    enum TransactionStep {
+        /// Not a transaction command, not in `MULTI`: run it.
+        case proceed
+        /// Answered already (`+QUEUED`, `+OK`, an error).
+        case reply(RESPReply)
+        /// `EXEC` of these commands, with the keys watched.
+        case exec(QueuedTransaction, watched: [String: UInt64])
+    }
+
+    /// The transaction commands, and queueing while in `MULTI`.
+    func transactionStep(_ name: String, _ arguments: [String], _ session: inout Session) -> TransactionStep {
+        guard let arity = LineService.transactionArity[name] else {
+            guard session.transaction != nil else { return .proceed }
+            if let refusal = LineService.queueingRefusal(name, arguments) {
+                session.transaction?.failed = true
+                return .reply(.error(refusal.line))
+            }
+            session.transaction?.commands.append(arguments)
+            return .reply(.simpleString("QUEUED"))
+        }
+        guard arity > 0 ? arguments.count == arity : arguments.count >= -arity else {
+            session.transaction?.failed = true
+            return .reply(.error(CommandFailure.wrongArity(name).line))
+        }
+        switch name {
+        case "MULTI":
+            guard session.transaction == nil else { return .reply(.error("ERR MULTI calls can not be nested")) }
+            session.transaction = QueuedTransaction()
+            return .reply(.simpleString("OK"))
+        case "EXEC":
+            guard let queued = session.transaction else { return .reply(.error("ERR EXEC without MULTI")) }
+            let watched = session.watchedKeys
+            session.transaction = nil
+            session.watchedKeys = [:]
+            guard !queued.failed else {
+                return .reply(.error("EXECABORT Transaction discarded because of previous errors."))
+            }
+            return .exec(queued, watched: watched)
+        case "DISCARD":
+            guard session.transaction != nil else { return .reply(.error("ERR DISCARD without MULTI")) }
+            session.transaction = nil
+            session.watchedKeys = [:]
+            return .reply(.simpleString("OK"))
+        case "WATCH":
+            guard session.transaction == nil else { return .reply(.error("ERR WATCH inside MULTI is not allowed")) }
+            for key in arguments.dropFirst() where session.watchedKeys[key] == nil {
+                session.watchedKeys[key] = directory.version(ofKey: key)
+            }
+            return .reply(.simpleString("OK"))
+        default:  // UNWATCH: queued inside MULTI, as in Redis
+            if session.transaction != nil {
+                session.transaction?.commands.append(arguments)
+                return .reply(.simpleString("QUEUED"))
+            }
+            session.watchedKeys = [:]
+            return .reply(.simpleString("OK"))
+        }
+    }
+
+    /// Redis 7.0's arities of the transaction commands (`src/commands.def`).
+    static let transactionArity: [String: Int] = ["MULTI": 1, "EXEC": 1, "DISCARD": 1, "WATCH": -2, "UNWATCH": 1]
+
+    /// Why a command cannot be queued: unknown, or a wrong number of arguments where the arity is
+    /// known (Redis's commands; Vicinity's own check theirs when they run).
+    static func queueingRefusal(_ name: String, _ arguments: [String]) -> CommandFailure? {
+        guard commandNames.contains(name) || redisArity[name] != nil else {
+            return CommandFailure(line: unknownCommand(arguments[0], arguments: Array(arguments.dropFirst())))
+        }
+        if let arity = redisArity[name] ?? sortedSetArity[name],
+            !(arity > 0 ? arguments.count == arity : arguments.count >= -arity)
+        {
+            return .wrongArity(name)
+        }
+        return nil
+    }
+
+    /// Runs `EXEC`: the queued commands as one group on the writer thread, all or none.
+    func exec(
+        _ queued: QueuedTransaction, watched: [String: UInt64], session: Session,
+        completion: @escaping @Sendable (RESPReply, Session) -> Void
+    ) {
+        directory.transact({ [self] transaction -> (RESPReply, Session) in
+            for (key, version) in watched where transaction.version(ofKey: key) != version {
+                return (.nullArray, session)
+            }
+            var session = session
+            var replies: [RESPReply] = []
+            for (offset, command) in queued.commands.enumerated() {
+                let (reply, failedWrite) = runGrouped(command, &session, transaction)
+                if failedWrite, case .error(let line) = reply {
+                    transaction.rollBack()
+                    let name = command[0].uppercased()
+                    let message =
+                        "EXECABORT Transaction rolled back, nothing stored: command \(offset + 1) (\(name)) failed: "
+                    return (.error(message + line), session)
+                }
+                replies.append(reply)
+            }
+            return (.array(replies), session)
+        }) { result in
+            switch result {
+            case .success(let (reply, session)): completion(reply, session)
+            case .failure(let error):
+                guard case .error(let line) = LineService.reply(for: error) else { return }
+                completion(.error("EXECABORT Transaction rolled back, nothing stored: " + line), session)
+            }
+        }
+    }
+
+    /// Runs a connection's queued pipelined writes together (`CommandHandler` takes them off its
+    /// queue when they name distinct records): each command runs now, in order, and all their
+    /// writes join the directory's queue at once, so that they share a commit. They stay
+    /// independent: a write refused is answered with its error and the others are stored.
+    ///
+    /// The caller guarantees that no command reads what an earlier one writes (distinct keys and
+    /// members, see `CommandHandler.writeKeys`): each runs against the directory as it was before
+    /// the group.
+    ///
+    /// - Parameter completion: every reply in order, once the last write is answered; at once when
+    ///   none writes.
+    func executeWrites(
+        _ commands: [[String]], session: Session, completion: @escaping @Sendable ([RESPReply]) -> Void
+    ) {
+        let replies = ReplyBatch(count: commands.count, completion: completion)
+        var writes: [(request: DirectoryRequest, completion: @Sendable (Result<String?, PlacesError>) -> Void)] = []
+        for (index, command) in commands.enumerated() {
+            countCommand()
+            var session = session
+            let arguments = CommandArguments(command: command[0], values: Array(command.dropFirst()))
+            do throws(CommandFailure) {
+                switch try self.command(command[0].uppercased(), arguments, &session) {
+                case .reply(let reply):
+                    replies.record(reply, at: index)
+                case .write(let request, let reply):
+                    writes.append(
+                        (
+                            request,
+                            { result in
+                                switch result {
+                                case .success(let token): replies.record(reply(token), at: index)
+                                case .failure(let error): replies.record(LineService.reply(for: error), at: index)
+                                }
+                            }
+                        ))
+                case .writes(let requests, let reply), .atomicWrites(let requests, let reply):
+                    guard !requests.isEmpty else {
+                        replies.record(reply([]), at: index)
+                        continue
+                    }
+                    let batch = WriteBatch(count: requests.count)
+                    for (offset, request) in requests.enumerated() {
+                        writes.append(
+                            (
+                                request,
+                                { result in
+                                    if let results = batch.record(result, at: offset) {
+                                        replies.record(reply(results), at: index)
+                                    }
+                                }
+                            ))
+                    }
+                }
+            } catch {
+                replies.record(.error(error.line), at: index)
+            }
+        }
+        if !writes.isEmpty { directory.submit(contentsOf: writes, presenting: session.token) }
+    }
+
+    /// Whether `CommandHandler` may run a request together with other pipelined writes: a write
+    /// whose effect depends only on the records it names (not on the connection's state, nor on a
+    /// whole key as DEL).
+    static let groupableWrites: Set<String> = [
+        "GEOADD", "ZREM", "PLACE.SET", "PLACE.DEL", "USER.ADD", "USER.MOVE", "USER.VISIBILITY", "USER.DEL",
+    ]
+
+    /// The records a groupable write may read or change, as `key\0member` strings, over-counted
+    /// (every argument after the key may be a member); nil for a command that is not groupable.
+    /// Two writes with no string in common can run against the same state.
+    static func writeKeys(_ arguments: [String]) -> Set<String>? {
+        guard arguments.count >= 2 else { return nil }
+        let name = arguments[0].uppercased()
+        guard groupableWrites.contains(name) else { return nil }
+        if name.hasPrefix("USER.") { return ["\(PlaceDirectory.userKind)\u{0}\(arguments[1])"] }
+        let key = arguments[1]
+        var members = Array(arguments.dropFirst(2))
+        if name.hasPrefix("PLACE.") {
+            members = Array(members.prefix(1))
+        } else if name == "GEOADD" {
+            // Options, then longitude latitude member triples.
+            let options = members.prefix { ["NX", "XX", "CH"].contains($0.uppercased()) }.count
+            members = stride(from: options + 2, to: members.count, by: 3).map { members[$0] }
+        }
+        return Set(members.map { key + "\u{0}" + $0 })
+    }
+
+    /// Stores `requests` all or none in one transaction, each planned after the ones before.
+    ///
+    /// - Parameter completion: the results in request order: all successes once stored, or the
+    ///   first refusal (and nothing stored; the requests after it are not tried).
+    func submitAtomically(
+        _ requests: [DirectoryRequest], presenting token: String?,
+        completion: @escaping @Sendable ([Result<String?, PlacesError>]) -> Void
+    ) {
+        directory.transact({ transaction -> [Result<String?, PlacesError>] in
+            var results: [Result<String?, PlacesError>] = []
+            for request in requests {
+                do throws(PlacesError) {
+                    results.append(.success(try transaction.perform(request, presenting: token).token))
+                } catch {
+                    transaction.rollBack()
+                    return [.failure(error)]
+                }
+            }
+            return results
+        }) { result in
+            switch result {
+            case .success(let results): completion(results)
+            case .failure(let error): completion([.failure(error)])
+            }
+        }
+    }
+
+    /// Whether a failing command is a write (its failure rolls an `EXEC` back).
+    static func isWrite(_ command: [String]) -> Bool {
+        let name = command[0].uppercased()
+        if groupableWrites.contains(name) || name == "DEL" || name == "GEOSEARCHSTORE" { return true }
+        guard name == "GEORADIUS" || name == "GEORADIUSBYMEMBER" else { return false }
+        return command.dropFirst().contains { ["STORE", "STOREDIST"].contains($0.uppercased()) }
+    }
+
+    /// One command inside a group, on the writer thread: its writes go to `transaction`.
+    ///
+    /// - Returns: the reply, and whether the command is a write that failed.
+    private func runGrouped(_ command: [String], _ session: inout Session, _ transaction: DirectoryTransaction)
+        -> (reply: RESPReply, failedWrite: Bool)
+    {
+        countCommand()
+        let name = command[0].uppercased()
+        // Queued UNWATCH: EXEC forgets the watched keys anyway.
+        if name == "UNWATCH" { return (.simpleString("OK"), false) }
+        let arguments = CommandArguments(command: command[0], values: Array(command.dropFirst()))
+        do throws(CommandFailure) {
+            switch try self.command(name, arguments, &session) {
+            case .reply(let reply):
+                return (reply, false)
+            case .write(let request, let reply):
+                do throws(PlacesError) {
+                    let receipt = try transaction.perform(request, presenting: session.token)
+                    return (reply(receipt.token), false)
+                } catch {
+                    return (LineService.reply(for: error), true)
+                }
+            case .writes(let requests, let reply), .atomicWrites(let requests, let reply):
+                var results: [Result<String?, PlacesError>] = []
+                var failed = false
+                for request in requests {
+                    do throws(PlacesError) {
+                        results.append(.success(try transaction.perform(request, presenting: session.token).token))
+                    } catch {
+                        results.append(.failure(error))
+                        failed = true
+                    }
+                }
+                return (reply(results), failed)
+            }
+        } catch {
+            return (.error(error.line), LineService.isWrite(command))
+        }
+    }
+}
