@@ -107,6 +107,7 @@ public final class LineService: Sendable {
         var arguments = arguments
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
+        if let outcome = try userTokenCommand(name, &arguments) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
         let shown = arguments.command.count > 128 ? String(arguments.command.prefix(128)) : arguments.command
         throw .error("unknown command '\(shown)', with args beginning with: ")
