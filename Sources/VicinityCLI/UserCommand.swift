@@ -7,7 +7,7 @@ import Places
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, move, hide, show or remove a user in the database.",
+        abstract: "Add, move, hide, show, list or remove users, or replace a user's token.",
         discussion: """
             A private user is on no map and in no query but their own; to everyone else they look \
             like a user that does not exist. A user without a location is on no map. Adding a \
@@ -17,7 +17,7 @@ struct UserCommand: ParsableCommand {
             """,
         subcommands: [
             UserAddCommand.self, UserMoveCommand.self, UserVisibilityCommand.self, UserShowCommand.self,
-            UserRemoveCommand.self,
+            UserListCommand.self, UserTokenCommand.self, UserRemoveCommand.self,
         ]
     )
 }
@@ -54,6 +54,13 @@ struct UserAddCommand: OutputCommand {
         let user = User(
             id: id, name: name ?? id, location: coordinate, visibility: `private` ? .private : .public)
         let session = try DirectorySession(database: options.database, token: options.token, output: &output)
+        guard session.principal == .admin else {
+            session.close()
+            let given = session.principal == .anonymous ? "no token was given" : "the token given is a user's"
+            throw CLIError.noPermission(
+                "adding a user needs the admin token, and \(given): pass it with --token TOKEN or in "
+                    + "$VICINITY_TOKEN (vicinity admin-token creates it)")
+        }
         let token = try session.perform(.addUser(user)) ?? ""
         output.line(token)
         output.note(
