@@ -50,7 +50,9 @@ struct UserAddCommand: OutputCommand {
     @OptionGroup var options: UserOptions
 
     func execute(_ output: inout CommandOutput) throws {
-        let coordinate = try UserMoveCommand.coordinate(location, option: "--at")
+        let coordinate = try UserMoveCommand.coordinate(location, option: "--at") {
+            "vicinity user add \(ResultListing.printable(id)) --at \($0) \($1)"
+        }
         let user = User(
             id: id, name: name ?? id, location: coordinate, visibility: `private` ? .private : .public)
         let session = try DirectorySession(database: options.database, token: options.token, output: &output)
@@ -82,7 +84,9 @@ struct UserMoveCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         if forget && !location.isEmpty { throw CLIError.usage("give a latitude and longitude, or --forget, not both") }
-        let coordinate = try Self.coordinate(location, option: "the location")
+        let coordinate = try Self.coordinate(location, option: "the location") {
+            "vicinity user move \(ResultListing.printable(id)) \($0) \($1)"
+        }
         if coordinate == nil && !forget {
             throw CLIError.usage("missing the location: expected LAT LON in degrees, or --forget")
         }
@@ -92,12 +96,17 @@ struct UserMoveCommand: OutputCommand {
     }
 
     /// Two values as a coordinate; none as nil.
-    static func coordinate(_ values: [String], option: String) throws(CLIError) -> Coordinate? {
+    ///
+    /// - Parameter swapped: the command line to suggest when the two look swapped (see
+    ///   `ArgumentValues.coordinate`).
+    static func coordinate(_ values: [String], option: String, swapped: ((String, String) -> String)? = nil)
+        throws(CLIError) -> Coordinate?
+    {
         if values.isEmpty { return nil }
         guard values.count == 2 else {
             throw .usage("\(option) takes a latitude and a longitude in degrees, got \(values.count) values")
         }
-        return try ArgumentValues.coordinate(latitude: values[0], longitude: values[1])
+        return try ArgumentValues.coordinate(latitude: values[0], longitude: values[1], swapped: swapped)
     }
 }
 

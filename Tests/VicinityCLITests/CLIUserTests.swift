@@ -114,4 +114,18 @@ import Testing
         #expect(CLI.test(["user", "show", "mehmet", "--db", fixture.db, "--token", fixture.mehmet]).status == 77)
         #expect(CLI.test(["user", "show", "mehmet", "--db", fixture.db, "--token", fresh]).status == 0)
     }
+
+    @Test func swappedCoordinatesOfAUserGetTheHint() {
+        let fixture = Fixture()
+        let move = CLI.test(["user", "move", "ayse", "151.2", "-33.9", "--db", fixture.db, "--token", fixture.ayse])
+        #expect(move.status == 64)
+        #expect(
+            move.standardError.hasSuffix(
+                "did you swap latitude and longitude? try `vicinity user move ayse -33.9 151.2`\n"))
+        let add = CLI.test([
+            "user", "add", "zeynep", "--at", "151.2", "-33.9", "--db", fixture.db, "--token", fixture.admin,
+        ])
+        #expect(
+            add.standardError.hasSuffix("try `vicinity user add zeynep --at -33.9 151.2`\n"), "\(add.standardError)")
+    }
 }
