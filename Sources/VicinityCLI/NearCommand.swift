@@ -18,7 +18,9 @@ struct NearCommand: OutputCommand {
     @Argument(help: "Longitude of the point, degrees (-180 to 180).") var longitude: String
     @Option(help: ArgumentHelp("Radius in meters, inclusive.", valueName: "meters")) var radius = "500"
     @Option(help: ArgumentHelp("Show at most this many places.", valueName: "n")) var limit: String?
-    @Option(help: ArgumentHelp("text, json (as --json) or geojson (a FeatureCollection).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp("Print text, json (as --json) or geojson (a FeatureCollection).", valueName: "format"),
+        completion: .list(ListingFormat.allCases.map(\.rawValue)))
     var format: String?
     @OptionGroup var query: QueryOptions
 
@@ -68,7 +70,9 @@ struct NearestCommand: OutputCommand {
     @Argument(help: "Longitude of the point, degrees (-180 to 180).") var longitude: String
     @Option(help: ArgumentHelp("How many places to list.", valueName: "n")) var count = "5"
     @Option(help: ArgumentHelp("Only places within this many meters.", valueName: "meters")) var maxDistance: String?
-    @Option(help: ArgumentHelp("text, json (as --json) or geojson (a FeatureCollection).", valueName: "format"))
+    @Option(
+        help: ArgumentHelp("Print text, json (as --json) or geojson (a FeatureCollection).", valueName: "format"),
+        completion: .list(ListingFormat.allCases.map(\.rawValue)))
     var format: String?
     @OptionGroup var query: QueryOptions
 
