@@ -104,6 +104,46 @@ check "a bad row aborts the import, naming file and line" "$out" "$bad:3: invali
 check "a failed import stores nothing" "$("$bin" export --kind pharmacy --db "$db" | wc -l)" "^4$"
 rm -f "$bad"
 
+# Issue 15, the shell: standard input, GeoJSON results, JSON errors, suggestions, the swap hint,
+# one meaning of --kind all, user list and user token, GeoJSON round trips, help.
+out=$("$bin" export --kind pharmacy --db "$db" | "$bin" import - --kind pharmacy --db "$HOME/piped.sqlite")
+check "import - reads a pipe" "$out" "^Imported 3 places into $HOME/piped\.sqlite"
+out=$("$bin" near 41.088154 29.015615 --data - --format geojson <"$istanbul")
+check "near --data - --format geojson" "$out" '^\{"type":"FeatureCollection","features":\[$'
+check "near --format geojson: distance in properties" "$out" '"properties":\{"name":"Omur","kind":"pharmacy","distance_m":131\.93'
+out=$("$bin" nearest 41.088154 29.015615 --count 2 --data "$istanbul" --format geojson)
+check "nearest --format geojson: two features" "$(grep -c '"type":"Feature"' <<<"$out")" "^2$"
+out=$("$bin" near 41 29 --radius -5 --json 2>&1 >/dev/null)
+check "errors are JSON under --json" "$out" \
+    '^\{"error":"invalid radius \\"-5\\": expected 0 to 20000000 meters","exit_code":64\}$'
+check_status "a JSON error keeps its exit code" 64 "$bin" near 41 29 --radius -5 --json
+check "a JSON error leaves standard output empty" "$("$bin" near 41 29 --radius -5 --json 2>/dev/null | wc -c)" "^0$"
+check "did you mean a subcommand" "$("$bin" nera 41 29 2>&1)" "unknown command 'nera'\. Did you mean 'near'\?$"
+check "did you mean an option" "$("$bin" near 41 29 --radus 5 2>&1)" "Did you mean '--radius'\?$"
+check "no suggestion when nothing is close" "$("$bin" frobnicate 2>&1)" "^vicinity: unexpected argument 'frobnicate'$"
+check "swapped coordinates" "$("$bin" near 151.2 -33.9 2>&1)" \
+    'did you swap latitude and longitude\? try `vicinity near -33\.9 151\.2`$'
+out=$(printf 'id,name,lat,lon\nk,Kahve,41.0882,29.0157\n' | "$bin" import - --kind cafe --db "$db")
+out=$("$bin" near 41.088154 29.015615 --radius 700 --kind all --db "$db" 2>&1)
+check "--kind all: every kind in near" "$out" "^4 places within 700 m"
+check_status "a kind named all is refused" 64 "$bin" import "$istanbul" --kind all --db "$db"
+out=$("$bin" user add zeynep --db "$db" 2>&1)
+check "user add without a token says which and how" "$out" \
+    'needs the admin token, and no token was given: pass it with --token TOKEN or in \$VICINITY_TOKEN'
+check "user list for the admin" "$(VICINITY_TOKEN=$admin "$bin" user list --db "$db")" "^ayse +private +41\.0885, 29\.0158"
+check_status "user list for anyone else" 77 "$bin" user list --token "$ayse" --db "$db"
+new_ayse=$("$bin" user token ayse --token "$ayse" --db "$db" 2>/dev/null)
+check "user token prints a new token alone" "$new_ayse" "^[A-Za-z0-9_-]{43}$"
+check_status "the replaced token stops working" 77 "$bin" user show ayse --token "$ayse" --db "$db"
+check_status "the new token works" 0 "$bin" user show ayse --token "$new_ayse" --db "$db"
+geo1=$("$bin" export --kind pharmacy --format geojson --db "$db")
+printf '%s\n' "$geo1" | "$bin" import - --kind pharmacy --db "$HOME/geo.sqlite" >/dev/null
+geo2=$("$bin" export --kind pharmacy --format geojson --db "$HOME/geo.sqlite")
+check "GeoJSON export, import, export: the same bytes" "$([[ "$geo1" == "$geo2" ]] && echo same)" "^same$"
+check "--threads shows its default once" \
+    "$("$bin" serve --help | sed -n '/--threads </,/--idle-timeout </p' | grep -v -- '--idle-timeout' | grep -o default | wc -l)" "^1$"
+check "a bash completion script" "$("$bin" --generate-completion-script bash)" "_vicinity"
+
 # serve, as an unprivileged user when this runs as root (scripts/server-user.sh): it answers, its
 # two protocols share one event-loop group of --threads loops, a busy port on either is a usage
 # error naming the address, and SIGTERM stops it gracefully, keeping an acknowledged write.

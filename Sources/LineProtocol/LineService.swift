@@ -207,6 +207,7 @@ public final class LineService: Sendable {
         var arguments = arguments
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
+        if let outcome = try userTokenCommand(name, &arguments) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
         if let outcome = try introspectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try sortedSetCommand(name, &arguments, session) { return outcome }

@@ -38,6 +38,9 @@ public enum DirectoryRequest: Sendable, Hashable {
     case removeUser(String)
     /// Replace the admin token (admin); the reply carries the new token.
     case rotateAdminToken
+    /// Give a user a new token (that user or admin); the old one stops working as the change is
+    /// applied, and the reply carries the new one.
+    case replaceUserToken(String)
 
     /// What the request changes: two requests with the same subject are never planned against the
     /// same state, so the second sees the first's effect.
@@ -46,7 +49,8 @@ public enum DirectoryRequest: Sendable, Hashable {
         case .setPlace(let place): return "place\u{0}\(place.kind)\u{0}\(place.id)"
         case .removePlace(let kind, let id): return "place\u{0}\(kind)\u{0}\(id)"
         case .addUser(let user): return "user\u{0}\(user.id)"
-        case .moveUser(let id, _), .setVisibility(let id, _), .removeUser(let id): return "user\u{0}\(id)"
+        case .moveUser(let id, _), .setVisibility(let id, _), .removeUser(let id), .replaceUserToken(let id):
+            return "user\u{0}\(id)"
         case .rotateAdminToken: return "admin"
         }
     }
@@ -73,7 +77,8 @@ public struct PlannedChange: Sendable {
 
 /// What a stored write tells its writer.
 public struct WriteReceipt: Sendable, Hashable {
-    /// The clear text of a token the write created (`addUser`, `rotateAdminToken`), else nil.
+    /// The clear text of a token the write created (`addUser`, `rotateAdminToken`,
+    /// `replaceUserToken`), else nil.
     public var token: String?
     /// True when the write replaced a record that was there just before it (`setPlace` over an
     /// existing place). Writes to one record are planned one after another, so of two writers

@@ -10,9 +10,9 @@ import Geo
 ///   (`42`, `4.5`).
 /// - `properties.name` is the name (missing or null → empty); `properties.kind` the kind (missing,
 ///   null or empty → `defaultKind`).
-/// - Every other property becomes an attribute: strings as they are, numbers as written
-///   (`3.0` → `3`), booleans `true`/`false`, null → empty, arrays and objects as compact JSON with
-///   sorted keys. A `properties.id` is never an attribute, even when the feature's `id` is used.
+/// - Every other property becomes an attribute, in the order the feature writes them: strings as
+///   they are, numbers as written (`3.0` → `3`), booleans `true`/`false`, null → empty, arrays and
+///   objects as compact JSON with sorted keys. A `properties.id` is never an attribute, even when the feature's `id` is used.
 ///
 /// Ids must be non-empty and unique per kind. The first problem stops the read with a
 /// `PlacesError` naming the feature (`FILE: feature 3: …`).
@@ -40,7 +40,8 @@ public struct GeoJSONReader: Sendable {
     /// Parses GeoJSON bytes (UTF-8, an optional byte order mark is skipped); `file` names the
     /// source in errors and origins.
     public func parse(_ bytes: [UInt8], file: String) throws(PlacesError) -> PlaceFile {
-        let json = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(bytes.dropFirst(3)) : Data(bytes)
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let json = Data(text)
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
@@ -51,6 +52,7 @@ public struct GeoJSONReader: Sendable {
         guard let collection = root as? [String: Any], collection["type"] as? String == "FeatureCollection",
             let features = collection["features"] as? [Any]
         else { throw .notFeatureCollection(file: file) }
+        let propertyOrder = JSONKeyOrder.featureProperties(in: text)
 
         var places: [Place] = []
         var origins: [SourceLocation] = []
@@ -61,7 +63,8 @@ public struct GeoJSONReader: Sendable {
         for (index, element) in features.enumerated() {
             let location = SourceLocation(file: file, position: .feature(index))
             do throws(PlacesError) {
-                let place = try self.place(element, at: location)
+                let order = propertyOrder.flatMap { index < $0.count ? $0[index] : nil }
+                let place = try self.place(element, at: location, propertyOrder: order)
                 let key = PlaceKey(kind: place.kind, id: place.id)
                 if let first = firstFeature[key] {
                     throw .duplicateID(
@@ -78,7 +81,10 @@ public struct GeoJSONReader: Sendable {
         return PlaceFile(path: file, places: places, origins: origins, skipped: skipped)
     }
 
-    private func place(_ element: Any, at location: SourceLocation) throws(PlacesError) -> Place {
+    /// - Parameter propertyOrder: the feature's property names in document order (`JSONKeyOrder`).
+    private func place(_ element: Any, at location: SourceLocation, propertyOrder: [String]?) throws(PlacesError)
+        -> Place
+    {
         guard let feature = element as? [String: Any], feature["type"] as? String == "Feature" else {
             throw .notFeature(location)
         }
@@ -93,10 +99,19 @@ public struct GeoJSONReader: Sendable {
         let name = properties["name"].map(JSONText.attribute) ?? ""
         var kind = properties["kind"].map(JSONText.attribute) ?? ""
         if kind.isEmpty { kind = defaultKind }
-        let names = properties.keys.filter { $0 != "id" && $0 != "name" && $0 != "kind" }.sorted()
+        let names = Self.attributeNames(properties, order: propertyOrder ?? [])
         return Place(
             id: id, kind: kind, name: name, coordinate: coordinate,
             values: names.map { JSONText.attribute(properties[$0] as Any) }, checkedNames: names)
+    }
+
+    /// The properties that are attributes, in `order` (first appearance of a repeated name), then
+    /// any `order` missed, sorted.
+    private static func attributeNames(_ properties: [String: Any], order: [String]) -> [String] {
+        var names: [String] = []
+        var seen: Set<String> = ["id", "name", "kind"]
+        for name in order where properties[name] != nil && seen.insert(name).inserted { names.append(name) }
+        return names + properties.keys.filter { !seen.contains($0) }.sorted()
     }
 
     private func pointCoordinate(_ geometry: Any?, at location: SourceLocation) throws(PlacesError) -> Coordinate {

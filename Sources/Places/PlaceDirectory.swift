@@ -19,7 +19,7 @@ import Geo
 public struct PlaceDirectory: Sendable {
     /// Places by kind.
     public private(set) var places: PlaceCatalog
-    private var registry: UserRegistry
+    private(set) var registry: UserRegistry
     /// Token digests: the admin's, and each user's (never the tokens themselves).
     private var adminDigest: TokenDigest?
     private var userByDigest: [TokenDigest: String] = [:]
@@ -137,6 +137,12 @@ public struct PlaceDirectory: Sendable {
         case .removeUser(let id):
             let user = try ownRecord(id, for: principal, action: "removing a user")
             return PlannedChange(change: .removeUser(user.id))
+        case .replaceUserToken(let id):
+            // The whole record as it is, with the new digest: the store keeps it as any user
+            // record, and applying it forgets the old digest, so the old token stops working.
+            let user = try ownRecord(id, for: principal, action: "replacing a user's token")
+            let (clearText, digest) = Token.issue()
+            return PlannedChange(change: .putUser(user, tokenDigest: digest), token: clearText)
         case .rotateAdminToken:
             guard principal == .admin else {
                 throw .forbidden(action: "replacing the admin token needs the admin token")

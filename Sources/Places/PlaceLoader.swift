@@ -27,12 +27,25 @@ public enum PlaceLoader {
     public static func load(path: String, defaultKind: String, format: Format? = nil, skipInvalid: Bool = false)
         throws(PlacesError) -> PlaceFile
     {
-        let bytes = try SourceFile.bytes(atPath: path)
-        switch format ?? detectFormat(path: path, bytes: bytes) {
+        try load(
+            bytes: SourceFile.bytes(atPath: path), name: path, defaultKind: defaultKind, format: format,
+            skipInvalid: skipInvalid)
+    }
+
+    /// Reads places from bytes already in memory (standard input, a request body).
+    ///
+    /// - Parameters:
+    ///   - name: what messages and origins call the source (`<stdin>`); its extension, if any,
+    ///     chooses the format as a file name would.
+    ///   - defaultKind, format, skipInvalid: as for `load(path:defaultKind:format:skipInvalid:)`.
+    public static func load(
+        bytes: [UInt8], name: String, defaultKind: String, format: Format? = nil, skipInvalid: Bool = false
+    ) throws(PlacesError) -> PlaceFile {
+        switch format ?? detectFormat(path: name, bytes: bytes) {
         case .csv:
-            return try PlaceCSVReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: path)
+            return try PlaceCSVReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: name)
         case .geoJSON:
-            return try GeoJSONReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: path)
+            return try GeoJSONReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: name)
         }
     }
 

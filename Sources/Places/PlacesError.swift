@@ -157,6 +157,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "invalid \(noun) \(PlacesError.quoted(value)): expected \(expected)"
         case .invalidKind(let kind):
             return Vocabulary.placeKind.message(kind)
+        case .reservedKind(let kind) where kind == Vocabulary.everyKind:
+            return "kind \(PlacesError.quoted(kind)) is reserved: --kind all means every kind, so no place may have it"
         case .reservedKind(let kind):
             return "kind \(PlacesError.quoted(kind)) is reserved for people: users are added with their own token "
                 + "(`vicinity user add`), not as places"

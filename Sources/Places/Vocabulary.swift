@@ -78,10 +78,14 @@ public enum Vocabulary {
 
     // MARK: - Who and what
 
-    /// The collection a query searches: `user` (people), or a place kind.
+    /// The word for every place kind at once (`--kind all`), on every command that takes a kind:
+    /// no place may have it as its kind (`placeKind` refuses it, as it refuses `user`).
+    public static let everyKind = "all"
+
+    /// The collection a query searches: `user` (people), `all` (every place kind), or a place kind.
     public static let queryKind = ValueRule<String>(
         noun: "kind", expected: kindExpected,
-        read: { $0 }, accepts: { $0 == PlaceDirectory.userKind || isPlaceKind($0) })
+        read: { $0 }, accepts: { $0 == PlaceDirectory.userKind || $0 == everyKind || isPlaceKind($0) })
 
     /// A kind to search in data files (`--data`): any text of 1 character or more, as the CSV and
     /// GeoJSON readers take a file's kinds (a file is read as it is; writing one into a database
@@ -89,10 +93,11 @@ public enum Vocabulary {
     public static let dataKind = ValueRule<String>(
         noun: "kind", expected: "a name such as pharmacy", read: { $0 }, accepts: { !$0.isEmpty })
 
-    /// A place kind: 1 to 64 characters without spaces or control characters, not `user`.
+    /// A place kind: 1 to 64 characters without spaces or control characters, not `user` (people)
+    /// nor `all` (every kind).
     public static let placeKind = ValueRule<String>(
         noun: "kind", expected: kindExpected, read: { $0 }, accepts: isPlaceKind,
-        failure: { $0 == PlaceDirectory.userKind ? .reservedKind($0) : .invalidKind($0) })
+        failure: { $0 == PlaceDirectory.userKind || $0 == everyKind ? .reservedKind($0) : .invalidKind($0) })
 
     /// A place id: 1 to 128 characters without control characters.
     public static let placeID = ValueRule<String>(
@@ -150,7 +155,7 @@ public enum Vocabulary {
         let printableASCII = kind.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         let spaces = !printableASCII && kind.unicodeScalars.contains { $0.properties.isWhitespace }
         return !kind.isEmpty && fits(kind, limit: 64) && !spaces && !hasControls(kind)
-            && kind != PlaceDirectory.userKind
+            && kind != PlaceDirectory.userKind && kind != everyKind
     }
 
     static func isIdentifier(_ text: String) -> Bool { !text.isEmpty && fits(text, limit: 128) && !hasControls(text) }

@@ -13,12 +13,26 @@ enum ArgumentValues {
     }
 
     /// A point, latitude first.
-    static func coordinate(latitude: String, longitude: String) throws(CLIError) -> Coordinate {
+    ///
+    /// - Parameter swapped: the command line to suggest with the two values exchanged, given them
+    ///   in that order (`{ "vicinity near \($0) \($1)" }`). When the latitude is impossible but is
+    ///   a valid longitude and the longitude is a valid latitude (`near 151.2 -33.9`), the message
+    ///   asks whether they were swapped and offers it.
+    static func coordinate(
+        latitude: String, longitude: String, swapped: ((String, String) -> String)? = nil
+    ) throws(CLIError) -> Coordinate {
+        let (latitude, longitude) = (
+            latitude.trimmingCharacters(in: .whitespaces), longitude.trimmingCharacters(in: .whitespaces)
+        )
         do {
-            return try Vocabulary.coordinate(
-                latitude: latitude.trimmingCharacters(in: .whitespaces),
-                longitude: longitude.trimmingCharacters(in: .whitespaces))
+            return try Vocabulary.coordinate(latitude: latitude, longitude: longitude)
         } catch {
+            if let swapped, !Vocabulary.latitude.isValid(latitude), Vocabulary.longitude.isValid(latitude),
+                Vocabulary.latitude.isValid(longitude)
+            {
+                throw .usage(
+                    "\(error.description); did you swap latitude and longitude? try `\(swapped(longitude, latitude))`")
+            }
             throw .usage(error.description)
         }
     }

@@ -33,10 +33,18 @@ public enum CLI {
     ///   - streaming: write standard output as it is produced (for the real process) rather than
     ///     collecting it in the outcome (for tests).
     ///   - environment: the environment variables the run sees (the process's by default).
-    public static func run(_ arguments: [String], streaming: Bool = false, environment: [String: String]? = nil)
-        -> Outcome
-    {
-        run(VicinityCommand.self, programName: "vicinity", arguments, streaming: streaming, environment: environment)
+    ///   - standardInput: what `-` reads instead of the process's standard input (for tests).
+    public static func run(
+        _ arguments: [String], streaming: Bool = false, environment: [String: String]? = nil,
+        standardInput: [UInt8]? = nil
+    ) -> Outcome {
+        let body = {
+            run(
+                VicinityCommand.self, programName: "vicinity", arguments, streaming: streaming, environment: environment
+            )
+        }
+        guard let standardInput else { return body() }
+        return StandardInput.$given.withValue(standardInput, operation: body)
     }
 
     /// `run(_:streaming:environment:)` for another root command, whose messages start with
@@ -54,6 +62,7 @@ public enum CLI {
         _ root: any ParsableCommand.Type, programName: String, _ arguments: [String], streaming: Bool
     ) -> Outcome {
         var output = CommandOutput(streaming: streaming)
+        let failure: (status: Int32, message: String)
         do {
             var command = try root.parseAsRoot(shieldNegativeNumbers(arguments))
             if let runnable = command as? OutputCommand {
@@ -64,36 +73,32 @@ public enum CLI {
             output.flush()
             return Outcome(status: 0, standardOutput: output.collected, standardError: output.diagnostics)
         } catch let error as GeoError {
-            return failed(CLIError.usage(error.description), programName: programName, output: &output)
+            failure = (CLIError.usage("").exitCode, error.description)
         } catch let error as PlacesError {
-            return failed(CLIError(error), programName: programName, output: &output)
+            failure = (CLIError(error).exitCode, error.description)
         } catch let error as CLIError {
-            output.flush()
-            return Outcome(
-                status: error.exitCode, standardOutput: output.collected,
-                standardError: output.diagnostics + "\(programName): \(error.description)\n")
+            failure = (error.exitCode, error.description)
         } catch {
-            output.flush()
             let code = root.exitCode(for: error).rawValue
             let message = root.message(for: error)
             if code == 0 {
                 // --help and --version: a clean exit with text for standard output.
+                output.flush()
                 return Outcome(status: 0, standardOutput: output.collected + message + "\n", standardError: "")
             }
             let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
             let hint = firstLine.lowercased().hasPrefix("error: ") ? String(firstLine.dropFirst(7)) : firstLine
-            return Outcome(
-                status: code == 1 ? 70 : code, standardOutput: output.collected,
-                standardError: output.diagnostics
-                    + "\(programName): \(hint.prefix(1).lowercased() + hint.dropFirst())\n")
+            let sentence = hint.prefix(1).lowercased() + hint.dropFirst()
+            let text = Suggestion.forParserError(sentence, root: root, arguments: arguments) ?? sentence
+            failure = (code == 1 ? CLIError.internalError("").exitCode : code, text)
         }
-    }
-
-    private static func failed(_ error: CLIError, programName: String, output: inout CommandOutput) -> Outcome {
         output.flush()
+        let report = ErrorReport(
+            message: failure.message, exitCode: failure.status, programName: programName,
+            asJSON: ErrorReport.wantsJSON(arguments))
         return Outcome(
-            status: error.exitCode, standardOutput: output.collected,
-            standardError: output.diagnostics + "\(programName): \(error.description)\n")
+            status: failure.status, standardOutput: output.collected,
+            standardError: output.diagnostics + report.line + "\n")
     }
 
     /// Negative numbers ("-33.9", "-.5", "-1e3", "-inf") are values, not options: a leading space

@@ -40,13 +40,21 @@ struct DirectorySession {
             if isOperator { return try durable.performAndWait(request, by: .admin) }
             return try durable.performAndWait(request, presenting: token)
         } catch {
-            throw CLIError(error)
+            throw refusal(error)
         }
     }
 
     /// Reads the directory.
     func read<T>(_ body: (PlaceDirectory) throws(PlacesError) -> T) throws(CLIError) -> T {
-        do { return try durable.read(body) } catch { throw CLIError(error) }
+        do { return try durable.read(body) } catch { throw refusal(error) }
+    }
+
+    /// The error for a refused request; one refused for want of a token says how to give one.
+    private func refusal(_ error: PlacesError) -> CLIError {
+        if token == nil, !isOperator, case .forbidden(let action) = error {
+            return .noPermission("not allowed: \(action); pass it with --token TOKEN or in $VICINITY_TOKEN")
+        }
+        return CLIError(error)
     }
 
     func close() { durable.close() }

@@ -48,8 +48,14 @@ struct DistCommand: OutputCommand {
     }
 
     func execute(_ output: inout CommandOutput) throws {
-        let first = try ArgumentValues.coordinate(latitude: latitude1, longitude: longitude1)
-        let second = try ArgumentValues.coordinate(latitude: latitude2, longitude: longitude2)
+        let first = try ArgumentValues.coordinate(latitude: latitude1, longitude: longitude1) {
+            "vicinity dist \($0) \($1) \(latitude2.trimmingCharacters(in: .whitespaces)) "
+                + longitude2.trimmingCharacters(in: .whitespaces)
+        }
+        let second = try ArgumentValues.coordinate(latitude: latitude2, longitude: longitude2) {
+            "vicinity dist \(latitude1.trimmingCharacters(in: .whitespaces)) "
+                + "\(longitude1.trimmingCharacters(in: .whitespaces)) \($0) \($1)"
+        }
         let sphere = try QueryOptions.sphere(sphereRadius)
         let choice = try QueryOptions.projection(crs)
         let geodesic = Geodesic.wgs84.inverse(first, second)

@@ -23,12 +23,12 @@ struct ExportCommand: OutputCommand {
         guard format == "csv" || format == "geojson" else {
             throw CLIError.usage("invalid format \"\(ResultListing.printable(self.format))\": expected csv or geojson")
         }
-        if kind != "all" {
+        if kind != Vocabulary.everyKind {
             do { try PlaceDirectory.validatePlace(kind: kind, id: "-") } catch { throw CLIError(error) }
         }
         let store = try database.locate().open(output: &output)
         let places: [Place]
-        do { places = try kind == "all" ? store.places() : store.places(kind: kind) } catch {
+        do { places = try kind == Vocabulary.everyKind ? store.places() : store.places(kind: kind) } catch {
             throw CLIError.data("\(store.path): \(error.description)")
         }
         if places.isEmpty { output.warning("no place of kind \"\(ResultListing.printable(kind))\" in \(store.path)") }
@@ -39,7 +39,9 @@ struct ExportCommand: OutputCommand {
                         + "--format geojson keeps it")
             }
         }
-        let text = format == "csv" ? PlaceWriter.csv(places, withKind: kind == "all") : PlaceWriter.geoJSON(places)
+        let text =
+            format == "csv"
+            ? PlaceWriter.csv(places, withKind: kind == Vocabulary.everyKind) : PlaceWriter.geoJSON(places)
         output.write(text)
     }
 }

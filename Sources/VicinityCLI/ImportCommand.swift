@@ -12,12 +12,14 @@ struct ImportCommand: OutputCommand {
             Every file is read and checked first; then all places are stored in one transaction, \
             so an import is stored whole or not at all. The first bad row stops the import with \
             FILE:LINE: what is wrong, unless --skip-invalid (then each skipped row is reported and \
-            counted). A place whose kind and id are already stored is updated; --replace first \
-            deletes every stored place of the kinds imported. A running server sees an import \
-            after its next start.
+            counted). A file named - is standard input (vicinity export --kind cafe | vicinity \
+            import - --kind cafe --db other.sqlite). A place whose kind and id are already stored \
+            is updated; --replace first deletes every stored place of the kinds imported. A \
+            running server sees an import after its next start.
             """)
 
-    @Argument(help: ArgumentHelp("CSV (id,name,lat,lon,…) or GeoJSON files.", valueName: "file")) var files: [String]
+    @Argument(help: ArgumentHelp("CSV (id,name,lat,lon,…) or GeoJSON files; - for standard input.", valueName: "file"))
+    var files: [String]
     @Option(help: "Kind of the places (a kind column or property overrides it per row).") var kind: String
     @Flag(help: "Delete the stored places of the imported kinds first.") var replace = false
     @Flag(help: "Leave bad rows out, reporting each, instead of stopping at the first.") var skipInvalid = false
@@ -26,14 +28,17 @@ struct ImportCommand: OutputCommand {
     func execute(_ output: inout CommandOutput) throws {
         let kind = self.kind.trimmingCharacters(in: .whitespaces)
         do { try PlaceDirectory.validatePlace(kind: kind, id: "-") } catch { throw CLIError(error) }
-        guard !files.isEmpty else { throw CLIError.usage("no file to import: give one or more CSV or GeoJSON files") }
+        guard !files.isEmpty else {
+            throw CLIError.usage("no file to import: give one or more CSV or GeoJSON files, or - for standard input")
+        }
+        try StandardInput.checkReadOnce(files)
         let started = DispatchTime.now().uptimeNanoseconds
         var batch = PlaceImport()
         var skipped = 0
         var firstSeen: [String: SourceLocation] = [:]
         for path in files.map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let file: PlaceFile
-            do { file = try PlaceLoader.load(path: path, defaultKind: kind, skipInvalid: skipInvalid) } catch {
+            do { file = try PlaceLoader.load(argument: path, defaultKind: kind, skipInvalid: skipInvalid) } catch {
                 throw CLIError(error)
             }
             for error in file.skipped { output.warning("skipped \(error.description)") }

@@ -65,10 +65,8 @@ struct MapCommand: OutputCommand {
         let style = MapStyle(characters: ascii ? .ascii : .unicode, color: colored && !query.json, large: large)
         let model = try query.distanceModel()
         let kind = try query.kindName()
-        // "all": every kind in the data, unless the data has a kind of that name.
-        let everyKind = kind == "all"
-        let data = try QueryData.load(query, kind: everyKind ? "place" : kind, output: &output)
-        let kinds = everyKind && !data.kinds.contains("all") ? data.kinds : [kind]
+        let data = try QueryData.load(query, kind: kind, output: &output)
+        let kinds = data.kinds(for: kind)
         // One kind in the data under "all": the map is of that kind (its plural in the title, no
         // "(pharmacy)" after every name).
         let mapKind = kinds.count == 1 ? kinds[0] : "place"

@@ -16,7 +16,8 @@ struct QueryData {
             if query.database.db != nil {
                 throw .usage("--data and --db exclude each other: --data searches files, --db a database")
             }
-            let catalog = try ShippedData.catalog(paths: query.dataFiles, defaultKind: kind)
+            let catalog = try ShippedData.catalog(
+                paths: query.dataFiles, defaultKind: kind == Vocabulary.everyKind ? "place" : kind)
             return QueryData(directory: PlaceDirectory(places: catalog), principal: .anonymous, fromDatabase: false)
         }
         let (_, directory) = try query.database.locate().loadDirectory(output: &output)
@@ -31,6 +32,13 @@ struct QueryData {
 
     /// The place kinds present.
     var kinds: [String] { directory.places.kinds }
+
+    /// The kinds `--kind` names: every place kind present for `all` (`Vocabulary.everyKind`, the
+    /// same on every command), else that one.
+    func kinds(for kind: String) -> [String] { kind == Vocabulary.everyKind ? kinds : [kind] }
+
+    /// What a sentence calls hits of `kinds`: the kind when there is one, else "place".
+    static func noun(_ kinds: [String]) -> String { kinds.count == 1 ? kinds[0] : "place" }
 
     /// What `kinds` name here: the people for `user` in the database; places otherwise (in files,
     /// `user` is a kind like any other).

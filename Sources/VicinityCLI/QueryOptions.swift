@@ -7,8 +7,8 @@ import Places
 struct QueryOptions: ParsableArguments {
     @Option(
         help: """
-            Kind of place to search (a data file's kind column overrides it per row); user: the \
-            public users in the database (and yourself, with your --token).
+            Kind of place to search (a data file's kind column overrides it per row); all: every \
+            kind; user: the public users in the database (and yourself, with your --token).
             """)
     var kind = "pharmacy"
     @Option(help: "Distance model: geodesic (WGS84, exact), haversine (sphere) or projected (planar CRS).")
@@ -23,7 +23,7 @@ struct QueryOptions: ParsableArguments {
     @Option(
         name: .customLong("data"),
         help: ArgumentHelp(
-            "CSV (id,name,lat,lon,…) or GeoJSON file of places to search instead of the database; repeat for several.",
+            "CSV (id,name,lat,lon,…) or GeoJSON file (- for standard input) to search instead of the database; repeatable.",
             valueName: "file")
     )
     var dataFiles: [String] = []

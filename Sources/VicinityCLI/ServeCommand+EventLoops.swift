@@ -3,6 +3,9 @@ import NIOCore
 import NIOPosix
 
 extension ServeCommand {
+    /// `--threads`, else one per core.
+    var threadCount: Int { threads ?? ProcessInfo.processInfo.activeProcessorCount }
+
     /// The one event-loop group both protocols answer on, of `threads` loops: NIO's singleton
     /// group when it has that many (in the `vicinity` process it does, and runs Swift concurrency
     /// too: `CLI.serveEventLoopThreads`), else a group of its own that the caller shuts down.
@@ -20,7 +23,7 @@ extension CLI {
     /// `main.swift` sizes NIO's singleton group with it before anything uses the group, so that
     /// both protocols and Swift concurrency share `--threads` loops.
     public static func serveEventLoopThreads(_ arguments: [String]) -> Int {
-        let requested = (try? ServeCommand.parse(shieldNegativeNumbers(arguments)))?.threads
+        let requested = (try? ServeCommand.parse(shieldNegativeNumbers(arguments)))?.threadCount
         return min(256, max(1, requested ?? ProcessInfo.processInfo.activeProcessorCount))
     }
 }

@@ -34,8 +34,9 @@ struct ServeCommand: OutputCommand {
     @Option(help: "HTTP requests a second per client address before 429 Too Many Requests; 0 for no limit.")
     var httpRateLimit = 0
     @Option(help: "Clients connected at once, on each protocol.") var maxClients = 10_000
-    @Option(help: "Event-loop threads answering clients (default: one per core).") var threads = ProcessInfo.processInfo
-        .activeProcessorCount
+    /// Nil for one per core: a default computed on this machine would be printed in help as if it
+    /// were the same everywhere.
+    @Option(help: "Event-loop threads answering clients (default: one per core).") var threads: Int?
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
     var idleTimeout = 300
     @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
@@ -63,8 +64,8 @@ struct ServeCommand: OutputCommand {
                 "invalid log level \"\(logLevel)\": expected "
                     + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        guard (1...256).contains(threads) else {
-            throw ValidationError("invalid thread count \"\(threads)\": expected 1 to 256")
+        guard (1...256).contains(threadCount) else {
+            throw ValidationError("invalid thread count \"\(threadCount)\": expected 1 to 256")
         }
         guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
             maxRequestBytes >= 1
@@ -85,7 +86,7 @@ struct ServeCommand: OutputCommand {
         let durable = DurableDirectory(directory, store: store)
         // Every way out commits what was acknowledged (closing twice is harmless).
         defer { durable.close() }
-        let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threads)
+        let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threadCount)
         defer { if ownsEventLoops { try? eventLoops.syncShutdownGracefully() } }
         let line = LineServer(
             service: LineService(directory: durable), configuration: lineConfiguration, eventLoopGroup: eventLoops,

@@ -34,9 +34,12 @@ enum ShippedData {
             }
             paths = files.map { folder + "/" + $0 }
         }
+        try StandardInput.checkReadOnce(paths)
         do throws(PlacesError) {
             var catalog = try PlaceCatalog()
-            for path in paths { try catalog.load(path: path, defaultKind: defaultKind) }
+            for path in paths {
+                try catalog.add(contentsOf: PlaceLoader.load(argument: path, defaultKind: defaultKind))
+            }
             return catalog
         } catch {
             throw CLIError(error)

@@ -7,7 +7,7 @@ import Places
 struct UserCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, move, hide, show or remove a user in the database.",
+        abstract: "Add, move, hide, show, list or remove users, or replace a user's token.",
         discussion: """
             A private user is on no map and in no query but their own; to everyone else they look \
             like a user that does not exist. A user without a location is on no map. Adding a \
@@ -17,7 +17,7 @@ struct UserCommand: ParsableCommand {
             """,
         subcommands: [
             UserAddCommand.self, UserMoveCommand.self, UserVisibilityCommand.self, UserShowCommand.self,
-            UserRemoveCommand.self,
+            UserListCommand.self, UserTokenCommand.self, UserRemoveCommand.self,
         ]
     )
 }
@@ -50,10 +50,19 @@ struct UserAddCommand: OutputCommand {
     @OptionGroup var options: UserOptions
 
     func execute(_ output: inout CommandOutput) throws {
-        let coordinate = try UserMoveCommand.coordinate(location, option: "--at")
+        let coordinate = try UserMoveCommand.coordinate(location, option: "--at") {
+            "vicinity user add \(ResultListing.printable(id)) --at \($0) \($1)"
+        }
         let user = User(
             id: id, name: name ?? id, location: coordinate, visibility: `private` ? .private : .public)
         let session = try DirectorySession(database: options.database, token: options.token, output: &output)
+        guard session.principal == .admin else {
+            session.close()
+            let given = session.principal == .anonymous ? "no token was given" : "the token given is a user's"
+            throw CLIError.noPermission(
+                "adding a user needs the admin token, and \(given): pass it with --token TOKEN or in "
+                    + "$VICINITY_TOKEN (vicinity admin-token creates it)")
+        }
         let token = try session.perform(.addUser(user)) ?? ""
         output.line(token)
         output.note(
@@ -75,7 +84,9 @@ struct UserMoveCommand: OutputCommand {
 
     func execute(_ output: inout CommandOutput) throws {
         if forget && !location.isEmpty { throw CLIError.usage("give a latitude and longitude, or --forget, not both") }
-        let coordinate = try Self.coordinate(location, option: "the location")
+        let coordinate = try Self.coordinate(location, option: "the location") {
+            "vicinity user move \(ResultListing.printable(id)) \($0) \($1)"
+        }
         if coordinate == nil && !forget {
             throw CLIError.usage("missing the location: expected LAT LON in degrees, or --forget")
         }
@@ -85,12 +96,17 @@ struct UserMoveCommand: OutputCommand {
     }
 
     /// Two values as a coordinate; none as nil.
-    static func coordinate(_ values: [String], option: String) throws(CLIError) -> Coordinate? {
+    ///
+    /// - Parameter swapped: the command line to suggest when the two look swapped (see
+    ///   `ArgumentValues.coordinate`).
+    static func coordinate(_ values: [String], option: String, swapped: ((String, String) -> String)? = nil)
+        throws(CLIError) -> Coordinate?
+    {
         if values.isEmpty { return nil }
         guard values.count == 2 else {
             throw .usage("\(option) takes a latitude and a longitude in degrees, got \(values.count) values")
         }
-        return try ArgumentValues.coordinate(latitude: values[0], longitude: values[1])
+        return try ArgumentValues.coordinate(latitude: values[0], longitude: values[1], swapped: swapped)
     }
 }
 

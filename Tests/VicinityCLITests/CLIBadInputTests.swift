@@ -19,9 +19,13 @@ import Testing
     static let usageCases: [Case] = [
         Case(
             arguments: ["near", "91", "29"], status: 64,
+            message: "invalid latitude \"91\": expected a number of degrees from -90 to 90; "
+                + "did you swap latitude and longitude? try `vicinity near 29 91`"),
+        Case(
+            arguments: ["near", "91", "129"], status: 64,
             message: "invalid latitude \"91\": expected a number of degrees from -90 to 90"),
         Case(
-            arguments: ["near", "-90.0001", "29"], status: 64,
+            arguments: ["near", "-90.0001", "129"], status: 64,
             message: "invalid latitude \"-90.0001\": expected a number of degrees from -90 to 90"),
         Case(
             arguments: ["near", "abc", "29"], status: 64,

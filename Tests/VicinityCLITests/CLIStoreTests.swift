@@ -105,7 +105,23 @@ import Testing
         #expect(reread.map(\.coordinate) == original.map(\.coordinate))
         #expect(reread.map(\.name) == original.map(\.name))
         #expect(reread.map(\.attributes) == original.map(\.attributes))
-        if format == "csv" { #expect(reread == original, "CSV keeps the attribute order too") }
+        #expect(reread == original, "the attribute order too")
+        let again = CLI.test(["export", "--kind", "pharmacy", "--format", format, "--db", copy])
+        #expect(again.standardOutput == exported.standardOutput, "export, import, export: byte for byte")
+    }
+
+    /// Issue 15: a GeoJSON export → import → export put the attributes in alphabetical order
+    /// (`JSONSerialization` forgets the order of an object's keys); CSV kept it.
+    @Test func geoJSONKeepsTheAttributeOrderOfTheFile() throws {
+        let db = TestEnvironment.freshDatabase()
+        let source = "id,name,lat,lon,zeta,alpha,mid\na,A,41,29,1,2,3\n"
+        #expect(CLI.test(["import", try Self.write(source), "--kind", "cafe", "--db", db]).status == 0)
+        let exported = CLI.test(["export", "--kind", "cafe", "--format", "geojson", "--db", db]).standardOutput
+        #expect(exported.contains(#""properties":{"name":"A","kind":"cafe","zeta":"1","alpha":"2","mid":"3"}"#))
+        let copy = TestEnvironment.freshDatabase()
+        #expect(CLI.test(["import", "-", "--kind", "cafe", "--db", copy], input: exported).status == 0)
+        #expect(try SQLitePlaceStore(path: copy).places().first?.attributeNames == ["zeta", "alpha", "mid"])
+        #expect(CLI.test(["export", "--kind", "cafe", "--format", "geojson", "--db", copy]).standardOutput == exported)
     }
 
     @Test func attributesNamedLikeCSVColumnsAreRefusedOnImportAndLeftOutOfExports() throws {

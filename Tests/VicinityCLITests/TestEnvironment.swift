@@ -29,8 +29,13 @@ enum TestEnvironment {
 }
 
 extension CLI {
-    /// Runs a command line in-process with `TestEnvironment.values`, plus `extra` variables.
-    static func test(_ arguments: [String], environment extra: [String: String] = [:]) -> Outcome {
-        run(arguments, environment: TestEnvironment.values.merging(extra) { $1 })
+    /// Runs a command line in-process with `TestEnvironment.values`, plus `extra` variables, and
+    /// `input` as its standard input (`-`).
+    static func test(_ arguments: [String], environment extra: [String: String] = [:], input: String? = nil)
+        -> Outcome
+    {
+        run(
+            arguments, environment: TestEnvironment.values.merging(extra) { $1 },
+            standardInput: input.map { Array($0.utf8) })
     }
 }
