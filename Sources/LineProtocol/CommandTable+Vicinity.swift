@@ -66,6 +66,9 @@ extension CommandTable {
             "USER.GET", arity: 2, flags: "readonly fast", acl: "@geo", since: vicinitySince, group: "geo",
             summary: "A user's fields, for whoever may see the user", syntax: "id"),
         command(
+            "USER.TOKEN", arity: 2, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
+            summary: "A new token for a user (that user or the admin); the old one stops working", syntax: "id"),
+        command(
             "USER.DEL", arity: 2, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
             complexity: "O(log(M))", summary: "Remove a user", syntax: "id"),
         command(
