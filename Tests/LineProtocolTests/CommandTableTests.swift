@@ -121,7 +121,9 @@ import Testing
         let fixture = try Fixture()
         #expect(
             await fixture.run(["COMMAND", "LIST", "FILTERBY", "PATTERN", "user.*"])
-                == .array(["user.add", "user.move", "user.visibility", "user.get", "user.del", "user.token"].map { .text($0) }))
+                == .array(
+                    ["user.add", "user.move", "user.visibility", "user.get", "user.del", "user.token"].map { .text($0) }
+                ))
         guard case .array(let sortedSet) = await fixture.run(["COMMAND", "LIST", "FILTERBY", "ACLCAT", "sortedset"])
         else { return }
         #expect(
