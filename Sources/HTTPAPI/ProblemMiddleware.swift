@@ -123,7 +123,12 @@ struct ProblemMiddleware: ServerMiddleware {
         case is Double.Type, is Int.Type: return "a number"
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
-        default: return "a \(type)".replacingOccurrences(of: "Components.Schemas.", with: "")
+        default:
+            // JSON's words, never Swift's: a keyed container is an object, an unkeyed one an array.
+            let name = "\(type)"
+            if name.hasPrefix("Dictionary<") { return "an object" }
+            if name.hasPrefix("Array<") { return "an array" }
+            return "a \(type)".replacingOccurrences(of: "Components.Schemas.", with: "")
         }
     }
 }

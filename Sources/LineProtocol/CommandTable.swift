@@ -73,12 +73,21 @@ enum CommandTable {
 
     /// A key spec at argument `index` covering `last` more keys (-1: to the end).
     static func spec(_ flags: String, at index: Int, last: Int = 0) -> CommandDescription.KeySpec {
-        .init(flags: flags.split(separator: " ").map(String.init), begin: .index(index), lastKey: last, keyStep: 1)
+        .init(flags: keySpecFlags(flags), begin: .index(index), lastKey: last, keyStep: 1)
+    }
+
+    /// Key-spec flags as Redis 7.0 names them in replies (`src/server.c`,
+    /// `addReplyFlagsForKeyArgs`): the access kinds RO, RW, OW and RM in capitals, the others
+    /// (access, update, insert, delete, …) in lower case.
+    static func keySpecFlags(_ flags: String) -> [String] {
+        flags.split(separator: " ").map { flag in
+            ["RO", "RW", "OW", "RM"].contains(flag.uppercased()) ? flag.uppercased() : flag.lowercased()
+        }
     }
 
     static func spec(_ flags: String, after keyword: String, from start: Int) -> CommandDescription.KeySpec {
         .init(
-            flags: flags.split(separator: " ").map(String.init), begin: .keyword(keyword, startFrom: start),
+            flags: keySpecFlags(flags), begin: .keyword(keyword, startFrom: start),
             lastKey: 0, keyStep: 1)
     }
 

@@ -35,6 +35,8 @@ extension LineService {
 
     /// The transaction commands, and queueing while in `MULTI`.
     func transactionStep(_ name: String, _ arguments: [String], _ session: inout Session) -> TransactionStep {
+        // Redis 7.0's `processCommand` answers QUIT before it looks at MULTI: never queued.
+        if name == "QUIT" { return .proceed }
         guard let arity = LineService.transactionArity[name] else {
             guard session.transaction != nil else { return .proceed }
             if let refusal = LineService.queueingRefusal(name, arguments) {
@@ -154,7 +156,9 @@ extension LineService {
             var session = session
             let arguments = CommandArguments(command: command[0], values: Array(command.dropFirst()))
             do throws(CommandFailure) {
-                switch try self.command(command[0].uppercased(), arguments, &session) {
+                let outcome = try self.command(command[0].uppercased(), arguments, &session)
+                noteGrouped(command, session, failure: nil)
+                switch outcome {
                 case .reply(let reply):
                     replies.record(reply, at: index)
                 case .write(let request, let reply):
@@ -187,6 +191,7 @@ extension LineService {
                     }
                 }
             } catch {
+                noteGrouped(command, session, failure: error.line)
                 replies.record(.error(error.line), at: index)
             }
         }
@@ -265,6 +270,8 @@ extension LineService {
         let name = command[0].uppercased()
         // Queued UNWATCH: EXEC forgets the watched keys anyway.
         if name == "UNWATCH" { return (.simpleString("OK"), false) }
+        // Redis 7.0 runs EXEC's commands as a client that may not block: MONITOR refuses there.
+        if name == "MONITOR" { return (.error("ERR MONITOR isn't allowed for DENY BLOCKING client"), false) }
         let arguments = CommandArguments(command: command[0], values: Array(command.dropFirst()))
         do throws(CommandFailure) {
             switch try self.command(name, arguments, &session) {

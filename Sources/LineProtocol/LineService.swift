@@ -76,6 +76,7 @@ public final class LineService: Sendable {
             completion(.error("ERR empty command"), session)
             return
         }
+        let session = refreshed(session)
         let started = DispatchTime.now().uptimeNanoseconds
         operationRate.tick(now: started, total: total)
         let upperName = name.uppercased()
@@ -170,7 +171,7 @@ public final class LineService: Sendable {
     /// Sends the command's line to the monitoring clients, as Redis 7.0 writes it
     /// (`replicationFeedMonitors`): `+<unix seconds>.<microseconds> [0 <ip:port>] "CMD" "arg"…`, the
     /// arguments quoted and their secrets redacted.
-    private func feedMonitors(_ arguments: [String], _ session: Session) {
+    func feedMonitors(_ arguments: [String], _ session: Session) {
         let now = Date().timeIntervalSince1970
         let seconds = Int(now)
         let micro = String(Int((now - Double(seconds)) * 1_000_000))
@@ -178,6 +179,31 @@ public final class LineService: Sendable {
         let quoted = ArgumentRedaction.redacted(arguments).map(ArgumentRedaction.quoted).joined(separator: " ")
         let address = session.record?.endpoint.address ?? ""
         clients.feedMonitors("+\(seconds).\(padded) [0 \(address)] \(quoted)\r\n")
+    }
+
+    /// What `execute` notes of every command, for one run in a group of pipelined writes (which
+    /// `executeWrites` runs without `execute`): its line to the monitoring clients, the client's
+    /// last command, and its call in `INFO commandstats` (a refusal at planning counted as failed).
+    func noteGrouped(_ arguments: [String], _ session: Session, failure: String?) {
+        let name = arguments[0].uppercased()
+        if clients.isMonitored { feedMonitors(arguments, session) }
+        session.record?.begin(name.lowercased())
+        if let counters = statistics.counters(for: name) {
+            statistics.record(counters, nanoseconds: 0, failure: failure)
+        }
+    }
+
+    /// The session with its principal resolved from its token again: a token replaced
+    /// (`USER.TOKEN`, `admin-token --rotate`) or a user removed stops counting for reads on
+    /// connections already authenticated, not only for new ones and for writes. A token that no
+    /// longer resolves reads as anonymous; writes still present it and are refused with its error.
+    func refreshed(_ session: Session) -> Session {
+        guard let token = session.token else { return session }
+        var session = session
+        session.principal =
+            (try? directory.read { directory throws(PlacesError) in try directory.principal(presenting: token) })
+            ?? .anonymous
+        return session
     }
 
     /// Sets the command counters and statistics to zero (`CONFIG RESETSTAT`).

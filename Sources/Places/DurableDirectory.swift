@@ -235,8 +235,9 @@ public final class DurableDirectory: @unchecked Sendable {
                 lock.withWriteLock {
                     for change in stored {
                         do throws(PlacesError) {
+                            let listed = directory.listsUser(of: change)
                             try directory.apply(change)
-                            touch(change)
+                            touch(change, userListedBefore: listed)
                         } catch {
                             failure = .storeFailed(
                                 "stored, but not applied in memory until a restart: \(error.description)")
@@ -255,13 +256,19 @@ public final class DurableDirectory: @unchecked Sendable {
                 group: group))
     }
 
-    /// Counts a stored change against its key's version; under the write lock.
-    private func touch(_ change: DirectoryChange) {
+    /// Counts a stored change, just applied, against its key's version; under the write lock.
+    ///
+    /// A user change counts against `user` only when the user was on that key before it or is
+    /// after it (public, with a location): a private user's moves must not show, not even as a
+    /// `WATCH user` that fails.
+    private func touch(_ change: DirectoryChange, userListedBefore: Bool) {
         let key: String
         switch change {
         case .putPlace(let place): key = place.kind
         case .removePlace(let kind, _): key = kind
-        case .addUser, .moveUser, .setVisibility, .putUser, .removeUser: key = PlaceDirectory.userKind
+        case .addUser, .moveUser, .setVisibility, .putUser, .removeUser:
+            guard userListedBefore || directory.listsUser(of: change) else { return }
+            key = PlaceDirectory.userKind
         case .setAdminToken: return
         }
         lastVersion += 1
@@ -349,8 +356,9 @@ public final class DurableDirectory: @unchecked Sendable {
                 for (offset, outcome) in outcomes.enumerated() {
                     guard case .success(let stored) = outcome else { continue }
                     do throws(PlacesError) {
+                        let listed = directory.listsUser(of: stored)
                         try directory.apply(stored)
-                        touch(stored)
+                        touch(stored, userListedBefore: listed)
                     } catch {
                         // Stored, but memory could not follow (an index beyond its handle range):
                         // say so rather than acknowledge what queries will not show.

@@ -61,6 +61,19 @@ public struct PlaceDirectory: Sendable {
     /// The number of users on maps (public, with a location): the size of the user index.
     public var publicUserCount: Int { registry.index.count }
 
+    /// Whether the user a change names is on the `user` key now: public, with a location. False
+    /// for a change that names no user.
+    func listsUser(of change: DirectoryChange) -> Bool {
+        let id: String
+        switch change {
+        case .addUser(let user, _), .putUser(let user, _): id = user.id
+        case .moveUser(let userID, _), .setVisibility(let userID, _), .removeUser(let userID): id = userID
+        case .putPlace, .removePlace, .setAdminToken: return false
+        }
+        guard let user = registry.users[id] else { return false }
+        return user.visibility == .public && user.location != nil
+    }
+
     // MARK: - Tokens
 
     /// Makes a new admin token, replacing any previous one, and returns its clear text: the only

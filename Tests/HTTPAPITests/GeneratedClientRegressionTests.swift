@@ -39,6 +39,19 @@ import Testing
     }
 
     /// Malformed JSON was a 400 without a position.
+    /// A body of the wrong JSON type is named in JSON's words, never Swift's (`Dictionary<String, Any>`).
+    @Test func aBodyOfTheWrongTypeIsNamedInJSONWords() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let transport = try RecordingTransport.serving(fixture)
+        let reply = try await transport.send(
+            .put, "/v1/users/ayse/visibility",
+            headers: [.authorization: "Bearer " + fixture.ayse, .contentType: "application/json"],
+            body: HTTPBody("[1]"))
+        #expect(reply.status == 422)
+        #expect(reply.detail == "invalid value at /: expected an object", "\(reply.detail ?? "")")
+    }
+
     @Test func malformedJSONSaysWhere() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
