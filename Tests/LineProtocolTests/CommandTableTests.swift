@@ -72,7 +72,7 @@ import Testing
                         .array([.simpleString("@write"), .simpleString("@geo"), .simpleString("@slow")]), .array([]),
                         .array([
                             .map([
-                                "flags": .array([.simpleString("RW"), .simpleString("UPDATE")]),
+                                "flags": .array([.simpleString("RW"), .simpleString("update")]),
                                 "begin_search": .map(["type": .text("index"), "spec": .map(["index": .integer(1)])]),
                                 "find_keys": .map([
                                     "type": .text("range"),
