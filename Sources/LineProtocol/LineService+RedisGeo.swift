@@ -26,11 +26,8 @@ extension LineService {
     func redisGeoCommand(_ name: String, _ arguments: inout CommandArguments, _ session: Session)
         throws(CommandFailure) -> Outcome?
     {
-        guard let arity = LineService.redisArity[name] else { return nil }
-        // argv as Redis numbers it: argv[0] is the command as typed.
-        var argv = [arguments.command]
-        while !arguments.isAtEnd { argv.append(try arguments.next()) }
-        guard arity > 0 ? argv.count == arity : argv.count >= -arity else { throw .wrongArity(name) }
+        guard LineService.redisGeoCommands.contains(name) else { return nil }
+        let argv = try LineService.argv(name, &arguments)
         switch name {
         case "GEOADD": return try geoAdd(argv, session)
         case "ZREM": return try zRem(argv, session)
@@ -48,12 +45,23 @@ extension LineService {
         }
     }
 
-    /// Redis 7.0's arities (`src/commands.def`): n exactly, or at least n when negative.
-    static let redisArity: [String: Int] = [
-        "GEOADD": -5, "GEOSEARCH": -7, "GEOSEARCHSTORE": -8, "GEORADIUS": -6, "GEORADIUS_RO": -6,
-        "GEORADIUSBYMEMBER": -5, "GEORADIUSBYMEMBER_RO": -5, "GEODIST": -4, "GEOPOS": -2, "GEOHASH": -2,
-        "ZREM": -3, "ZCARD": 2, "DEL": -2, "EXISTS": -2, "TYPE": 2,
+    /// The Redis GEO and keyspace commands this file answers.
+    static let redisGeoCommands: Set<String> = [
+        "GEOADD", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS", "GEORADIUS_RO",
+        "GEORADIUSBYMEMBER", "GEORADIUSBYMEMBER_RO", "GEODIST", "GEOPOS", "GEOHASH",
+        "ZREM", "ZCARD", "DEL", "EXISTS", "TYPE",
     ]
+
+    /// The arguments as Redis numbers them (argv[0] is the command as typed), refused with the
+    /// wrong-arity error unless their count fits the command's arity in `CommandTable` (Redis
+    /// 7.0's). `execute` checks the same before dispatch; runs that bypass it (pipelined write
+    /// groups, EXEC's commands) are checked here.
+    static func argv(_ name: String, _ arguments: inout CommandArguments) throws(CommandFailure) -> [String] {
+        var argv = [arguments.command]
+        while !arguments.isAtEnd { argv.append(try arguments.next()) }
+        guard CommandTable.byName[name]?.accepts(wordCount: argv.count) == true else { throw .wrongArity(name) }
+        return argv
+    }
 
     /// Runs `body` on the directory as Redis sees it for this session.
     func redisView<T>(_ session: Session, _ body: (RedisGeoKeyspace) throws(CommandFailure) -> T)

@@ -11,19 +11,16 @@ import RedisGeo
 /// doubles, `%.17g` (`addReplyDouble`); members of equal score are in byte order. BYLEX is
 /// refused: GEO keys are not ordered by member.
 extension LineService {
-    /// Redis 7.0's arities of the sorted-set reads (`src/commands.def`).
-    static let sortedSetArity: [String: Int] = [
-        "ZRANGE": -4, "ZRANGEBYSCORE": -4, "ZREVRANGEBYSCORE": -4, "ZREVRANGE": -4, "ZSCORE": 3, "ZRANK": 3,
-        "ZREVRANK": 3, "ZCOUNT": 4,
+    /// The sorted-set reads this file answers.
+    static let sortedSetCommands: Set<String> = [
+        "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZREVRANGE", "ZSCORE", "ZRANK", "ZREVRANK", "ZCOUNT",
     ]
 
     func sortedSetCommand(_ name: String, _ arguments: inout CommandArguments, _ session: Session)
         throws(CommandFailure) -> Outcome?
     {
-        guard let arity = LineService.sortedSetArity[name] else { return nil }
-        var argv = [arguments.command]
-        while !arguments.isAtEnd { argv.append(try arguments.next()) }
-        guard arity > 0 ? argv.count == arity : argv.count >= -arity else { throw .wrongArity(name) }
+        guard LineService.sortedSetCommands.contains(name) else { return nil }
+        let argv = try LineService.argv(name, &arguments)
         let protocolVersion = session.protocolVersion
         return .reply(
             try redisView(session) { keyspace throws(CommandFailure) in

@@ -37,18 +37,15 @@ extension LineService {
     func transactionStep(_ name: String, _ arguments: [String], _ session: inout Session) -> TransactionStep {
         // Redis 7.0's `processCommand` answers QUIT before it looks at MULTI: never queued.
         if name == "QUIT" { return .proceed }
-        guard let arity = LineService.transactionArity[name] else {
+        // Arity was checked in `execute` against `CommandTable`, before this step.
+        guard LineService.transactionCommands.contains(name) else {
             guard session.transaction != nil else { return .proceed }
-            if let refusal = LineService.queueingRefusal(name, arguments) {
+            guard LineService.commandNames.contains(name) else {
                 session.transaction?.failed = true
-                return .reply(.error(refusal.line))
+                return .reply(.error(LineService.unknownCommand(arguments[0], arguments: Array(arguments.dropFirst()))))
             }
             session.transaction?.commands.append(arguments)
             return .reply(.simpleString("QUEUED"))
-        }
-        guard arity > 0 ? arguments.count == arity : arguments.count >= -arity else {
-            session.transaction?.failed = true
-            return .reply(.error(CommandFailure.wrongArity(name).line))
         }
         switch name {
         case "MULTI":
@@ -85,22 +82,8 @@ extension LineService {
         }
     }
 
-    /// Redis 7.0's arities of the transaction commands (`src/commands.def`).
-    static let transactionArity: [String: Int] = ["MULTI": 1, "EXEC": 1, "DISCARD": 1, "WATCH": -2, "UNWATCH": 1]
-
-    /// Why a command cannot be queued: unknown, or a wrong number of arguments where the arity is
-    /// known (Redis's commands; Vicinity's own check theirs when they run).
-    static func queueingRefusal(_ name: String, _ arguments: [String]) -> CommandFailure? {
-        guard commandNames.contains(name) || redisArity[name] != nil else {
-            return CommandFailure(line: unknownCommand(arguments[0], arguments: Array(arguments.dropFirst())))
-        }
-        if let arity = redisArity[name] ?? sortedSetArity[name],
-            !(arity > 0 ? arguments.count == arity : arguments.count >= -arity)
-        {
-            return .wrongArity(name)
-        }
-        return nil
-    }
+    /// The transaction commands, which `transactionStep` answers itself.
+    static let transactionCommands: Set<String> = ["MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH"]
 
     /// Runs `EXEC`: the queued commands as one group on the writer thread, all or none.
     func exec(
