@@ -54,12 +54,12 @@ struct Database {
                 throw .cannotCreate("\(folder): cannot create the database folder: \(error.localizedDescription)")
             }
         }
-        var seeded: [String]?
+        var seeded: String?
         do {
             let (store, created) = try SQLitePlaceStore.openOrCreate(path: path) { store in
                 if isDefault { seeded = try seed(store) }
             }
-            if created, let seeded { output.note(seeded.joined()) }
+            if created, let seeded { output.note(seeded) }
             if created, isDefault, seeded == nil {
                 output.warning("created \(path), empty: the shipped data (Data/) was not found to seed it")
             }
@@ -84,7 +84,7 @@ struct Database {
 
     /// Stores the shipped places in a new database; nil when the shipped data is not found, else
     /// the note to print once the database is in place.
-    private func seed(_ store: SQLitePlaceStore) throws -> [String]? {
+    private func seed(_ store: SQLitePlaceStore) throws -> String? {
         guard let folder = ShippedData.folder() else { return nil }
         var batch = PlaceImport()
         do throws(PlacesError) {
@@ -97,9 +97,7 @@ struct Database {
             throw CLIError(error)
         }
         try batch.store(into: store)
-        return [
-            "created \(path) with the \(batch.places.count) shipped places (\(ShippedData.files.joined(separator: ", "))); "
-                + "--db PATH or VICINITY_DB choose another database"
-        ]
+        return "created \(path) with the \(batch.places.count) shipped places "
+            + "(\(ShippedData.files.joined(separator: ", "))); --db PATH or VICINITY_DB choose another database"
     }
 }
