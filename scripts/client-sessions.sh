@@ -16,14 +16,8 @@ python3 -c 'import redis' 2>/dev/null || python3 -m pip install -q --break-syste
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 hport=$((port + 1))
-"$bin" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$work/db.sqlite" >/dev/null
-admin=$("$bin" admin-token --db "$work/db.sqlite" 2>/dev/null)
 source scripts/server-user.sh
-serve_as_unprivileged "$work" "$bin"
-"${as_server_user[@]}" "$serve_bin" serve --db "$work/db.sqlite" --line-port "$port" --http-port "$hport" 2>"$work/serve.log" &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$hport/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+serve_example "$work" "$bin" "$port" "$hport"
 
 failed=0
 expect() { # name, actual, expected

@@ -31,13 +31,6 @@ mv "$work/client" "$work/vicinity_client"
 MYPYPATH=$work "$venv/bin/mypy" --strict --no-incremental scripts/generated_client_scenario.py
 
 port=$((20000 + RANDOM % 20000))
-"$bin" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$work/db.sqlite" >/dev/null
-admin=$("$bin" admin-token --db "$work/db.sqlite" 2>/dev/null)
 source scripts/server-user.sh
-serve_as_unprivileged "$work" "$bin"
-"${as_server_user[@]}" "$serve_bin" serve --db "$work/db.sqlite" --line-port 0 --http-port "$port" \
-    2>"$work/serve.log" &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+serve_example "$work" "$bin" 0 "$port"
 PYTHONPATH=$work "$venv/bin/python" scripts/generated_client_scenario.py "http://127.0.0.1:$port" "$admin"
