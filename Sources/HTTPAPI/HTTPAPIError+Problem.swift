@@ -88,7 +88,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
             return .unprocessableContent
         case .geo(.projectionFailed): return .unprocessableContent
         case .geo: return .badRequest
-        case .storeFailed, .closed: return .serviceUnavailable
+        case .storeFailed, .closed, .storeUnavailable: return .serviceUnavailable
         default: return .internalServerError
         }
     }

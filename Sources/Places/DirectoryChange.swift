@@ -84,9 +84,13 @@ public struct WriteReceipt: Sendable, Hashable {
     /// existing place). Writes to one record are planned one after another, so of two writers
     /// racing to create the same place exactly one hears false.
     public var replaced: Bool
+    /// The change-log position the write was stored at (0 until it is stored): a read that asks
+    /// for at least this position, on any node, sees the write.
+    public var position: LogPosition
 
-    public init(token: String? = nil, replaced: Bool = false) {
+    public init(token: String? = nil, replaced: Bool = false, position: LogPosition = 0) {
         self.token = token
         self.replaced = replaced
+        self.position = position
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A `PlaceDirectory` kept in a `PlaceStore`: reads from memory, in parallel, never waiting for a
 /// disk; writes acknowledged only once stored, many writers sharing one commit.
@@ -58,7 +59,7 @@ public final class DurableDirectory: @unchecked Sendable {
 
     /// The most requests one transaction carries.
     public let maximumBatch: Int
-    private let store: any PlaceStore
+    let store: any PlaceStore
     private let lock = ReadWriteLock()
     /// Guarded by `lock`; changed only by the writer thread.
     private var directory: PlaceDirectory
@@ -71,20 +72,55 @@ public final class DurableDirectory: @unchecked Sendable {
     /// Guarded by `lock`: the change counter of each key (place kind, or `user`), from one sequence.
     private var keyVersions: [String: UInt64] = [:]
     private var lastVersion: UInt64 = 0
+    /// The last log position applied to `directory`; written under `lock`'s write side and
+    /// `applying`, read anywhere.
+    let applied: Atomic<LogPosition>
+    /// Held while memory is brought up to a position (the writer after a commit, the follower):
+    /// the log is read and applied in order by one thread at a time.
+    let applying = NSLock()
+    /// What the follower knows of the store: guarded by its own lock.
+    let status: Mutex<ReplicationStatus>
+    /// Writers waiting for a position (`whenApplied`).
+    let waiters = Mutex<[PositionWaiter]>([])
+    /// The follower thread's stop flag and wake-up.
+    let follower = NSCondition()
+    var followerState: FollowerState = .idle
 
     /// Starts the writer thread.
     ///
     /// - Parameters:
     ///   - directory: the directory as the store holds it (typically loaded from it).
     ///   - store: where every change goes before it is applied.
+    ///   - position: the log position `directory` reflects; nil for the store's newest now (right
+    ///     for a directory just loaded with no other writer in between; `init(loading:)` is exact).
     ///   - maximumBatch: the most requests per transaction, 1 or more.
-    public init(_ directory: PlaceDirectory, store: any PlaceStore, maximumBatch: Int = 4_096) {
+    public init(
+        _ directory: PlaceDirectory, store: any PlaceStore, position: LogPosition? = nil, maximumBatch: Int = 4_096
+    ) {
         self.directory = directory
         self.store = store
         self.maximumBatch = max(1, maximumBatch)
+        let head = position.map { LogHead(position: $0, committedAt: nil) } ?? (try? store.head())
+        let start = head?.position ?? 0
+        applied = Atomic(start)
+        status = Mutex(ReplicationStatus(applied: start, appliedCommittedAt: head?.committedAt))
         let thread = Thread { [self] in self.drain() }
         thread.name = "vicinity-writer"
         thread.start()
+    }
+
+    /// Loads the store's snapshot and starts the writer thread over it.
+    ///
+    /// - Parameter cellSizeMeters: the grid cell side of every index, or nil for the default.
+    /// - Throws: what the store's `snapshot` throws.
+    public convenience init(
+        loading store: any PlaceStore, cellSizeMeters: Double? = nil, maximumBatch: Int = 4_096,
+        configure: (inout PlaceDirectory) -> Void = { _ in }
+    ) throws {
+        var snapshot = try store.snapshot(cellSizeMeters: cellSizeMeters)
+        configure(&snapshot.directory)
+        self.init(snapshot.directory, store: store, position: snapshot.position, maximumBatch: maximumBatch)
+        status.withLock { $0.appliedCommittedAt = snapshot.committedAt }
     }
 
     // MARK: - Reading
@@ -231,19 +267,7 @@ public final class DurableDirectory: @unchecked Sendable {
             }
             switch commit(changes) {
             case .success(let stored):
-                var failure: PlacesError?
-                lock.withWriteLock {
-                    for change in stored {
-                        do throws(PlacesError) {
-                            let listed = directory.listsUser(of: change)
-                            try directory.apply(change)
-                            touch(change, userListedBefore: listed)
-                        } catch {
-                            failure = .storeFailed(
-                                "stored, but not applied in memory until a restart: \(error.description)")
-                        }
-                    }
-                }
+                let failure = applyCommitted([stored]).compactMap { $0 }.first
                 completion(failure.map { .failure($0) } ?? .success(value))
             case .failure(let error):
                 completion(.failure(error))
@@ -261,7 +285,7 @@ public final class DurableDirectory: @unchecked Sendable {
     /// A user change counts against `user` only when the user was on that key before it or is
     /// after it (public, with a location): a private user's moves must not show, not even as a
     /// `WATCH user` that fails.
-    private func touch(_ change: DirectoryChange, userListedBefore: Bool) {
+    func touch(_ change: DirectoryChange, userListedBefore: Bool, in directory: PlaceDirectory) {
         let key: String
         switch change {
         case .putPlace(let place): key = place.kind
@@ -273,6 +297,20 @@ public final class DurableDirectory: @unchecked Sendable {
         }
         lastVersion += 1
         keyVersions[key] = lastVersion
+    }
+
+    /// Counts a wholesale replacement of memory (a snapshot loaded) against every key, old and
+    /// new; under the write lock.
+    func bumpAllVersions(in directory: PlaceDirectory) {
+        lastVersion += 1
+        for key in Set(keyVersions.keys).union(directory.places.kinds).union([PlaceDirectory.userKind]) {
+            keyVersions[key] = lastVersion
+        }
+    }
+
+    /// Runs `body` with the directory under the write lock.
+    func withWriteLock<T>(_ body: (inout PlaceDirectory) -> T) -> T {
+        lock.withWriteLock { body(&directory) }
     }
 
     private func perform(_ request: DirectoryRequest, _ asker: Asker) async throws(PlacesError) -> WriteReceipt {
@@ -307,8 +345,9 @@ public final class DurableDirectory: @unchecked Sendable {
     }
 
     /// Stores every write queued so far, refuses later ones with `.closed`, and stops the writer
-    /// thread. Returns when the last queued write is answered.
+    /// thread and the follower. Returns when the last queued write is answered.
     public func close() {
+        stopFollowing()
         queue.lock()
         closing = true
         queue.broadcast()
@@ -342,35 +381,46 @@ public final class DurableDirectory: @unchecked Sendable {
             }
             guard !planned.isEmpty else { continue }
             // What the store answers for each change, or why it refused it.
-            var outcomes: [Result<DirectoryChange, PlacesError>]
+            var outcomes: [Result<WriteReceipt, PlacesError>]
+            var commits: [StoredCommit] = []
             switch commit(planned.map(\.change)) {
             case .success(let stored):
-                outcomes = stored.map { .success($0) }
+                commits = [stored]
+                outcomes = planned.indices.map { offset in
+                    .success(receipt(planned[offset].receipt, stored, offset))
+                }
             case .failure(let error) where planned.count == 1:
                 outcomes = [.failure(error)]
             case .failure:
                 // One transaction each, so that one refused change fails only its own request.
-                outcomes = planned.map { item in commit([item.change]).map { $0[0] } }
-            }
-            lock.withWriteLock {
-                for (offset, outcome) in outcomes.enumerated() {
-                    guard case .success(let stored) = outcome else { continue }
-                    do throws(PlacesError) {
-                        let listed = directory.listsUser(of: stored)
-                        try directory.apply(stored)
-                        touch(stored, userListedBefore: listed)
-                    } catch {
-                        // Stored, but memory could not follow (an index beyond its handle range):
-                        // say so rather than acknowledge what queries will not show.
-                        outcomes[offset] = .failure(
-                            .storeFailed("stored, but not applied in memory until a restart: \(error.description)"))
+                outcomes = planned.map { item in
+                    commit([item.change]).map { stored in
+                        commits.append(stored)
+                        return receipt(item.receipt, stored, 0)
                     }
                 }
             }
+            // Stored, but memory could not follow (an index beyond its handle range): say so
+            // rather than acknowledge what queries will not show.
+            let failures = applyCommitted(commits)
+            var failureOffset = 0
+            for offset in outcomes.indices {
+                guard case .success = outcomes[offset] else { continue }
+                if let failure = failures[failureOffset] { outcomes[offset] = .failure(failure) }
+                failureOffset += 1
+            }
             for (offset, item) in planned.enumerated() {
-                item.completion(outcomes[offset].map { _ in item.receipt })
+                item.completion(outcomes[offset])
             }
         }
+    }
+
+    /// The writer's receipt with what the store decided: its position, and whether it replaced.
+    private func receipt(_ planned: WriteReceipt, _ stored: StoredCommit, _ offset: Int) -> WriteReceipt {
+        var receipt = planned
+        receipt.position = stored.position(ofChangeAt: offset)
+        if let replaced = stored.replaced[offset] { receipt.replaced = replaced }
+        return receipt
     }
 
     /// The next requests to plan together: waits for at least one; nil once closed and empty.
@@ -400,18 +450,20 @@ public final class DurableDirectory: @unchecked Sendable {
     }
 
     /// Commits in one transaction: the changes as stored, or the error to answer with.
-    private func commit(_ changes: [DirectoryChange]) -> Result<[DirectoryChange], PlacesError> {
+    private func commit(_ changes: [DirectoryChange]) -> Result<StoredCommit, PlacesError> {
         let start = DispatchTime.now().uptimeNanoseconds
-        var result: Result<[DirectoryChange], PlacesError>
+        var result: Result<StoredCommit, PlacesError>
         do {
             let stored = try store.commit(changes)
             result =
-                stored.count == changes.count ? .success(stored) : .failure(.storeFailed("the store lost a change"))
+                stored.changes.count == changes.count && stored.replaced.count == changes.count
+                ? .success(stored) : .failure(.storeFailed("the store lost a change"))
         } catch let error as PlacesError {
             result = .failure(error)
         } catch {
             result = .failure(.storeFailed((error as? any StoreFailure)?.cause ?? "\(error)"))
         }
+        noteStore(result)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         queue.lock()
         if case .success = result {

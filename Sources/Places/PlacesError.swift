@@ -88,6 +88,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case storeFailed(String)
     /// A write that arrived while the directory was closing; it was not made.
     case closed
+    /// The database cannot be reached (a node that lost PostgreSQL): the write was not stored;
+    /// reads still answer from memory. Try again later.
+    case storeUnavailable(String)
 
     public var description: String {
         switch self {
@@ -171,6 +174,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "the write was not stored, and nothing of it was made: \(PlacesError.oneLine(reason, cut: false))"
         case .closed:
             return "the directory is closing; the write was not made"
+        case .storeUnavailable(let reason):
+            return "the database cannot be reached, so the write was not made; try again in a few seconds ("
+                + PlacesError.oneLine(reason, cut: false) + ")"
         }
     }
 

@@ -77,7 +77,8 @@ enum DatabaseIdentity: Equatable {
             if applicationID == 0 && tables.isEmpty { return .empty }
             // Made before databases were marked: Vicinity's tables and only Vicinity's migrations.
             let unmarked = Set(["grdb_migrations", "place", "setting", "user"])
-            if applicationID == 0, Set(tables) == unmarked, !migrations.isEmpty {
+            let logTables = Set(["change_log", "change_log_head"])
+            if applicationID == 0, Set(tables).subtracting(logTables) == unmarked, !migrations.isEmpty {
                 guard unknownMigrations.isEmpty else {
                     throw .newerSchema(
                         path: path, schema: migrations.count, writtenBy: writtenBy,

@@ -32,6 +32,19 @@ extension SQLitePlaceStore: BulkPlaceStore {
         }
         let (order, attributes) = prepared.values
         try bulkWrite { db in
+            // The log says what a replacement removes: the stored places of those kinds that the
+            // import does not put back.
+            var removed: [(kind: String, id: String)] = []
+            if !replacingKinds.isEmpty {
+                let imported = Set(
+                    places.lazy.filter { replacingKinds.contains($0.kind) }.map { $0.kind + "\u{0}" + $0.id })
+                for kind in replacingKinds.sorted() {
+                    for id in try String.fetchAll(db, sql: "SELECT id FROM place WHERE kind = ?", arguments: [kind])
+                    where !imported.contains(kind + "\u{0}" + id) {
+                        removed.append((kind, id))
+                    }
+                }
+            }
             for kind in replacingKinds.sorted() {
                 try db.execute(sql: "DELETE FROM place WHERE kind = ?", arguments: [kind])
             }
@@ -71,6 +84,11 @@ extension SQLitePlaceStore: BulkPlaceStore {
                     done += rows
                     if before / 16_384 != done / 16_384 { progress?(done) }
                 }
+            }
+            try SQLitePlaceStore.appendToLog(count: removed.count + order.count, in: db) { offset in
+                offset < removed.count
+                    ? ChangeCoding.encode(.removePlace(kind: removed[offset].kind, id: removed[offset].id))
+                    : ChangeCoding.encode(.putPlace(places[order[offset - removed.count]]))
             }
             progress?(places.count)
         }

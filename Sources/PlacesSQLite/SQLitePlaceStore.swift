@@ -19,6 +19,8 @@ public final class SQLitePlaceStore: PlaceStore {
     let queue: DatabaseQueue
     /// The database file, as given.
     public let path: String
+    /// The read-only connection the change log is followed on, opened on first use.
+    let logConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
@@ -136,82 +138,126 @@ public final class SQLitePlaceStore: PlaceStore {
                     ALTER TABLE place_v2 RENAME TO place;
                     """)
         }
+        migrator.registerMigration("v3: change log") { db in
+            // The change log: every committed transaction appends its changes (ChangeCoding text)
+            // under consecutive positions taken from the one-row head in the same transaction.
+            // SQLite lets one writer at a time hold the database's write lock from the head's
+            // update to the commit, so positions are gap-free in commit order.
+            try db.execute(
+                sql: """
+                    CREATE TABLE change_log (
+                        position INTEGER NOT NULL PRIMARY KEY CHECK (position > 0),
+                        tx_end INTEGER NOT NULL CHECK (tx_end >= position),
+                        committed_at REAL NOT NULL,
+                        change TEXT NOT NULL CHECK (change <> '')
+                    );
+                    CREATE TABLE change_log_head (
+                        only INTEGER NOT NULL PRIMARY KEY CHECK (only = 1),
+                        position INTEGER NOT NULL CHECK (position >= 0),
+                        committed_at REAL
+                    );
+                    INSERT INTO change_log_head (only, position, committed_at) VALUES (1, 0, NULL);
+                    """)
+        }
         return migrator
     }()
 
     // MARK: - Writing
 
-    /// Stores changes, in order, in one transaction: all of them, or none when it throws. Returns
-    /// once the transaction is on disk.
+    /// Stores changes, in order, in one transaction with their change-log entries: all of them,
+    /// or none when it throws. Returns once the transaction is on disk.
     ///
     /// - Throws: `SQLiteStoreError.writeFailed` (a constraint, a full disk, a read-only file).
-    public func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] {
+    public func commit(_ changes: [DirectoryChange]) throws -> StoredCommit {
         var stored: [DirectoryChange] = []
+        var replaced: [Bool?] = []
+        var position: LogPosition = 0
         do {
-            try queue.write { db in
-                stored = []
-                for change in changes { stored.append(try SQLitePlaceStore.store(change, in: db)) }
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    stored = []
+                    replaced = []
+                    for change in changes {
+                        let (change, replacing) = try SQLitePlaceStore.store(change, in: db)
+                        stored.append(change)
+                        replaced.append(replacing)
+                    }
+                    position = try SQLitePlaceStore.appendToLog(stored.lazy.map(ChangeCoding.encode), in: db)
+                    return .commit
+                }
             }
         } catch let error as PlacesError {
             throw error
         } catch {
             throw SQLiteStoreError.writeFailed(reason(of: error))
         }
-        return stored
+        return StoredCommit(changes: stored, replaced: replaced, position: position)
     }
 
     /// Inserts or updates places, all in one transaction: every one is stored, or none.
     public func upsert(_ places: [Place]) throws(SQLiteStoreError) {
         try write { db in
             for place in places { _ = try SQLitePlaceStore.store(.putPlace(place), in: db) }
+            try SQLitePlaceStore.appendToLog(places.lazy.map { ChangeCoding.encode(.putPlace($0)) }, in: db)
         }
     }
 
-    /// Stores one change; a user change answers with the user's whole stored record.
-    private static func store(_ change: DirectoryChange, in db: Database) throws -> DirectoryChange {
+    /// Stores one change; a user change answers with the user's whole stored record. The flag
+    /// says whether a place change replaced a stored place (nil for other changes).
+    private static func store(_ change: DirectoryChange, in db: Database) throws -> (DirectoryChange, Bool?) {
         let returning = "RETURNING id, name, lat, lon, visibility, token_sha256"
         switch change {
         case .putPlace(let place):
+            let existed =
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM place WHERE kind = ? AND id = ?"),
+                    arguments: [place.kind, place.id]) ?? false
             try db.cachedStatement(sql: upsertPlaceSQL).execute(arguments: [
                 place.kind, place.id, place.name, place.coordinate.latitude, place.coordinate.longitude,
                 AttributeCoding.encode(place),
             ])
-            return change
+            return (change, existed)
         case .removePlace(let kind, let id):
             try db.cachedStatement(sql: "DELETE FROM place WHERE kind = ? AND id = ?").execute(arguments: [kind, id])
             guard db.changesCount > 0 else { throw PlacesError.noSuchPlace(kind: kind, id: id) }
-            return change
+            return (change, nil)
         case .addUser(let user, let digest), .putUser(let user, let digest):
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [user.id]) ?? false
             if exists, case .addUser = change { throw PlacesError.userExists(user.id) }
-            return try storedUser(
-                db,
-                sql: """
-                    INSERT INTO user (id, name, lat, lon, visibility, token_sha256) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, lat = excluded.lat, lon = excluded.lon,
-                        visibility = excluded.visibility, token_sha256 = excluded.token_sha256 \(returning)
-                    """,
-                arguments: [
-                    user.id, user.name, user.location?.latitude, user.location?.longitude, user.visibility.rawValue,
-                    Data(digest.bytes),
-                ], id: user.id)
+            return (
+                try storedUser(
+                    db,
+                    sql: """
+                        INSERT INTO user (id, name, lat, lon, visibility, token_sha256) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET name = excluded.name, lat = excluded.lat, lon = excluded.lon,
+                            visibility = excluded.visibility, token_sha256 = excluded.token_sha256 \(returning)
+                        """,
+                    arguments: [
+                        user.id, user.name, user.location?.latitude, user.location?.longitude,
+                        user.visibility.rawValue, Data(digest.bytes),
+                    ], id: user.id), nil
+            )
         case .moveUser(let id, let location):
-            return try storedUser(
-                db, sql: "UPDATE user SET lat = ?, lon = ? WHERE id = ? \(returning)",
-                arguments: [location?.latitude, location?.longitude, id], id: id)
+            return (
+                try storedUser(
+                    db, sql: "UPDATE user SET lat = ?, lon = ? WHERE id = ? \(returning)",
+                    arguments: [location?.latitude, location?.longitude, id], id: id), nil
+            )
         case .setVisibility(let id, let visibility):
-            return try storedUser(
-                db, sql: "UPDATE user SET visibility = ? WHERE id = ? \(returning)",
-                arguments: [visibility.rawValue, id], id: id)
+            return (
+                try storedUser(
+                    db, sql: "UPDATE user SET visibility = ? WHERE id = ? \(returning)",
+                    arguments: [visibility.rawValue, id], id: id), nil
+            )
         case .removeUser(let id):
             try db.cachedStatement(sql: "DELETE FROM user WHERE id = ?").execute(arguments: [id])
             guard db.changesCount > 0 else { throw PlacesError.noSuchUser(id) }
-            return change
+            return (change, nil)
         case .setAdminToken(let digest):
             try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('admin_token_sha256', ?)"
             ).execute(arguments: [Data(digest.bytes)])
-            return change
+            return (change, nil)
         }
     }
 
@@ -372,9 +418,15 @@ public final class SQLitePlaceStore: PlaceStore {
     ///
     /// - Parameter cellSizeMeters: the grid cell side of every index, or nil for the default.
     public func loadDirectory(cellSizeMeters: Double? = nil) throws(SQLiteStoreError) -> PlaceDirectory {
+        try loadSnapshot(cellSizeMeters: cellSizeMeters).directory
+    }
+
+    /// Everything stored and the change-log position it reflects, read in one transaction.
+    public func loadSnapshot(cellSizeMeters: Double? = nil) throws(SQLiteStoreError) -> DirectorySnapshot {
         var places: [Place] = []
         var users: [(user: User, tokenDigest: TokenDigest)] = []
         var admin: TokenDigest?
+        var head = LogHead(position: 0, committedAt: nil)
         let path = self.path
         do {
             // One snapshot: the write lock keeps other writers out while both connections read.
@@ -383,6 +435,7 @@ public final class SQLitePlaceStore: PlaceStore {
                     places = try SQLitePlaceStore.loadPlaces(db, path: path)
                     users = try SQLitePlaceStore.fetchUsers(db)
                     admin = try SQLitePlaceStore.fetchAdminTokenDigest(db)
+                    head = try SQLitePlaceStore.fetchHead(db)
                     return .commit
                 }
             }
@@ -394,7 +447,8 @@ public final class SQLitePlaceStore: PlaceStore {
         do {
             var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
             try catalog.add(contentsOf: places)
-            return try PlaceDirectory(places: catalog, users: users, adminTokenDigest: admin)
+            let directory = try PlaceDirectory(places: catalog, users: users, adminTokenDigest: admin)
+            return DirectorySnapshot(directory: directory, position: head.position, committedAt: head.committedAt)
         } catch {
             throw .corrupt(error.description)
         }

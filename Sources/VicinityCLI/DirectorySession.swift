@@ -19,7 +19,10 @@ struct DirectorySession {
     init(database: DatabaseOptions, token: String?, operator: Bool = false, output: inout CommandOutput)
         throws(CLIError)
     {
-        let (store, directory) = try database.locate().loadDirectory(output: &output)
+        let store = try database.locate().open(output: &output)
+        let snapshot: DirectorySnapshot
+        do { snapshot = try store.loadSnapshot() } catch { throw .data("\(store.path): \(error.description)") }
+        let directory = snapshot.directory
         let presented = TokenOption.resolve(token)
         if `operator` {
             principal = .admin
@@ -29,7 +32,7 @@ struct DirectorySession {
         self.token = presented
         isOperator = `operator`
         self.store = store
-        durable = DurableDirectory(directory, store: store, maximumBatch: 1)
+        durable = DurableDirectory(directory, store: store, position: snapshot.position, maximumBatch: 1)
     }
 
     /// Makes the write and returns once it is stored; the token it created, if any.

@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Places
+import PlacesSQLite
 import ServiceLifecycle
 import Synchronization
 
@@ -19,8 +20,9 @@ struct ServeCommand: OutputCommand {
             Both protocols answer from the same places and users in memory, and their writes share \
             one group commit and one set of event loops (--threads). Listens on 127.0.0.1 unless \
             --host says otherwise. SIGTERM or SIGINT: stop accepting, answer what clients have \
-            sent, commit, exit 0. Run one server per database: writes that other processes make to \
-            it are seen after a restart. Logs go to standard error: at --log-level info or lower \
+            sent, commit, exit 0. The server follows the database's change log: what other \
+            processes write to it (vicinity import, user, admin-token) is served within about 10 ms, \
+            without a restart. Logs go to standard error: at --log-level info or lower \
             one line per request (command or method and path, client, outcome, milliseconds), \
             never a token.
             """)
@@ -46,6 +48,9 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Longest bulk argument, bytes.") var maxBulkBytes = ProtocolLimits.default.maximumBulkBytes
     @Option(help: "Most bytes of one request, its arguments together.")
     var maxRequestBytes = ProtocolLimits.default.maximumRequestBytes
+    @Option(help: "Change-log entries always kept, counted back from the newest (followers further behind reload).")
+    var logKeepChanges = 1_000_000
+    @Option(help: "Hours a change-log entry is always kept.") var logKeepHours = 24.0
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -67,6 +72,10 @@ struct ServeCommand: OutputCommand {
         guard (1...256).contains(threadCount) else {
             throw ValidationError("invalid thread count \"\(threadCount)\": expected 1 to 256")
         }
+        guard logKeepChanges >= 0, logKeepHours >= 0, logKeepHours.isFinite else {
+            throw ValidationError(
+                "invalid change-log retention: --log-keep-changes and --log-keep-hours must be 0 or more")
+        }
         guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
             maxRequestBytes >= 1
         else { throw ValidationError("limits must be 1 or more (timeouts 0 or more)") }
@@ -81,9 +90,18 @@ struct ServeCommand: OutputCommand {
         }
         var logger = Logger(label: "vicinity", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = level
-        var (store, directory) = try database.locate().loadDirectory(output: &output)
-        directory.openRegistration = openRegistration
-        let durable = DurableDirectory(directory, store: store)
+        let store = try database.locate().open(output: &output)
+        let durable: DurableDirectory
+        do {
+            durable = try DurableDirectory(loading: store) { [openRegistration] in
+                $0.openRegistration = openRegistration
+            }
+        } catch {
+            throw CLIError.data("\(store.path): \((error as? SQLiteStoreError)?.description ?? "\(error)")")
+        }
+        durable.follow(
+            pollInterval: 1,
+            retention: LogRetention(changes: UInt64(logKeepChanges), seconds: logKeepHours * 3600))
         // Every way out commits what was acknowledged (closing twice is harmless).
         defer { durable.close() }
         let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threadCount)

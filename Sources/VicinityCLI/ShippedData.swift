@@ -69,7 +69,7 @@ extension CLIError {
             self = .usage(error.description)
         case .noSuchUser, .noSuchPlace: self = .notFound(error.description)
         case .forbidden, .invalidToken: self = .noPermission(error.description)
-        case .storeFailed, .closed: self = .ioError(error.description)
+        case .storeFailed, .closed, .storeUnavailable: self = .ioError(error.description)
         default: self = .data(error.description)
         }
     }

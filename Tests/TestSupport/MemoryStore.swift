@@ -1,17 +1,24 @@
 import Dispatch
+import Foundation
 import Places
 import Synchronization
 
 /// A `PlaceStore` in memory for tests: it stores nothing on disk (the directory in memory is the
-/// whole truth), records each transaction, and can be told to fail or to hold its commits.
+/// whole truth), records each transaction and its change log, and can be told to fail or to hold
+/// its commits.
 public final class MemoryStore: PlaceStore, @unchecked Sendable {
     /// The error a commit throws when `fail(when:)` says so.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String { "disk full" }
     }
 
-    private let state = Mutex<(transactions: [[DirectoryChange]], failing: @Sendable (DirectoryChange) -> Bool)>(
-        ([], { _ in false }))
+    private struct State {
+        var transactions: [[DirectoryChange]] = []
+        var log: [LoggedChange] = []
+        var failing: @Sendable (DirectoryChange) -> Bool = { _ in false }
+    }
+
+    private let state = Mutex(State())
     /// When set, each `commit` signals `entered`, then waits for `release` before storing.
     public let gate: (entered: DispatchSemaphore, release: DispatchSemaphore)?
 
@@ -28,15 +35,46 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
         state.withLock { $0.failing = predicate }
     }
 
-    public func commit(_ changes: [DirectoryChange]) throws -> [DirectoryChange] {
+    public func commit(_ changes: [DirectoryChange]) throws -> StoredCommit {
         if let gate {
             gate.entered.signal()
             gate.release.wait()
         }
-        try state.withLock { state in
+        return try state.withLock { state in
             if changes.contains(where: state.failing) { throw Failure() }
             state.transactions.append(changes)
+            let now = Date().timeIntervalSince1970
+            for change in changes {
+                state.log.append(
+                    LoggedChange(position: LogPosition(state.log.count + 1), change: change, committedAt: now))
+            }
+            return StoredCommit(changes: changes, position: LogPosition(state.log.count))
         }
-        return changes
     }
+
+    public func head() throws -> LogHead {
+        state.withLock { LogHead(position: LogPosition($0.log.count), committedAt: $0.log.last?.committedAt) }
+    }
+
+    public func changes(after position: LogPosition, limit: Int) throws -> LogRead {
+        state.withLock { state in
+            let start = Int(min(position, LogPosition(state.log.count)))
+            return .changes(Array(state.log[start..<min(state.log.count, start + max(1, limit))]))
+        }
+    }
+
+    /// A memory store has no snapshot of its own: the directory in memory is the whole truth.
+    public func snapshot(cellSizeMeters: Double?) throws -> DirectorySnapshot {
+        var directory = PlaceDirectory(places: try PlaceCatalog(cellSizeMeters: cellSizeMeters))
+        let log = state.withLock { $0.log }
+        for entry in log { try directory.apply(entry.change) }
+        return DirectorySnapshot(
+            directory: directory, position: LogPosition(log.count), committedAt: log.last?.committedAt)
+    }
+
+    public func waitForChanges(after position: LogPosition, timeout: Double) {
+        Thread.sleep(forTimeInterval: min(timeout, 0.01))
+    }
+
+    public func trimLog(keeping retention: LogRetention) throws -> Int { 0 }
 }

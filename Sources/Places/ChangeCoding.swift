@@ -1,0 +1,200 @@
+import Geo
+
+/// The text form of a `DirectoryChange` in a store's change log: one line of tab-separated fields,
+/// the first naming the change. Every store writes and reads this one form, so a log written by
+/// one version of the code reads back the same in another, and a change survives the round trip
+/// exactly (coordinates in the shortest text that reads back to the same `Double`).
+///
+/// | change | fields after the tag |
+/// |---|---|
+/// | `P` putPlace | kind, id, name, lat, lon, then attribute name and value pairs in order |
+/// | `R` removePlace | kind, id |
+/// | `A` addUser / `U` putUser | id, name, lat, lon (both empty: no location), visibility, token digest (hex) |
+/// | `M` moveUser | id, lat, lon (both empty: location forgotten) |
+/// | `V` setVisibility | id, `public` or `private` |
+/// | `D` removeUser | id |
+/// | `T` setAdminToken | token digest (hex) |
+///
+/// A tab, line feed, carriage return or backslash inside a field is written `\t`, `\n`, `\r`,
+/// `\\`. A token's digest is the only form a token takes.
+public enum ChangeCoding {
+    /// The change as one line of text.
+    public static func encode(_ change: DirectoryChange) -> String {
+        var fields: [String]
+        switch change {
+        case .putPlace(let place):
+            fields = [
+                "P", place.kind, place.id, place.name, NumberText.plain(place.coordinate.latitude),
+                NumberText.plain(place.coordinate.longitude),
+            ]
+            for (name, value) in zip(place.attributeNames, place.attributeValues) { fields += [name, value] }
+        case .removePlace(let kind, let id):
+            fields = ["R", kind, id]
+        case .addUser(let user, let digest):
+            fields = ["A"] + userFields(user, digest)
+        case .putUser(let user, let digest):
+            fields = ["U"] + userFields(user, digest)
+        case .moveUser(let id, let location):
+            fields = ["M", id] + locationFields(location)
+        case .setVisibility(let id, let visibility):
+            fields = ["V", id, visibility.rawValue]
+        case .removeUser(let id):
+            fields = ["D", id]
+        case .setAdminToken(let digest):
+            fields = ["T", hex(digest)]
+        }
+        return fields.map(escaped).joined(separator: "\t")
+    }
+
+    /// The change a line of `encode` holds.
+    ///
+    /// - Throws: `PlacesError.storeFailed` naming what is wrong with a line that is not one.
+    public static func decode(_ text: String) throws(PlacesError) -> DirectoryChange {
+        let fields = split(text)
+        func field(_ index: Int) throws(PlacesError) -> String {
+            guard index < fields.count else { throw corrupt(text, "too few fields") }
+            return fields[index]
+        }
+        switch fields.first {
+        case "P":
+            guard fields.count >= 6, fields.count % 2 == 0 else { throw corrupt(text, "a place needs kind to lon") }
+            var names: [String] = []
+            var values: [String] = []
+            var index = 6
+            while index + 1 < fields.count {
+                names.append(fields[index])
+                values.append(fields[index + 1])
+                index += 2
+            }
+            guard let coordinate = try location(fields[4], fields[5], text) else {
+                throw corrupt(text, "a place needs a location")
+            }
+            return .putPlace(
+                Place(
+                    id: fields[2], kind: fields[1], name: fields[3], coordinate: coordinate, attributeNames: names,
+                    attributeValues: values))
+        case "R":
+            return .removePlace(kind: try field(1), id: try field(2))
+        case "A", "U":
+            guard fields.count == 7 else { throw corrupt(text, "a user needs 6 fields") }
+            guard let visibility = Visibility(rawValue: fields[5]) else { throw corrupt(text, "bad visibility") }
+            let user = User(
+                id: fields[1], name: fields[2], location: try location(fields[3], fields[4], text),
+                visibility: visibility)
+            let digest = try digest(fields[6], text)
+            return fields[0] == "A" ? .addUser(user, tokenDigest: digest) : .putUser(user, tokenDigest: digest)
+        case "M":
+            return .moveUser(try field(1), to: try location(try field(2), try field(3), text))
+        case "V":
+            guard let visibility = Visibility(rawValue: try field(2)) else { throw corrupt(text, "bad visibility") }
+            return .setVisibility(try field(1), visibility)
+        case "D":
+            return .removeUser(try field(1))
+        case "T":
+            return .setAdminToken(try digest(try field(1), text))
+        default:
+            throw corrupt(text, "unknown change")
+        }
+    }
+
+    private static func userFields(_ user: User, _ digest: TokenDigest) -> [String] {
+        [user.id, user.name] + locationFields(user.location) + [user.visibility.rawValue, hex(digest)]
+    }
+
+    private static func locationFields(_ location: Coordinate?) -> [String] {
+        guard let location else { return ["", ""] }
+        return [NumberText.plain(location.latitude), NumberText.plain(location.longitude)]
+    }
+
+    private static func location(_ latitude: String, _ longitude: String, _ text: String) throws(PlacesError)
+        -> Coordinate?
+    {
+        if latitude.isEmpty && longitude.isEmpty { return nil }
+        guard let lat = Double(latitude), let lon = Double(longitude),
+            let coordinate = try? Coordinate(latitude: lat, longitude: lon)
+        else { throw corrupt(text, "bad coordinates") }
+        return coordinate
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func hex(_ digest: TokenDigest) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        for byte in digest.bytes {
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 15)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func digest(_ text: String, _ line: String) throws(PlacesError) -> TokenDigest {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 64 else { throw corrupt(line, "a token digest is 64 hex digits") }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else {
+                throw corrupt(line, "a token digest is 64 hex digits")
+            }
+            bytes.append(high << 4 | low)
+        }
+        return TokenDigest(bytes: bytes)!
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+
+    private static func escaped(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x5C }) else {
+            return field
+        }
+        var result = ""
+        for scalar in field.unicodeScalars {
+            switch scalar {
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\\": result += "\\\\"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The fields of a line, unescaped.
+    private static func split(_ text: String) -> [String] {
+        var fields: [String] = []
+        var current: [UInt8] = []
+        var escaping = false
+        for byte in text.utf8 {
+            if escaping {
+                switch byte {
+                case UInt8(ascii: "t"): current.append(0x09)
+                case UInt8(ascii: "n"): current.append(0x0A)
+                case UInt8(ascii: "r"): current.append(0x0D)
+                default: current.append(byte)
+                }
+                escaping = false
+            } else if byte == 0x5C {
+                escaping = true
+            } else if byte == 0x09 {
+                fields.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            } else {
+                current.append(byte)
+            }
+        }
+        fields.append(String(decoding: current, as: UTF8.self))
+        return fields
+    }
+
+    private static func corrupt(_ line: String, _ what: String) -> PlacesError {
+        .storeFailed("an unreadable change-log entry (\(what)): \(PlacesError.quoted(line))")
+    }
+}

@@ -1,0 +1,307 @@
+import Foundation
+import Synchronization
+
+/// Following the store's change log: memory applies every committed change in log order, this
+/// directory's own and every other writer's (another process on the same SQLite file, another
+/// node on the same PostgreSQL).
+///
+/// Memory moves only forward through the log: `applied` is the last position applied, and a
+/// change is applied only when every position before it has been. The writer, after a commit
+/// that starts beyond `applied + 1`, first reads and applies what others committed in between;
+/// the follower thread reads whatever is newer. Both hold `applying`, so the log is applied by one
+/// thread at a time, each change once.
+extension DurableDirectory {
+    /// The most changes read from the log at once.
+    static let logReadLimit = 4_096
+
+    /// The last log position applied to memory: a read that starts now reflects every change up to
+    /// it.
+    public var appliedPosition: LogPosition { applied.load(ordering: .acquiring) }
+
+    /// How far memory has followed the store.
+    public var replication: ReplicationStatus { status.withLock { $0 } }
+
+    /// Starts a thread that applies what other writers commit, woken by the store
+    /// (`PlaceStore.waitForChanges`) and at least every `pollInterval` seconds; while the store
+    /// does not answer, reads keep answering from memory and it retries with backoff (up to 5 s).
+    /// Every `trimInterval` seconds it trims the log to `retention` (nil: never).
+    ///
+    /// Call once; `close()` stops it.
+    public func follow(pollInterval: Double = 1, retention: LogRetention? = nil, trimInterval: Double = 60) {
+        follower.lock()
+        defer { follower.unlock() }
+        guard followerState == .idle else { return }
+        followerState = .running
+        status.withLock { $0.following = true }
+        let thread = Thread { [self] in
+            self.runFollower(pollInterval: pollInterval, retention: retention, trimInterval: trimInterval)
+        }
+        thread.name = "vicinity-follower"
+        thread.start()
+    }
+
+    /// Stops the follower thread, if one runs, and waits for it.
+    func stopFollowing() {
+        follower.lock()
+        defer { follower.unlock() }
+        guard followerState == .running else {
+            if followerState == .idle { followerState = .stopped }
+            return
+        }
+        followerState = .stopping
+        follower.broadcast()
+        while followerState != .stopped { follower.wait() }
+    }
+
+    private var followerRunning: Bool {
+        follower.lock()
+        defer { follower.unlock() }
+        return followerState == .running
+    }
+
+    private func runFollower(pollInterval: Double, retention: LogRetention?, trimInterval: Double) {
+        var backoff = 0.05
+        var lastTrim = Date().timeIntervalSince1970
+        while followerRunning {
+            do {
+                try catchUp(before: nil)
+                backoff = 0.05
+                if let retention, Date().timeIntervalSince1970 - lastTrim >= trimInterval {
+                    lastTrim = Date().timeIntervalSince1970
+                    _ = try store.trimLog(keeping: retention)
+                }
+                store.waitForChanges(after: appliedPosition, timeout: pollInterval)
+            } catch {
+                noteUnreachable(error)
+                follower.lock()
+                if followerState == .running { _ = follower.wait(until: Date(timeIntervalSinceNow: backoff)) }
+                follower.unlock()
+                backoff = min(backoff * 2, 5)
+            }
+        }
+        follower.lock()
+        followerState = .stopped
+        status.withLock { $0.following = false }
+        follower.broadcast()
+        follower.unlock()
+    }
+
+    /// Reads the log after `applied` and applies it: everything the store holds, or only the
+    /// positions before `limit`. A log trimmed past `applied` loads a snapshot instead.
+    ///
+    /// - Throws: what the store's reads throw (memory then stays where it was).
+    func catchUp(before limit: LogPosition?) throws {
+        applying.lock()
+        defer { applying.unlock() }
+        try catchUpLocked(before: limit)
+    }
+
+    private func catchUpLocked(before limit: LogPosition?) throws {
+        while true {
+            let start = appliedPosition
+            if let limit, start + 1 >= limit { return }
+            switch try store.changes(after: start, limit: Self.logReadLimit) {
+            case .changes(let entries):
+                let head = try? store.head()
+                noteReachable(head: head)
+                let wanted = limit.map { limit in entries.filter { $0.position < limit } } ?? entries
+                guard !wanted.isEmpty else { return }
+                try applyLogged(wanted, own: false)
+                if limit == nil, entries.count < Self.logReadLimit, head.map({ $0.position <= appliedPosition }) ?? true
+                {
+                    return
+                }
+            case .trimmed:
+                try reload()
+            }
+        }
+    }
+
+    /// Applies log entries in order, skipping what is already applied; a gap before an entry
+    /// stops there with an error (the caller reads again).
+    private func applyLogged(_ entries: [LoggedChange], own: Bool) throws {
+        var problem: String?
+        var count: UInt64 = 0
+        var last: LoggedChange?
+        withWriteLock { directory in
+            for entry in entries {
+                let current = applied.load(ordering: .relaxed)
+                if entry.position <= current { continue }
+                guard entry.position == current + 1 else {
+                    problem = "the log skipped from \(current) to \(entry.position)"
+                    return
+                }
+                do throws(PlacesError) {
+                    try applyOne(entry.change, to: &directory)
+                } catch {
+                    problem = "stored, but not applied in memory until a restart: \(error.description)"
+                }
+                applied.store(entry.position, ordering: .releasing)
+                count += 1
+                last = entry
+            }
+        }
+        if let last {
+            status.withLock { status in
+                status.applied = last.position
+                status.appliedCommittedAt = last.committedAt
+                if own { status.ownChanges += count } else { status.followedChanges += count }
+                if status.latest < last.position {
+                    status.latest = last.position
+                    status.latestCommittedAt = last.committedAt
+                }
+                if status.latest <= last.position { status.behindSince = nil }
+            }
+            resumeWaiters()
+        }
+        if let problem {
+            status.withLock { $0.lastError = problem }
+            if problem.hasPrefix("the log skipped") { throw PlacesError.storeFailed(problem) }
+        }
+    }
+
+    /// Replaces memory with a fresh snapshot of the store (the log no longer holds what comes
+    /// next); keeps this process's own settings (`openRegistration`).
+    private func reload() throws {
+        let cell = read { $0.places.cellSizeMeters }
+        var snapshot = try store.snapshot(cellSizeMeters: cell)
+        withWriteLock { directory in
+            snapshot.directory.openRegistration = directory.openRegistration
+            directory = snapshot.directory
+            applied.store(snapshot.position, ordering: .releasing)
+            bumpAllVersions(in: directory)
+        }
+        status.withLock { status in
+            status.applied = snapshot.position
+            status.appliedCommittedAt = snapshot.committedAt
+            status.reloads += 1
+            if status.latest <= snapshot.position { status.behindSince = nil }
+        }
+        resumeWaiters()
+    }
+
+    /// Brings memory to a commit this directory's writer just made: first what others committed
+    /// before it (read from the log), then its own changes.
+    ///
+    /// - Returns: for each change of each commit, in order, nil or why memory could not take it.
+    func applyCommitted(_ commits: [StoredCommit]) -> [PlacesError?] {
+        applying.lock()
+        defer { applying.unlock() }
+        var failures: [PlacesError?] = []
+        for stored in commits {
+            let first = stored.position - LogPosition(stored.changes.count) + 1
+            if first > appliedPosition + 1 {
+                // Others' changes in between; when they cannot be read now, the follower applies
+                // them and this commit after them (it is stored: the writer still hears success).
+                do { try catchUpLocked(before: first) } catch { noteUnreachable(error) }
+            }
+            guard first == appliedPosition + 1 || first <= appliedPosition else {
+                failures += Array(repeating: nil, count: stored.changes.count)
+                continue
+            }
+            let now = Date().timeIntervalSince1970
+            let entries = stored.changes.indices.map { offset in
+                LoggedChange(
+                    position: stored.position(ofChangeAt: offset), change: stored.changes[offset], committedAt: now)
+            }
+            let before = status.withLock { $0.lastError }
+            do { try applyLogged(entries, own: true) } catch {}
+            let after = status.withLock { $0.lastError }
+            let failure: PlacesError? =
+                after != before && after?.hasPrefix("stored, but") == true ? .storeFailed(after!) : nil
+            failures += Array(repeating: failure, count: stored.changes.count)
+        }
+        return failures
+    }
+
+    /// Applies one change and counts it against its key's version (under the write lock).
+    private func applyOne(_ change: DirectoryChange, to directory: inout PlaceDirectory) throws(PlacesError) {
+        let listed = directory.listsUser(of: change)
+        try directory.apply(change)
+        touch(change, userListedBefore: listed, in: directory)
+    }
+
+    /// Records what a commit or a read of the store said about reaching it.
+    func noteStore(_ result: Result<StoredCommit, PlacesError>) {
+        switch result {
+        case .success(let stored):
+            noteReachable(head: LogHead(position: stored.position, committedAt: Date().timeIntervalSince1970))
+        case .failure(.storeUnavailable(let reason)):
+            noteUnreachable(PlacesError.storeUnavailable(reason))
+        case .failure:
+            break
+        }
+    }
+
+    private func noteReachable(head: LogHead?) {
+        let now = Date().timeIntervalSince1970
+        status.withLock { status in
+            status.unreachableSince = nil
+            if let head, head.position > status.latest {
+                status.latest = head.position
+                status.latestCommittedAt = head.committedAt
+            }
+            if status.latest > status.applied {
+                if status.behindSince == nil { status.behindSince = now }
+            } else {
+                status.behindSince = nil
+            }
+        }
+    }
+
+    private func noteUnreachable(_ error: any Error) {
+        let now = Date().timeIntervalSince1970
+        let reason = (error as? PlacesError)?.description ?? (error as? any StoreFailure)?.cause ?? "\(error)"
+        status.withLock { status in
+            if status.unreachableSince == nil { status.unreachableSince = now }
+            status.lastError = reason
+        }
+    }
+
+    // MARK: - Waiting for a position
+
+    /// Calls `completion(true)` once memory has applied `position` (at once if it has), or
+    /// `completion(false)` after `timeout` seconds without. Runs on the thread that applied it or
+    /// on a timer's.
+    public func whenApplied(
+        _ position: LogPosition, timeout: Double, completion: @escaping @Sendable (Bool) -> Void
+    ) {
+        if appliedPosition >= position {
+            completion(true)
+            return
+        }
+        let id = UInt64.random(in: 0...UInt64.max)
+        waiters.withLock { $0.append(PositionWaiter(id: id, position: position, completion: completion)) }
+        // Applied between the check and the append: nobody would wake it.
+        resumeWaiters()
+        follower.lock()
+        follower.broadcast()
+        follower.unlock()
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout)) { [self] in
+            let expired = waiters.withLock { waiters -> PositionWaiter? in
+                guard let offset = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return waiters.remove(at: offset)
+            }
+            expired?.completion(false)
+        }
+    }
+
+    /// Waits until memory has applied `position`, up to `timeout` seconds.
+    ///
+    /// - Returns: true once applied, false when the time ran out.
+    public func waitUntilApplied(_ position: LogPosition, timeout: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            whenApplied(position, timeout: timeout) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func resumeWaiters() {
+        let current = appliedPosition
+        let ready = waiters.withLock { waiters -> [PositionWaiter] in
+            let ready = waiters.filter { $0.position <= current }
+            if !ready.isEmpty { waiters.removeAll { $0.position <= current } }
+            return ready
+        }
+        for waiter in ready { waiter.completion(true) }
+    }
+}
