@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The geodesy, the directory and its stores are optimized in debug builds too: the tests and the
+/// acceptance scripts run the debug build, and their searches, loads and followed change logs
+/// would otherwise run several times slower than what anyone deploys.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Vicinity",
     platforms: [.macOS(.v14)],
@@ -36,16 +41,20 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
-        .target(name: "Geo", dependencies: ["CProj"]),
+        .target(name: "Geo", dependencies: ["CProj"], swiftSettings: optimizedInDebug),
         // Redis 7.0's GEO commands reproduced reply for reply; only the line protocol uses them.
         .target(name: "RedisGeo", dependencies: ["Geo"]),
         // glibc's heap counters, for `vicinity-bench bench` and `INFO`'s `used_memory`.
         .target(name: "CHeapStats"),
-        .target(name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: optimizedInDebug),
         .target(name: "TextMap", dependencies: ["Geo"]),
         // The one query layer: a query in, ranked hits and the map's view model out.
         .target(name: "PlaceQueries", dependencies: ["Geo", "Places", "TextMap"]),
-        .target(name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: optimizedInDebug),
         .target(
             name: "LineProtocol",
             dependencies: [

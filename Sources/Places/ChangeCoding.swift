@@ -169,6 +169,9 @@ public enum ChangeCoding {
 
     /// The fields of a line, unescaped.
     private static func split(_ text: String) -> [String] {
+        if !text.utf8.contains(0x5C) {
+            return text.utf8.split(separator: 0x09, omittingEmptySubsequences: false).map { String(Substring($0)) }
+        }
         var fields: [String] = []
         var current: [UInt8] = []
         var escaping = false

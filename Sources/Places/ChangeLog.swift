@@ -68,6 +68,9 @@ public struct DirectorySnapshot: Sendable {
         self.position = position
         self.committedAt = committedAt
     }
+
+    /// `PlaceDirectory.stateDump(position:)` of the snapshot.
+    public var stateDump: String { directory.stateDump(position: position) }
 }
 
 /// The newest position a store has committed, and when.

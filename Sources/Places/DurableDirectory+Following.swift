@@ -124,24 +124,50 @@ extension DurableDirectory {
         var count: UInt64 = 0
         var last: LoggedChange?
         withWriteLock { directory in
-            for entry in entries {
+            var offset = 0
+            while offset < entries.count {
+                let entry = entries[offset]
                 let current = applied.load(ordering: .relaxed)
-                if entry.position <= current { continue }
+                if entry.position <= current {
+                    offset += 1
+                    continue
+                }
                 guard entry.position == current + 1 else {
                     problem = "the log skipped from \(current) to \(entry.position)"
                     return
                 }
+                // A run of places (an import) goes in together.
+                var end = offset + 1
+                if case .putPlace = entry.change {
+                    while end < entries.count, case .putPlace = entries[end].change,
+                        entries[end].position == entries[end - 1].position + 1
+                    {
+                        end += 1
+                    }
+                }
                 do throws(PlacesError) {
-                    try applyOne(entry.change, to: &directory)
+                    if end - offset > 1 {
+                        let places = entries[offset..<end].map { entry -> Place in
+                            guard case .putPlace(let place) = entry.change else { preconditionFailure() }
+                            return place
+                        }
+                        try directory.applyPlaces(places)
+                        for kind in Set(places.map(\.kind)) {
+                            touch(.removePlace(kind: kind, id: ""), userListedBefore: false, in: directory)
+                        }
+                    } else {
+                        try applyOne(entry.change, to: &directory)
+                    }
                 } catch {
                     problem = "stored, but not applied in memory until a restart: \(error.description)"
                 }
-                applied.store(entry.position, ordering: .releasing)
-                count += 1
-                last = entry
+                applied.store(entries[end - 1].position, ordering: .releasing)
+                count += UInt64(end - offset)
+                last = entries[end - 1]
+                offset = end
             }
-        }
-        if let last {
+            // Still under the write lock: whoever sees the changes sees them counted.
+            guard let last else { return }
             status.withLock { status in
                 status.applied = last.position
                 status.appliedCommittedAt = last.committedAt
@@ -152,8 +178,8 @@ extension DurableDirectory {
                 }
                 if status.latest <= last.position { status.behindSince = nil }
             }
-            resumeWaiters()
         }
+        if last != nil { resumeWaiters() }
         if let problem {
             status.withLock { $0.lastError = problem }
             if problem.hasPrefix("the log skipped") { throw PlacesError.storeFailed(problem) }

@@ -256,7 +256,10 @@ public final class DurableDirectory: @unchecked Sendable {
         completion: @escaping @Sendable (Result<T, PlacesError>) -> Void
     ) {
         let group: @Sendable () -> Void = { [self] in
-            let transaction = DirectoryTransaction(directory: directory, versions: keyVersions)
+            // The follower also changes memory: copy it under the lock.
+            let transaction = lock.withReadLock {
+                DirectoryTransaction(directory: directory, versions: keyVersions)
+            }
             let value = Self.$running.withValue(RunningGroup(owner: ObjectIdentifier(self), transaction: transaction)) {
                 body(transaction)
             }

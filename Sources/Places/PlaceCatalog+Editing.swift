@@ -19,6 +19,29 @@ extension PlaceCatalog {
         return handle
     }
 
+    /// Adds or replaces many places, in order (a later place of the same kind and id wins): the
+    /// ones new to their kind are added together, as loading adds them, which is what makes a
+    /// follower apply a 10,000-place import in milliseconds rather than one place at a time.
+    public mutating func upsert(contentsOf places: [Place]) throws(PlacesError) {
+        var fresh: [Place] = []
+        var freshKeys = Set<String>()
+        for place in places {
+            let key = place.kind + "\u{0}" + place.id
+            if handle(kind: place.kind, id: place.id) == nil, freshKeys.insert(key).inserted {
+                fresh.append(place)
+            } else if freshKeys.contains(key) {
+                // Named twice in the batch: add what came before, then replace.
+                try add(contentsOf: fresh)
+                fresh = []
+                freshKeys = []
+                try upsert(place)
+            } else {
+                try upsert(place)
+            }
+        }
+        try add(contentsOf: fresh)
+    }
+
     /// Adds a place whose id its kind does not hold yet, to a kind that has places: in place, in
     /// time independent of the kind's size (`add` builds a new id table for the kind, which made
     /// adding places one at a time quadratic: 100,000 pipelined GEOADDs took minutes).

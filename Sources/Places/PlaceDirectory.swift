@@ -74,6 +74,27 @@ public struct PlaceDirectory: Sendable {
         return user.visibility == .public && user.location != nil
     }
 
+    /// Everything the directory holds, as text that two directories holding the same data print
+    /// byte for byte the same: a first line naming `position`, then every place (by kind, then
+    /// id, bytewise), every user with their token's digest (by id), and the admin token's digest,
+    /// one `ChangeCoding` line each. For the operator only (it holds digests, never tokens): a
+    /// node's memory is compared with its database by it.
+    public func stateDump(position: LogPosition) -> String {
+        var lines = ["# vicinity state at position \(position)"]
+        for kind in places.kinds.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let kindPlaces = places.collections[kind]?.places ?? []
+            for place in kindPlaces.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
+                lines.append(ChangeCoding.encode(.putPlace(place)))
+            }
+        }
+        for id in registry.users.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let user = registry.users[id], let digest = digestOfUser[id] else { continue }
+            lines.append(ChangeCoding.encode(.putUser(user, tokenDigest: digest)))
+        }
+        if let adminDigest { lines.append(ChangeCoding.encode(.setAdminToken(adminDigest))) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     // MARK: - Tokens
 
     /// Makes a new admin token, replacing any previous one, and returns its clear text: the only
@@ -191,6 +212,11 @@ public struct PlaceDirectory: Sendable {
         case .setAdminToken(let digest):
             adminDigest = digest
         }
+    }
+
+    /// `apply(.putPlace(_:))` for many places at once, in order.
+    public mutating func applyPlaces(_ places: [Place]) throws(PlacesError) {
+        try self.places.upsert(contentsOf: places)
     }
 
     /// Adds a user. Only the admin may.

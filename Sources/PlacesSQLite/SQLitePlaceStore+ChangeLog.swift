@@ -92,14 +92,27 @@ extension SQLitePlaceStore {
         let statement = try db.cachedStatement(
             sql: "SELECT position, tx_end, committed_at, change FROM change_log WHERE \(condition) ORDER BY position"
                 + (limit.map { " LIMIT \($0)" } ?? ""))
+        try statement.setArguments(arguments)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        let raw = statement.sqliteStatement
         var entries: [(entry: LoggedChange, transactionEnd: LogPosition)] = []
-        let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            let change = try ChangeCoding.decode(row[3])
+        while true {
+            let status = sqlite3_step(raw)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else {
+                throw SQLiteStoreError.corrupt(String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            var text = ""
+            if let bytes = sqlite3_column_text(raw, 3) {
+                let count = Int(sqlite3_column_bytes(raw, 3))
+                text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+            }
             entries.append(
                 (
-                    LoggedChange(position: LogPosition(row[0] as Int64), change: change, committedAt: row[2]),
-                    LogPosition(row[1] as Int64)
+                    LoggedChange(
+                        position: LogPosition(sqlite3_column_int64(raw, 0)), change: try ChangeCoding.decode(text),
+                        committedAt: sqlite3_column_double(raw, 2)),
+                    LogPosition(sqlite3_column_int64(raw, 1))
                 ))
         }
         return entries

@@ -4,7 +4,7 @@ import PlacesSQLite
 /// One command's use of the database: load it, say who is asking, make a write through the
 /// façade's group commit and wait for it to be stored.
 struct DirectorySession {
-    let store: SQLitePlaceStore
+    let store: any CommandStore
     let durable: DurableDirectory
     /// Who asks, as the token says when the database is loaded (for reads).
     let principal: Principal
@@ -19,9 +19,7 @@ struct DirectorySession {
     init(database: DatabaseOptions, token: String?, operator: Bool = false, output: inout CommandOutput)
         throws(CLIError)
     {
-        let store = try database.locate().open(output: &output)
-        let snapshot: DirectorySnapshot
-        do { snapshot = try store.loadSnapshot() } catch { throw .data("\(store.path): \(error.description)") }
+        let (store, snapshot) = try database.loadSnapshot(output: &output)
         let directory = snapshot.directory
         let presented = TokenOption.resolve(token)
         if `operator` {

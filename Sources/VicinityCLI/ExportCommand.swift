@@ -1,5 +1,6 @@
 import ArgumentParser
 import Places
+import PlacesSQLite
 
 /// `vicinity export`: the stored places of a kind as CSV or GeoJSON on standard output.
 struct ExportCommand: OutputCommand {
@@ -13,12 +14,26 @@ struct ExportCommand: OutputCommand {
             records are theirs.
             """)
 
-    @Option(help: "Kind of places to export; all for every kind.") var kind: String
+    @Option(help: "Kind of places to export; all for every kind.") var kind: String?
     @Option(help: "csv or geojson.") var format = "csv"
+    @Flag(
+        help: """
+            Print everything stored instead (places, users with their token digests, the admin \
+            token's digest, one change-log line each, and the log position): byte for byte what \
+            NODE.STATE prints of a server's memory once it has applied that position.
+            """)
+    var state = false
     @OptionGroup var database: DatabaseOptions
 
     func execute(_ output: inout CommandOutput) throws {
-        let kind = self.kind.trimmingCharacters(in: .whitespaces)
+        if state {
+            guard kind == nil else { throw CLIError.usage("--state prints every kind: leave out --kind") }
+            output.write(try database.loadSnapshot(output: &output).1.stateDump)
+            return
+        }
+        guard let kind = self.kind?.trimmingCharacters(in: .whitespaces) else {
+            throw CLIError.usage("missing --kind KIND (all for every kind), or --state for everything stored")
+        }
         let format = self.format.trimmingCharacters(in: .whitespaces).lowercased()
         guard format == "csv" || format == "geojson" else {
             throw CLIError.usage("invalid format \"\(ResultListing.printable(self.format))\": expected csv or geojson")
@@ -26,12 +41,14 @@ struct ExportCommand: OutputCommand {
         if kind != Vocabulary.everyKind {
             do { try PlaceDirectory.validatePlace(kind: kind, id: "-") } catch { throw CLIError(error) }
         }
-        let store = try database.locate().open(output: &output)
+        let store = try database.openStore(output: &output)
         let places: [Place]
-        do { places = try kind == Vocabulary.everyKind ? store.places() : store.places(kind: kind) } catch {
-            throw CLIError.data("\(store.path): \(error.description)")
+        do {
+            places = try kind == Vocabulary.everyKind ? store.storedPlaces() : store.storedPlaces(kind: kind)
+        } catch {
+            throw CLIError.data("\(store.name): \((error as? SQLiteStoreError)?.description ?? "\(error)")")
         }
-        if places.isEmpty { output.warning("no place of kind \"\(ResultListing.printable(kind))\" in \(store.path)") }
+        if places.isEmpty { output.warning("no place of kind \"\(ResultListing.printable(kind))\" in \(store.name)") }
         if format == "csv" {
             for name in PlaceWriter.csvReservedAttributes(places) {
                 output.warning(

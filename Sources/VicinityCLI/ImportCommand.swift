@@ -15,7 +15,7 @@ struct ImportCommand: OutputCommand {
             counted). A file named - is standard input (vicinity export --kind cafe | vicinity \
             import - --kind cafe --db other.sqlite). A place whose kind and id are already stored \
             is updated; --replace first deletes every stored place of the kinds imported. A \
-            running server sees an import after its next start.
+            running server follows the database and serves an import at once.
             """)
 
     @Argument(help: ArgumentHelp("CSV (id,name,lat,lon,…) or GeoJSON files; - for standard input.", valueName: "file"))
@@ -67,7 +67,7 @@ struct ImportCommand: OutputCommand {
             }
         }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let store = try database.locate().open(output: &output)
+        let store = try database.openStore(output: &output)
         let places = batch.places
         let kinds = batch.kinds.union([kind])
         let bar = ProgressBar(total: places.count, label: "importing", enabled: output.streaming)
@@ -75,14 +75,14 @@ struct ImportCommand: OutputCommand {
             try batch.store(into: store, replacingKinds: replace ? kinds : []) { bar.update($0) }
         } catch {
             bar.finish()
-            throw CLIError.ioError("\(store.path): \(error)")
+            throw CLIError.ioError("\(store.name): \(error)")
         }
         bar.finish()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let rate = seconds > 0 ? Int(Double(places.count) / seconds) : 0
         let skippedText = skipped > 0 ? "; skipped \(skipped) invalid \(skipped == 1 ? "row" : "rows")" : ""
         output.line(
-            "Imported \(places.count) \(places.count == 1 ? "place" : "places") into \(store.path) in "
+            "Imported \(places.count) \(places.count == 1 ? "place" : "places") into \(store.name) in "
                 + "\(String(format: "%.2f", seconds)) s (\(rate) rows/s; reading and checking "
                 + "\(String(format: "%.2f", readSeconds)) s, storing \(String(format: "%.2f", seconds - readSeconds)) s)"
                 + "\(skippedText).")

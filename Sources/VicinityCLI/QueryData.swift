@@ -20,7 +20,7 @@ struct QueryData {
                 paths: query.dataFiles, defaultKind: kind == Vocabulary.everyKind ? "place" : kind)
             return QueryData(directory: PlaceDirectory(places: catalog), principal: .anonymous, fromDatabase: false)
         }
-        let (_, directory) = try query.database.locate().loadDirectory(output: &output)
+        let directory = try query.database.loadSnapshot(output: &output).1.directory
         var principal = Principal.anonymous
         if kind == PlaceDirectory.userKind {
             do { principal = try directory.principal(presenting: TokenOption.resolve(query.token)) } catch {

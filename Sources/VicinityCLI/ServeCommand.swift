@@ -90,14 +90,15 @@ struct ServeCommand: OutputCommand {
         }
         var logger = Logger(label: "vicinity", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = level
-        let store = try database.locate().open(output: &output)
+        let store = try database.openStore(output: &output)
         let durable: DurableDirectory
         do {
             durable = try DurableDirectory(loading: store) { [openRegistration] in
                 $0.openRegistration = openRegistration
             }
         } catch {
-            throw CLIError.data("\(store.path): \((error as? SQLiteStoreError)?.description ?? "\(error)")")
+            let reason = (error as? SQLiteStoreError)?.description ?? (error as? PlacesError)?.description ?? "\(error)"
+            throw CLIError.data("\(store.name): \(reason)")
         }
         durable.follow(
             pollInterval: 1,
@@ -118,7 +119,7 @@ struct ServeCommand: OutputCommand {
                     + "(choose another --line-port)")
         }
         let lineAddress = "\(bound.ipAddress ?? host):\(bound.port ?? linePort) (line protocol)"
-        let serving = "serving \(durable.read { $0.places.count }) places from \(store.path) on \(lineAddress)"
+        let serving = "serving \(durable.read { $0.places.count }) places from \(store.name) on \(lineAddress)"
         // Services shut down last to first: the notice, then HTTP, then the line protocol.
         var services: [any Service] = [line]
         let httpListening = RaisedFlag()

@@ -1,0 +1,461 @@
+"""Several `vicinity serve` nodes over one PostgreSQL: convergence, faults and privacy (issue 16).
+
+Started by scripts/cluster-tests.sh, which installs and starts a throwaway PostgreSQL 15 and
+passes its URL and data folder. This script starts the nodes itself (`vicinity serve` with
+$VICINITY_POSTGRES), drives them over the line protocol with a small RESP client of its own, and
+compares each node's memory (`NODE.STATE`, admin) with a direct export of the database
+(`vicinity export --state --postgres`), byte for byte.
+
+Scenarios (each prints ok/FAIL lines; the exit status is 1 when any failed):
+  converge  8 writers spread over 3 nodes make --writes random writes (places set and removed,
+            users added, moved, made public and private, removed; the admin token rotated half
+            way); then every node's state equals the database's.
+  faults    the same writes while one node is killed with SIGKILL and restarted, PostgreSQL is
+            stopped for 10 s (reads keep being answered, writes are refused with -TRYAGAIN, no
+            acknowledged write is lost and none refused is stored), and one node's connections
+            are killed with pg_terminate_backend; then every node converges.
+  privacy   a user made private on node A is in no reply of nodes B and C that waited for A's
+            position (WAITPOS; HTTP Vicinity-Min-Position).
+  unsafe    `converge` with VICINITY_UNSAFE_LOG_SEQUENCE=1 (positions from a plain sequence,
+            tailed "greater than the last"): the check must find a node that differs.
+"""
+
+import argparse
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+failures = []
+
+
+def check(name, condition, detail=""):
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition or not detail else f": {detail}"), flush=True)
+    if not condition:
+        failures.append(name)
+
+
+class ReplyError(Exception):
+    pass
+
+
+class Client:
+    """A blocking RESP2 client: commands as arrays of bulk strings, replies parsed."""
+
+    def __init__(self, port, timeout=30):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.file = self.sock.makefile("rb")
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def send(self, *args):
+        parts = [b"*%d\r\n" % len(args)]
+        for arg in args:
+            data = arg if isinstance(arg, bytes) else str(arg).encode()
+            parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+        self.sock.sendall(b"".join(parts))
+
+    def read(self):
+        line = self.file.readline()
+        if not line:
+            raise ConnectionError("connection closed")
+        kind, rest = line[:1], line[1:-2]
+        if kind == b"+":
+            return rest.decode()
+        if kind == b"-":
+            raise ReplyError(rest.decode())
+        if kind == b":":
+            return int(rest)
+        if kind == b"$":
+            length = int(rest)
+            if length < 0:
+                return None
+            data = self.file.read(length + 2)[:-2]
+            return data.decode()
+        if kind == b"*":
+            count = int(rest)
+            return None if count < 0 else [self.read() for _ in range(count)]
+        raise ConnectionError(f"unexpected reply {line!r}")
+
+    def call(self, *args):
+        self.send(*args)
+        return self.read()
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Node:
+    def __init__(self, name, binary, url, work, extra_env=None):
+        self.name, self.binary, self.url, self.work = name, binary, url, work
+        self.extra_env = extra_env or {}
+        self.line_port, self.http_port = free_port(), free_port()
+        self.process = None
+
+    def start(self):
+        env = dict(os.environ, VICINITY_POSTGRES=self.url, **self.extra_env)
+        log = open(os.path.join(self.work, f"{self.name}.log"), "ab")
+        self.process = subprocess.Popen(
+            [self.binary, "serve", "--line-port", str(self.line_port), "--http-port", str(self.http_port)],
+            env=env, stdout=subprocess.DEVNULL, stderr=log)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                Client(self.line_port, timeout=2).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"{self.name} exited: see {self.name}.log")
+                time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not start")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def vicinity(binary, url, *args, env=None):
+    environment = dict(os.environ, VICINITY_POSTGRES=url, **(env or {}))
+    done = subprocess.run([binary, *args], env=environment, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise RuntimeError(f"vicinity {' '.join(args)}: {done.stderr.strip()}")
+    return done.stdout
+
+
+class Tokens:
+    """The admin token the writers use; replaced once, half way."""
+
+    def __init__(self, admin):
+        self.lock = threading.Lock()
+        self.admin = admin
+        self.old = None
+
+    def current(self):
+        with self.lock:
+            return self.admin
+
+
+ALLOWED = ("no place", "no user", "already exists", "exists")
+
+
+class Writer(threading.Thread):
+    def __init__(self, index, node, tokens, writes, counter, total, rotate, pause=None, marks=None):
+        super().__init__(daemon=True)
+        self.index, self.node, self.tokens, self.writes = index, node, tokens, writes
+        self.counter, self.total, self.rotate = counter, total, rotate
+        self.random = random.Random(1000 + index)
+        self.errors = []
+        self.acknowledged, self.refused = [], []
+        self.pause = pause
+        self.marks = marks
+        self.client, self.token = None, None
+
+    def connect(self):
+        while True:
+            try:
+                self.client = Client(self.node.line_port, timeout=15)
+                self.token = self.tokens.current()
+                self.client.call("AUTH", self.token)
+                return
+            except (OSError, ConnectionError, ReplyError):
+                time.sleep(0.1)
+
+    def command(self):
+        r = self.random
+        place = f"p{r.randrange(2000)}"
+        user = f"u{r.randrange(300)}"
+        lat, lon = round(r.uniform(40.9, 41.1), 6), round(r.uniform(28.9, 29.1), 6)
+        roll = r.random()
+        if roll < 0.35:
+            return ("PLACE.SET", "pharmacy", place, lat, lon, "NAME", f"Eczane {place} {r.randrange(1000)}")
+        if roll < 0.45:
+            return ("PLACE.DEL", "pharmacy", place)
+        if roll < 0.55:
+            return ("USER.ADD", user, "NAME", f"User {user}", "AT", lat, lon)
+        if roll < 0.80:
+            return ("USER.MOVE", user, lat, lon) if r.random() < 0.9 else ("USER.MOVE", user, "NONE")
+        if roll < 0.95:
+            return ("USER.VISIBILITY", user, r.choice(["PUBLIC", "PRIVATE"]))
+        return ("USER.DEL", user)
+
+    def run(self):
+        self.connect()
+        for n in range(self.writes):
+            with self.counter[1]:
+                self.counter[0] += 1
+                count = self.counter[0]
+            if count == self.total // 2:
+                self.rotate()
+            marked = self.marks is not None and n % 5 == 0
+            args = (("PLACE.SET", "marked", f"m{self.index}-{n}", 41, 29) if marked else self.command())
+            while True:
+                try:
+                    if self.token != self.tokens.current():
+                        self.token = self.tokens.current()
+                        self.client.call("AUTH", self.token)
+                    self.client.call(*args)
+                    if marked:
+                        self.acknowledged.append(args[2])
+                    break
+                except ReplyError as error:
+                    text = str(error)
+                    if text.startswith("TRYAGAIN"):
+                        if marked:
+                            self.refused.append(args[2])
+                            break
+                        time.sleep(0.2)
+                        continue
+                    if "token" in text.lower() or text.startswith("WRONGPASS") or text.startswith("NOPERM"):
+                        time.sleep(0.05)
+                        self.token = None
+                        continue
+                    if not any(word in text for word in ALLOWED):
+                        self.errors.append(f"{args[0]}: {text}")
+                    break
+                except (OSError, ConnectionError):
+                    # The node died (faults): the write's outcome is unknown; it is not counted.
+                    if marked:
+                        pass
+                    self.client.close()
+                    time.sleep(0.2)
+                    self.connect()
+                    break
+
+
+def run_writers(nodes, tokens, binary, url, total, writers=8, during=None, marks=False):
+    counter = [0, threading.Lock()]
+
+    def rotate():
+        new = vicinity(binary, url, "admin-token", "--rotate").strip()
+        with tokens.lock:
+            tokens.old, tokens.admin = tokens.admin, new
+
+    threads = [
+        Writer(i, nodes[i % len(nodes)], tokens, total // writers, counter, total, rotate,
+               marks=[] if marks else None)
+        for i in range(writers)
+    ]
+    started = time.time()
+    for thread in threads:
+        thread.start()
+    if during:
+        during()
+    for thread in threads:
+        thread.join()
+    seconds = time.time() - started
+    errors = [error for thread in threads for error in thread.errors]
+    check(f"{total} writes from {writers} writers over {len(nodes)} nodes answered as expected", not errors,
+          "; ".join(errors[:5]))
+    print(f"info {total} writes in {seconds:.1f} s ({total / seconds:.0f} writes/s)", flush=True)
+    return threads
+
+
+def database_state(binary, url):
+    return vicinity(binary, url, "export", "--state")
+
+
+def node_state(node, token, position, timeout=60):
+    client = Client(node.line_port, timeout=timeout + 5)
+    try:
+        client.call("AUTH", token)
+        client.call("WAITPOS", position, int(timeout * 1000))
+        return client.call("NODE.STATE")
+    finally:
+        client.close()
+
+
+def compare(nodes, binary, url, tokens, label):
+    state = database_state(binary, url)
+    position = int(state.splitlines()[0].rsplit(" ", 1)[1])
+    same = True
+    for node in nodes:
+        try:
+            mine = node_state(node, tokens.current(), position)
+        except (ReplyError, OSError, ConnectionError) as error:
+            check(f"{label}: {node.name} reached position {position}", False, str(error))
+            same = False
+            continue
+        equal = mine == state
+        if not equal:
+            ours, theirs = mine.splitlines(), state.splitlines()
+            diff = [f"- {line}" for line in theirs if line not in set(ours)][:3]
+            diff += [f"+ {line}" for line in ours if line not in set(theirs)][:3]
+            print(f"info {node.name} differs from the database ({len(ours)} vs {len(theirs)} lines): "
+                  + " | ".join(diff), flush=True)
+        same = same and equal
+    return same, position, state
+
+
+def pg_ctl(args, action):
+    command = [f"{args.pg_bin}/pg_ctl", "-D", args.pg_data, "-w", action]
+    if action == "start":
+        command += ["-l", args.pg_data + "/../log", "-o", args.pg_options]
+    else:
+        command += ["-m", "fast"]
+    if os.getuid() == 0:
+        command = ["runuser", "-u", "postgres", "--"] + command
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+
+
+def psql(args, sql):
+    command = ["psql", args.url, "-qAt", "-c", sql]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60).stdout
+
+
+def read_works(node):
+    client = Client(node.line_port, timeout=5)
+    try:
+        return isinstance(client.call("NEARBY", "pharmacy", 41, 29, 20000), list)
+    finally:
+        client.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=["converge", "faults", "privacy", "unsafe"])
+    parser.add_argument("--vicinity", required=True)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--writes", type=int, default=20000)
+    parser.add_argument("--pg-bin", default="/usr/lib/postgresql/15/bin")
+    parser.add_argument("--pg-data")
+    parser.add_argument("--pg-options", default="")
+    args = parser.parse_args()
+    binary, url = args.vicinity, args.url
+
+    vicinity(binary, url, "migrate")
+    # A fresh database for each scenario: the tables emptied, a new admin token.
+    psql(args, "TRUNCATE vicinity_place, vicinity_user, vicinity_setting, vicinity_change_log;"
+               " UPDATE vicinity_log_head SET position = 0")
+    tokens = Tokens(vicinity(binary, url, "admin-token", "--rotate").strip())
+    extra = {"VICINITY_UNSAFE_LOG_SEQUENCE": "1"} if args.scenario == "unsafe" else {}
+    nodes = [Node(f"node{i}", binary, url, args.work, extra) for i in range(3)]
+    try:
+        for node in nodes:
+            node.start()
+        if args.scenario in ("converge", "unsafe"):
+            run_writers(nodes, tokens, binary, url, args.writes)
+            same, position, state = compare(nodes, binary, url, tokens, args.scenario)
+            lines = len(state.splitlines())
+            if args.scenario == "converge":
+                check(f"every node's state equals the database's at position {position} ({lines} lines)", same)
+                for node in nodes:
+                    client = Client(node.line_port)
+                    try:
+                        client.call("AUTH", tokens.old)
+                        check(f"{node.name} refuses the rotated-out admin token", False)
+                    except ReplyError:
+                        check(f"{node.name} refuses the rotated-out admin token", True)
+                    check(f"{node.name} takes the new admin token", client.call("AUTH", tokens.current()) == "OK")
+                    client.close()
+            else:
+                check("with positions from a plain sequence, a node misses a change (the check detects it)",
+                      not same)
+        elif args.scenario == "faults":
+            faults(args, nodes, tokens)
+        elif args.scenario == "privacy":
+            privacy(nodes, tokens)
+    finally:
+        for node in nodes:
+            node.stop()
+    print(f"{len(failures)} failed" if failures else "all passed", flush=True)
+    sys.exit(1 if failures else 0)
+
+
+def faults(args, nodes, tokens):
+    binary, url = args.vicinity, args.url
+    reads_during_outage = []
+
+    def during():
+        time.sleep(3)
+        nodes[1].kill()
+        check("node1 killed with SIGKILL in the middle of the writes", nodes[1].process.returncode == -9)
+        time.sleep(1)
+        nodes[1].start()
+        time.sleep(2)
+        pg_ctl(args, "stop")
+        stopped = time.time()
+        while time.time() - stopped < 10:
+            for node in (nodes[0], nodes[2]):
+                try:
+                    reads_during_outage.append(read_works(node))
+                except (OSError, ConnectionError, ReplyError):
+                    reads_during_outage.append(False)
+            time.sleep(0.5)
+        pg_ctl(args, "start")
+        time.sleep(2)
+        killed = psql(args, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                            "WHERE application_name LIKE 'vicinity%' AND application_name LIKE '%"
+                            + str(nodes[2].process.pid) + "%'")
+        check("pg_terminate_backend killed node2's connections", killed.strip() not in ("", "0"), killed)
+
+    threads = run_writers(nodes, tokens, binary, url, args.writes, during=during, marks=True)
+    check("reads were answered while PostgreSQL was down", reads_during_outage and all(reads_during_outage),
+          f"{reads_during_outage.count(False)} of {len(reads_during_outage)} failed")
+    acknowledged = {mark for thread in threads for mark in thread.acknowledged}
+    refused = {mark for thread in threads for mark in thread.refused}
+    check("some writes were refused with -TRYAGAIN while PostgreSQL was down", len(refused) > 0)
+    stored = set(psql(args, "SELECT id FROM vicinity_place WHERE kind = 'marked'").split())
+    check(f"no acknowledged write is lost ({len(acknowledged)} marked writes acknowledged)",
+          acknowledged <= stored, f"{len(acknowledged - stored)} missing")
+    check(f"no refused write is stored ({len(refused)} refused)", not (refused & stored),
+          f"{len(refused & stored)} stored")
+    same, position, state = compare(nodes, binary, url, tokens, "faults")
+    check(f"after the faults every node's state equals the database's at position {position}", same)
+
+
+def privacy(nodes, tokens):
+    a, b, c = nodes
+    admin = Client(a.line_port)
+    admin.call("AUTH", tokens.current())
+    for round_ in range(20):
+        user = f"walker{round_}"
+        admin.call("USER.ADD", user, "NAME", "Walker", "AT", 41.05, 29.05)
+        admin.call("USER.VISIBILITY", user, "PRIVATE")
+        position = admin.call("POSITION")[0]
+        leaks = []
+        for node in (b, c):
+            client = Client(node.line_port)
+            client.call("WAITPOS", position, 5000)
+            nearby = client.call("NEARBY", "user", 41.05, 29.05, 100)
+            if user in str(nearby):
+                leaks.append(f"{node.name} NEARBY")
+            try:
+                client.call("USER.GET", user)
+                leaks.append(f"{node.name} USER.GET")
+            except ReplyError:
+                pass
+            client.close()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{c.http_port}/v1/users/nearby?lat=41.05&lon=29.05&radius=100",
+            headers={"Vicinity-Min-Position": str(position)})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            if user in response.read().decode():
+                leaks.append("node2 HTTP")
+        check(f"round {round_}: the user made private on node0 is in no reply of node1 and node2", not leaks,
+              ", ".join(leaks))
+    admin.close()
+
+
+if __name__ == "__main__":
+    main()
