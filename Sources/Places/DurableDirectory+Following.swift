@@ -33,8 +33,8 @@ extension DurableDirectory {
         guard followerState == .idle else { return }
         followerState = .running
         status.withLock { $0.following = true }
-        let thread = Thread { [self] in
-            self.runFollower(pollInterval: pollInterval, retention: retention, trimInterval: trimInterval)
+        let thread = Thread { [weak self] in
+            self?.runFollower(pollInterval: pollInterval, retention: retention, trimInterval: trimInterval)
         }
         thread.name = "vicinity-follower"
         thread.start()

@@ -104,7 +104,9 @@ public final class DurableDirectory: @unchecked Sendable {
         let start = head?.position ?? 0
         applied = Atomic(start)
         status = Mutex(ReplicationStatus(applied: start, appliedCommittedAt: head?.committedAt))
-        let thread = Thread { [self] in self.drain() }
+        // Weak: the thread object outlives the run (in its thread-specific data), and must not be
+        // what frees the directory at thread exit.
+        let thread = Thread { [weak self] in self?.drain() }
         thread.name = "vicinity-writer"
         thread.start()
     }

@@ -1,7 +1,6 @@
 import Foundation
 import Geo
 import Places
-import Synchronization
 import TestSupport
 import Testing
 
@@ -33,19 +32,19 @@ import Testing
         let writers = 4
         let commits = 60
         let tail = try SQLitePlaceStore(path: path)
-        let seen = Mutex<[LogPosition]>([])
-        let done = Atomic<Int>(0)
+        let seen = Box<[LogPosition]>([])
+        let done = Box<Int>(0)
         let tailer = Thread {
             var last: LogPosition = 0
             while true {
-                let finished = done.load(ordering: .acquiring) == writers
+                let finished = done.value == writers
                 if case .changes(let entries) = try? tail.changes(after: last, limit: 7) {
-                    for entry in entries { seen.withLock { $0.append(entry.position) } }
+                    seen.update { $0 += entries.map(\.position) }
                     last = entries.last?.position ?? last
                 }
                 if finished, (try? tail.head().position) == last { break }
             }
-            done.add(1, ordering: .releasing)
+            done.update { $0 += 1 }
         }
         tailer.start()
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
@@ -58,12 +57,12 @@ import Testing
                 let stored = try! store.commit(changes)
                 #expect(stored.position(ofChangeAt: 0) == stored.position - LogPosition(size) + 1)
             }
-            done.add(1, ordering: .releasing)
+            done.update { $0 += 1 }
         }
-        #expect(Self.eventually { done.load(ordering: .acquiring) == writers + 1 })
+        #expect(Self.eventually { done.value == writers + 1 })
         let total = LogPosition(writers * (0..<commits).reduce(0) { $0 + 1 + $1 % 3 })
         #expect(try tail.head().position == total)
-        #expect(seen.withLock { $0 } == Array(1...total), "the tailing reader saw every position once, in order")
+        #expect(seen.value == Array(1...total), "the tailing reader saw every position once, in order")
         guard case .changes(let all) = try tail.changes(after: 0, limit: Int(total) + 10) else {
             Issue.record("the log was trimmed")
             return
@@ -219,18 +218,38 @@ import Testing
 extension DurableDirectory {
     /// `performWithReceipt(_:by:)` as the admin, for synchronous tests.
     func performAndWaitReceipt(_ request: DirectoryRequest) throws -> WriteReceipt {
-        let result = Mutex<Result<WriteReceipt, PlacesError>?>(nil)
+        let result = Box<Result<WriteReceipt, PlacesError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             do throws(PlacesError) {
                 let receipt = try await performWithReceipt(request, by: .admin)
-                result.withLock { $0 = .success(receipt) }
+                result.update { $0 = .success(receipt) }
             } catch {
-                result.withLock { $0 = .failure(error) }
+                result.update { $0 = .failure(error) }
             }
             done.signal()
         }
         done.wait()
-        return try result.withLock { $0! }.get()
+        return try result.value!.get()
+    }
+}
+
+/// A value shared between threads in a test, behind a lock.
+final class Box<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func update(_ body: (inout Value) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&stored)
     }
 }
