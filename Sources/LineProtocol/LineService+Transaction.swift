@@ -108,9 +108,21 @@ extension LineService {
                 replies.append(reply)
             }
             return (.array(replies), session)
-        }) { result in
+        }) { [self] result in
             switch result {
-            case .success(let (reply, session)): completion(reply, session)
+            case .success(let (reply, session)):
+                // The group's position is not handed back; what is applied once it is stored is at
+                // least as far, which is what a read elsewhere needs to wait for.
+                if case .array = reply, queued.commands.contains(where: LineService.isWrite) {
+                    session.lastWrite.note(directory.appliedPosition)
+                }
+                completion(reply, session)
+            case .failure(.storeUnavailable(let reason)):
+                // TRYAGAIN first, as for a single write: clients retry on the prefix.
+                completion(
+                    .error(
+                        "TRYAGAIN Transaction rolled back, nothing stored: "
+                            + PlacesError.storeUnavailable(reason).description), session)
             case .failure(let error):
                 guard case .error(let line) = LineService.reply(for: error) else { return }
                 completion(.error("EXECABORT Transaction rolled back, nothing stored: " + line), session)
@@ -133,7 +145,9 @@ extension LineService {
         _ commands: [[String]], session: Session, completion: @escaping @Sendable ([RESPReply]) -> Void
     ) {
         let replies = ReplyBatch(count: commands.count, completion: completion)
-        var writes: [(request: DirectoryRequest, completion: @Sendable (Result<String?, PlacesError>) -> Void)] = []
+        var writes: [(request: DirectoryRequest, completion: @Sendable (Result<WriteReceipt, PlacesError>) -> Void)] =
+            []
+        let lastWrite = session.lastWrite
         for (index, command) in commands.enumerated() {
             countCommand()
             var session = session
@@ -144,13 +158,20 @@ extension LineService {
                 switch outcome {
                 case .reply(let reply):
                     replies.record(reply, at: index)
+                case .waitForPosition(let position, _):
+                    // Not groupable (`groupableWrites`); answered as it stands, should it come here.
+                    replies.record(
+                        positionReply(position, timeoutMilliseconds: 0, applied: directory.appliedPosition >= position),
+                        at: index)
                 case .write(let request, let reply):
                     writes.append(
                         (
                             request,
                             { result in
                                 switch result {
-                                case .success(let token): replies.record(reply(token), at: index)
+                                case .success(let receipt):
+                                    lastWrite.note(receipt.position)
+                                    replies.record(reply(receipt.token), at: index)
                                 case .failure(let error): replies.record(LineService.reply(for: error), at: index)
                                 }
                             }
@@ -166,7 +187,8 @@ extension LineService {
                             (
                                 request,
                                 { result in
-                                    if let results = batch.record(result, at: offset) {
+                                    if case .success(let receipt) = result { lastWrite.note(receipt.position) }
+                                    if let results = batch.record(result.map(\.token), at: offset) {
                                         replies.record(reply(results), at: index)
                                     }
                                 }
@@ -178,7 +200,7 @@ extension LineService {
                 replies.record(.error(error.line), at: index)
             }
         }
-        if !writes.isEmpty { directory.submit(contentsOf: writes, presenting: session.token) }
+        if !writes.isEmpty { directory.submitWithReceipts(contentsOf: writes, presenting: session.token) }
     }
 
     /// Whether `CommandHandler` may run a request together with other pipelined writes: a write
@@ -210,10 +232,13 @@ extension LineService {
 
     /// Stores `requests` all or none in one transaction, each planned after the ones before.
     ///
-    /// - Parameter completion: the results in request order: all successes once stored, or the
-    ///   first refusal (and nothing stored; the requests after it are not tried).
+    /// - Parameters:
+    ///   - lastWrite: the connection's last write position, moved past the transaction once it
+    ///     is stored (to the position applied then, which is at least the transaction's).
+    ///   - completion: the results in request order: all successes once stored, or the first
+    ///     refusal (and nothing stored; the requests after it are not tried).
     func submitAtomically(
-        _ requests: [DirectoryRequest], presenting token: String?,
+        _ requests: [DirectoryRequest], presenting token: String?, noting lastWrite: LastWritePosition,
         completion: @escaping @Sendable ([Result<String?, PlacesError>]) -> Void
     ) {
         directory.transact({ transaction -> [Result<String?, PlacesError>] in
@@ -227,9 +252,13 @@ extension LineService {
                 }
             }
             return results
-        }) { result in
+        }) { [directory] result in
             switch result {
-            case .success(let results): completion(results)
+            case .success(let results):
+                if !results.isEmpty, results.allSatisfy({ if case .success = $0 { true } else { false } }) {
+                    lastWrite.note(directory.appliedPosition)
+                }
+                completion(results)
             case .failure(let error): completion([.failure(error)])
             }
         }
@@ -260,6 +289,11 @@ extension LineService {
             switch try self.command(name, arguments, &session) {
             case .reply(let reply):
                 return (reply, false)
+            case .waitForPosition(let position, _):
+                // Inside EXEC nothing waits (as Redis's blocking commands inside MULTI): the
+                // group runs on the writer thread, which applies what the wait would wait for.
+                let applied = directory.appliedPosition >= position
+                return (positionReply(position, timeoutMilliseconds: 0, applied: applied), false)
             case .write(let request, let reply):
                 do throws(PlacesError) {
                     let receipt = try transaction.perform(request, presenting: session.token)

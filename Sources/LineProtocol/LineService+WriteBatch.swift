@@ -10,9 +10,10 @@ extension LineService {
     /// - Parameters:
     ///   - requests: the writes; none answers `completion([])` at once.
     ///   - token: the token presented (nil for none), resolved by the directory for each write.
+    ///   - lastWrite: the connection's last write position, moved to each write stored.
     ///   - completion: runs exactly once, on the writer thread (or at once for no requests).
     func submitAll(
-        _ requests: [DirectoryRequest], presenting token: String?,
+        _ requests: [DirectoryRequest], presenting token: String?, noting lastWrite: LastWritePosition,
         completion: @escaping @Sendable ([Result<String?, PlacesError>]) -> Void
     ) {
         guard !requests.isEmpty else {
@@ -21,8 +22,9 @@ extension LineService {
         }
         let batch = WriteBatch(count: requests.count)
         for (index, request) in requests.enumerated() {
-            directory.submit(request, presenting: token) { result in
-                if let results = batch.record(result, at: index) { completion(results) }
+            directory.submitWithReceipt(request, presenting: token) { result in
+                if case .success(let receipt) = result { lastWrite.note(receipt.position) }
+                if let results = batch.record(result.map(\.token), at: index) { completion(results) }
             }
         }
     }
