@@ -79,7 +79,7 @@ import Testing
         let session = try #require(service.connect(maximumClients: 10))
         let store = connection.store
         let reply = await withCheckedContinuation { continuation in
-            service.execute(["WAITPOS", "1", "10000"], session: session) { reply, _ in
+            service.execute(["WAITPOS", "1", "50000"], session: session) { reply, _ in
                 continuation.resume(returning: reply)
             }
             // Stored by another server after the wait began.

@@ -18,7 +18,7 @@ import Testing
         }
         reader.follow(pollInterval: 0.05)
         let wanted = reader.appliedPosition + 1
-        async let released = reader.waitUntilApplied(wanted, timeout: 10)
+        async let released = reader.waitUntilApplied(wanted, timeout: 50)
         try await Task.sleep(for: .milliseconds(50))
         let receipt = try await writer.performWithReceipt(
             .setPlace(try SQLitePlaceStoreTests.place("elsewhere", 41, 29)), by: .admin)
