@@ -144,6 +144,18 @@ def main(base_url: str, admin_token: str) -> None:
     moved = answer("move", move_user.sync("ayse", client=ayse, body=Location(lat=41.0882, lon=29.0157)), User)
     check("moved", isinstance(moved.location, Location) and moved.location.lat == 41.0882, moved.location)
 
+    # ---- read-your-writes: a write's position, then reads that ask for it --------------------
+    detailed = move_user.sync_detailed("ayse", client=ayse, body=Location(lat=41.0882, lon=29.0157))
+    position_text = detailed.headers.get("Vicinity-Position", "")
+    check("a write answers its position", position_text.isdigit() and int(position_text) > 0, position_text)
+    position = int(position_text) if position_text.isdigit() else 0
+    seen = answer("a read at that position", get_user.sync("ayse", client=public, vicinity_min_position=position),
+                  User)
+    check("the read sees the write", isinstance(seen.location, Location) and seen.location.lat == 41.0882, seen)
+    problem("a position not applied in time",
+            get_user.sync("ayse", client=public, vicinity_min_position=position + 1000, vicinity_wait_ms=50), 503,
+            f"position {position + 1000} was not applied within 50 ms")
+
     hidden = answer("private", set_user_visibility.sync(
         "ayse", client=ayse, body=VisibilityChange(visibility=Visibility.PRIVATE)), User)
     check("private", hidden.visibility == Visibility.PRIVATE, hidden.visibility)

@@ -9,7 +9,8 @@ import Places
 /// The runtime carries these into its `ServerError`, and `ProblemMiddleware` sends them.
 extension HTTPAPIError: HTTPResponseConvertible {
     /// 400 for bad parameters (and a body value outside its enum, as a parameter's would be),
-    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 503 for a write not stored.
+    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 503 for a write not stored
+    /// (with `Retry-After` when the database is out of reach) or a position not applied in time.
     public var httpStatus: HTTPResponse.Status {
         switch self {
         case .invalidParameter, .missingParameter, .conflictingParameter, .malformedBody, .invalidBodyChoice:
@@ -20,7 +21,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .unsupportedMediaType: return .unsupportedMediaType
         case .missingToken, .malformedAuthorization: return .unauthorized
         case .tooManyRequests: return .tooManyRequests
-        case .tooManyConnections: return .serviceUnavailable
+        case .tooManyConnections, .positionNotApplied: return .serviceUnavailable
         case .requestTooLong: return .uriTooLong
         case .noSuchRoute: return .notFound
         case .methodNotAllowed: return .methodNotAllowed
@@ -39,6 +40,9 @@ extension HTTPAPIError: HTTPResponseConvertible {
         }
         if case .tooManyRequests(_, let seconds) = self { fields[.retryAfter] = String(seconds) }
         if case .tooManyConnections = self { fields[.retryAfter] = "1" }
+        if case .positionNotApplied = self { fields[.retryAfter] = "1" }
+        // Long enough for a database that restarts or fails over, short enough to retry soon.
+        if case .places(.storeUnavailable) = self { fields[.retryAfter] = "2" }
         if case .methodNotAllowed(_, _, let allowed) = self { fields[.allow] = allowed.joined(separator: ", ") }
         return fields
     }

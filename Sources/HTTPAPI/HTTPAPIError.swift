@@ -45,6 +45,10 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     case tooManyRequests(client: String, retryAfterSeconds: Int)
     /// A connection beyond the server's limit of connections open at once (503).
     case tooManyConnections(limit: Int)
+    /// A read sent with `Vicinity-Min-Position: position` that the server had not applied after
+    /// waiting `waitedMilliseconds` (503): the write is on another node, or the database is out of
+    /// reach. `applied` and `latest` are the server's positions when it gave up.
+    case positionNotApplied(position: UInt64, waitedMilliseconds: Int, applied: UInt64, latest: UInt64)
     /// A request whose line and headers overflow the parser's limit of `limitBytes` (414).
     case requestTooLong(limitBytes: Int)
     /// A path that names no operation of the contract (404).
@@ -85,6 +89,9 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
             return "too many requests from \(client); retry in \(seconds) s"
         case .tooManyConnections(let limit):
             return "the server has its \(limit) connections open; retry in 1 s"
+        case .positionNotApplied(let position, let waited, let applied, let latest):
+            return "position \(position) was not applied within \(waited) ms (applied \(applied), latest \(latest)); "
+                + "retry in 1 s, or send it to a server that has applied it"
         case .requestTooLong(let limit):
             return "the request line and headers are over \(limit / 1024) KiB: "
                 + "expected a shorter URL and fewer header bytes"

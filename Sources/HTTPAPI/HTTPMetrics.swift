@@ -3,8 +3,8 @@ import Prometheus
 import Synchronization
 
 /// The server's Prometheus metrics (swift-prometheus): HTTP requests by operation and status,
-/// request latencies by operation, and, read when scraped, the index sizes per kind and the
-/// store's commits.
+/// request latencies by operation, and, read when scraped, the index sizes per kind, the
+/// store's commits and how far memory follows the store's change log (`ReplicationStatus`).
 ///
 /// The `user` index holds the public users with a location only, so its size says nothing about
 /// private users.
@@ -22,6 +22,8 @@ public final class HTTPMetrics: Sendable {
     private let histograms = Mutex<[String: DurationHistogram]>([:])
     /// The kinds whose index size was shown: a kind left empty is shown as 0, not as its last size.
     private let kindsShown = Mutex<Set<String>>([])
+    /// The replication totals the counters show, by series: a scrape adds what grew since.
+    private let totalsShown = Mutex<[String: UInt64]>([:])
 
     /// The metrics' names (`vicinity_<subsystem>_<name>_<unit>`) with their `# HELP` text
     /// (computed: swift-prometheus 2's descriptor is not `Sendable`).
@@ -48,6 +50,30 @@ public final class HTTPMetrics: Sendable {
     }
     private static var storeCommitSeconds: MetricNameDescriptor {
         named("store", "commit", unit: "seconds", help: "Time spent committing since the start.")
+    }
+
+    private static var changeLag: MetricNameDescriptor {
+        named(
+            "change", "lag", unit: "seconds",
+            help: "Seconds memory has been behind the database's change log (while it is out of reach: since it was).")
+    }
+    private static var changePosition: MetricNameDescriptor {
+        named(
+            "change", "position",
+            help: "Change-log positions: applied to memory, and the newest the database was seen to hold.")
+    }
+    private static var storeReachable: MetricNameDescriptor {
+        named("store", "reachable", help: "1 while the database answers, 0 while it cannot be reached.")
+    }
+    private static var changesApplied: MetricNameDescriptor {
+        named(
+            "changes", "applied", unit: "total",
+            help: "Changes applied to memory, by who wrote them: this server (own) or other writers (followed).")
+    }
+    private static var snapshotReloads: MetricNameDescriptor {
+        named(
+            "snapshot", "reloads", unit: "total",
+            help: "Snapshots loaded because the change log no longer held the next change.")
     }
 
     private static func named(_ subsystem: String, _ name: String, unit: String = "", help: String)
@@ -121,6 +147,39 @@ public final class HTTPMetrics: Sendable {
         registry.makeGauge(descriptor: HTTPMetrics.storeCommits).set(Int64(statistics.commits))
         registry.makeGauge(descriptor: HTTPMetrics.storeChanges).set(Int64(statistics.changes))
         registry.makeGauge(descriptor: HTTPMetrics.storeCommitSeconds).set(statistics.commitSeconds)
+        showReplication(directory.replication)
         return registry.emitToString()
+    }
+
+    /// The change log's figures as `ReplicationStatus` has them now.
+    private func showReplication(_ status: ReplicationStatus) {
+        registry.makeGauge(descriptor: HTTPMetrics.changeLag).set(status.lagSeconds())
+        registry.makeGauge(descriptor: HTTPMetrics.changePosition, labels: [("position", "applied")])
+            .set(Int64(clamping: status.applied))
+        registry.makeGauge(descriptor: HTTPMetrics.changePosition, labels: [("position", "latest")])
+            .set(Int64(clamping: max(status.latest, status.applied)))
+        registry.makeGauge(descriptor: HTTPMetrics.storeReachable).set(Int64(status.unreachableSince == nil ? 1 : 0))
+        // Counters only grow: each scrape adds what the total grew by since the last one, under
+        // one lock so that two scrapes at once add it once.
+        let totals: [(series: String, counter: Counter, total: UInt64)] = [
+            (
+                "own", registry.makeCounter(descriptor: HTTPMetrics.changesApplied, labels: [("source", "own")]),
+                status.ownChanges
+            ),
+            (
+                "followed",
+                registry.makeCounter(descriptor: HTTPMetrics.changesApplied, labels: [("source", "followed")]),
+                status.followedChanges
+            ),
+            ("reloads", registry.makeCounter(descriptor: HTTPMetrics.snapshotReloads), status.reloads),
+        ]
+        totalsShown.withLock { shown in
+            for (series, counter, total) in totals {
+                let before = shown[series] ?? 0
+                guard total > before else { continue }
+                counter.increment(by: Int64(clamping: total - before))
+                shown[series] = total
+            }
+        }
     }
 }

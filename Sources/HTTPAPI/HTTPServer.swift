@@ -67,13 +67,15 @@ public final class HTTPServer: Service, Sendable {
         self.logger = logger
     }
 
-    /// The middlewares, outermost first: request metrics, problems for every error, response
-    /// headers as the handler meant them, the bearer token, the body's type and size, then the
-    /// text of number parameters.
+    /// The middlewares, outermost first: request metrics, the position applied on every answer,
+    /// problems for every error, response headers as the handler meant them, the bearer token,
+    /// the body's type and size, the text of number parameters, then the wait for a read's
+    /// `Vicinity-Min-Position`.
     static func middlewares(for api: VicinityAPI) -> [any ServerMiddleware] {
         [
-            MetricsMiddleware(metrics: api.metrics), ProblemMiddleware(), ResponseHeaderMiddleware(),
-            BearerTokenMiddleware(directory: api.directory), BodyLimitMiddleware(), QueryTextMiddleware(),
+            MetricsMiddleware(metrics: api.metrics), PositionHeaderMiddleware(directory: api.directory),
+            ProblemMiddleware(), ResponseHeaderMiddleware(), BearerTokenMiddleware(directory: api.directory),
+            BodyLimitMiddleware(), QueryTextMiddleware(), MinimumPositionMiddleware(directory: api.directory),
             HitsJSONMiddleware(),
         ]
     }

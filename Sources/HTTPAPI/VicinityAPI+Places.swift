@@ -30,9 +30,10 @@ extension VicinityAPI {
         // writers racing to create one place, exactly one hears 201.
         let receipt = try await writeWithReceipt(.setPlace(place), token: token)
         let record = VicinityAPI.record(place)
-        if receipt.replaced { return .ok(.init(body: .json(record))) }
+        let position = VicinityAPI.position(receipt)
+        if receipt.replaced { return .ok(.init(headers: .init(vicinityPosition: position), body: .json(record))) }
         let location = "/v1/places/\(VicinityAPI.pathSegment(kind))/\(VicinityAPI.pathSegment(id))"
-        return .created(.init(headers: .init(location: location), body: .json(record)))
+        return .created(.init(headers: .init(vicinityPosition: position, location: location), body: .json(record)))
     }
 
     /// Removes the place (admin); 404 when there is none.
@@ -40,8 +41,8 @@ extension VicinityAPI {
         let token = try writerToken()
         let (kind, id) = (input.path.kind, input.path.id)
         try PathValues.placeKey(kind: kind, id: id)
-        try await write(.removePlace(kind: kind, id: id), token: token)
-        return .noContent(.init())
+        let receipt = try await writeWithReceipt(.removePlace(kind: kind, id: id), token: token)
+        return .noContent(.init(headers: .init(vicinityPosition: VicinityAPI.position(receipt))))
     }
 
     static func record(_ place: Place) -> Components.Schemas.Place {

@@ -17,10 +17,14 @@ extension VicinityAPI {
         }
         let visibility: Visibility = body.visibility == ._private ? .private : .public
         let user = User(id: id, name: name, location: location, visibility: visibility)
-        let issued = try await write(.addUser(user), token: token) ?? ""
+        let receipt = try await writeWithReceipt(.addUser(user), token: token)
+        let issued = receipt.token ?? ""
         return .created(
             .init(
-                headers: .init(location: "/v1/users/\(VicinityAPI.pathSegment(id))", cacheControl: .noStore),
+                headers: .init(
+                    vicinityPosition: VicinityAPI.position(receipt),
+                    location: "/v1/users/\(VicinityAPI.pathSegment(id))",
+                    cacheControl: .noStore),
                 body: .json(.init(user: VicinityAPI.record(user), token: issued))))
     }
 
@@ -53,8 +57,8 @@ extension VicinityAPI {
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output {
         let token = try writerToken()
         let id = try PathValues.userID(input.path.id)
-        try await write(.removeUser(id), token: token)
-        return .noContent(.init())
+        let receipt = try await writeWithReceipt(.removeUser(id), token: token)
+        return .noContent(.init(headers: .init(vicinityPosition: VicinityAPI.position(receipt))))
     }
 
     /// Moves the user (that user or the admin); answers the record after the move.
@@ -63,8 +67,10 @@ extension VicinityAPI {
         let id = try PathValues.userID(input.path.id)
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let location = try BodyValues.coordinate(body.lat, body.lon)
-        try await write(.moveUser(id, to: location), token: token)
-        return .ok(.init(body: .json(try recordAfterWrite(id))))
+        let receipt = try await writeWithReceipt(.moveUser(id, to: location), token: token)
+        return .ok(
+            .init(
+                headers: .init(vicinityPosition: VicinityAPI.position(receipt)), body: .json(try recordAfterWrite(id))))
     }
 
     /// Forgets where the user is: on no map until they set a location again.
@@ -73,8 +79,10 @@ extension VicinityAPI {
     {
         let token = try writerToken()
         let id = try PathValues.userID(input.path.id)
-        try await write(.moveUser(id, to: nil), token: token)
-        return .ok(.init(body: .json(try recordAfterWrite(id))))
+        let receipt = try await writeWithReceipt(.moveUser(id, to: nil), token: token)
+        return .ok(
+            .init(
+                headers: .init(vicinityPosition: VicinityAPI.position(receipt)), body: .json(try recordAfterWrite(id))))
     }
 
     /// Makes the user public or private (that user or the admin).
@@ -85,8 +93,10 @@ extension VicinityAPI {
         let id = try PathValues.userID(input.path.id)
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let visibility: Visibility = body.visibility == ._private ? .private : .public
-        try await write(.setVisibility(id, visibility), token: token)
-        return .ok(.init(body: .json(try recordAfterWrite(id))))
+        let receipt = try await writeWithReceipt(.setVisibility(id, visibility), token: token)
+        return .ok(
+            .init(
+                headers: .init(vicinityPosition: VicinityAPI.position(receipt)), body: .json(try recordAfterWrite(id))))
     }
 
     /// The user's record as the writer now sees it.

@@ -54,18 +54,15 @@ public struct VicinityAPI: Sendable {
         do { return try directory.read(body) } catch { throw .places(error) }
     }
 
-    /// Makes a write with the request's token; returns once it is stored and visible.
-    ///
-    /// - Returns: the clear text of a token the write created (a registered user's).
-    @discardableResult
-    func write(_ request: DirectoryRequest, token: String?) async throws(HTTPAPIError) -> String? {
-        try await writeWithReceipt(request, token: token).token
-    }
-
-    /// `write` with the whole receipt: also whether the write replaced a record.
+    /// Makes a write with the request's token; returns once it is stored and visible, with its
+    /// receipt: the token it created (a registered user's), whether it replaced a record, and
+    /// the log position it was stored at.
     func writeWithReceipt(_ request: DirectoryRequest, token: String?) async throws(HTTPAPIError) -> WriteReceipt {
         do { return try await directory.performWithReceipt(request, presenting: token) } catch { throw .places(error) }
     }
+
+    /// A write's `Vicinity-Position` (the contract's `int64`; a log never holds 2^63 changes).
+    static func position(_ receipt: WriteReceipt) -> Int64 { Int64(clamping: receipt.position) }
 }
 
 extension VicinityAPI: APIProtocol {}

@@ -75,5 +75,17 @@ extension CommandTable {
             "OUTPUT", arity: 2, flags: "fast loading stale", acl: "@connection", since: vicinitySince,
             group: "connection", summary: "Replies as RESP (the default) or as one JSON object per line",
             syntax: "(@mode JSON | RESP)"),
+        command(
+            "POSITION", arity: 1, flags: "fast loading stale", acl: "@connection", since: vicinitySince,
+            group: "connection",
+            summary:
+                "Change-log positions: this connection's last write (0 before one), what this server has applied, "
+                + "and the newest the database holds"),
+        command(
+            "WAITPOS", arity: 3, flags: "noscript", acl: "@connection", since: vicinitySince, group: "connection",
+            summary:
+                "Wait until this server has applied a change-log position (a write made here or on another server), "
+                + "up to timeout milliseconds",
+            syntax: "position:integer timeout:integer"),
     ]
 }

@@ -4,8 +4,8 @@
 /// Redis's commands carry Redis 7.0's facts: arity, flags, key positions, key specs, ACL
 /// categories, tips, summary, since, group and complexity from `src/commands/*.json` (7.0.15),
 /// arguments in `CommandArgument`'s usage syntax. Vicinity's own commands (NEARBY, NEAREST, DIST,
-/// MAP, PLACE.*, USER.*, OUTPUT) are in group `geo` (OUTPUT `connection`) and give as `since` the
-/// Vicinity version this table was written for. Entries for commands the service does not run yet
+/// MAP, PLACE.*, USER.*, OUTPUT, POSITION, WAITPOS) are in group `geo` (OUTPUT, POSITION and
+/// WAITPOS `connection`) and give as `since` the Vicinity version this table was written for. Entries for commands the service does not run yet
 /// (MULTI, ZRANGE, …) are allowed: `COMMAND` lists only the names `LineService` runs.
 enum CommandTable {
     /// The version Vicinity's own commands report as `since`.

@@ -6,11 +6,11 @@ import Places
 /// such as redis_exporter read, next to Vicinity's own.
 extension LineService {
     /// `INFO [section …]` as Redis 7.0 answers it: no section (or `default`) gives server, clients,
-    /// memory, persistence, stats and keyspace; `commandstats` the per-command counters; `all` and
+    /// memory, persistence, stats, replication and keyspace; `commandstats` the per-command counters; `all` and
     /// `everything` every section; names are case-insensitive, unknown ones give nothing, sections
     /// are separated by an empty line.
     func info(sections asked: [String]) -> String {
-        let all = ["server", "clients", "memory", "persistence", "stats", "keyspace", "commandstats"]
+        let all = ["server", "clients", "memory", "persistence", "stats", "replication", "keyspace", "commandstats"]
         var wanted = Set<String>()
         for name in asked.isEmpty ? ["default"] : asked {
             switch name {
@@ -52,6 +52,8 @@ extension LineService {
                     "rejected_connections:0", "expired_keys:0", "evicted_keys:0", "commits:\(store.commits)",
                     "committed_changes:\(store.changes)",
                 ])
+            case "replication":
+                text.append(replicationLines())
             case "keyspace":
                 let (places, kinds, publicUsers, keys) = directory.read {
                     ($0.places.count, $0.places.kinds.count, $0.publicUserCount, LineService.keyCount($0))

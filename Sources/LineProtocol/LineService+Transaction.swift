@@ -1,7 +1,8 @@
 import Places
 
 /// Redis transactions — `MULTI`, `EXEC`, `DISCARD`, `WATCH`, `UNWATCH` — on
-/// `DurableDirectory.transact`, and the grouped run of a connection's pipelined writes.
+/// `DurableDirectory.transact` (the grouped run of a connection's pipelined writes is in
+/// `LineService+WriteBatch.swift`).
 ///
 /// After `MULTI` each command is checked (unknown name, wrong number of arguments: an error reply,
 /// and `EXEC` will answer `EXECABORT`) and answered `+QUEUED`. `EXEC` runs the queued commands in
@@ -108,9 +109,21 @@ extension LineService {
                 replies.append(reply)
             }
             return (.array(replies), session)
-        }) { result in
+        }) { [self] result in
             switch result {
-            case .success(let (reply, session)): completion(reply, session)
+            case .success(let (reply, session)):
+                // The group's position is not handed back; what is applied once it is stored is at
+                // least as far, which is what a read elsewhere needs to wait for.
+                if case .array = reply, queued.commands.contains(where: LineService.isWrite) {
+                    session.lastWrite.note(directory.appliedPosition)
+                }
+                completion(reply, session)
+            case .failure(.storeUnavailable(let reason)):
+                // TRYAGAIN first, as for a single write: clients retry on the prefix.
+                completion(
+                    .error(
+                        "TRYAGAIN Transaction rolled back, nothing stored: "
+                            + PlacesError.storeUnavailable(reason).description), session)
             case .failure(let error):
                 guard case .error(let line) = LineService.reply(for: error) else { return }
                 completion(.error("EXECABORT Transaction rolled back, nothing stored: " + line), session)
@@ -118,102 +131,15 @@ extension LineService {
         }
     }
 
-    /// Runs a connection's queued pipelined writes together (`CommandHandler` takes them off its
-    /// queue when they name distinct records): each command runs now, in order, and all their
-    /// writes join the directory's queue at once, so that they share a commit. They stay
-    /// independent: a write refused is answered with its error and the others are stored.
-    ///
-    /// The caller guarantees that no command reads what an earlier one writes (distinct keys and
-    /// members, see `CommandHandler.writeKeys`): each runs against the directory as it was before
-    /// the group.
-    ///
-    /// - Parameter completion: every reply in order, once the last write is answered; at once when
-    ///   none writes.
-    func executeWrites(
-        _ commands: [[String]], session: Session, completion: @escaping @Sendable ([RESPReply]) -> Void
-    ) {
-        let replies = ReplyBatch(count: commands.count, completion: completion)
-        var writes: [(request: DirectoryRequest, completion: @Sendable (Result<String?, PlacesError>) -> Void)] = []
-        for (index, command) in commands.enumerated() {
-            countCommand()
-            var session = session
-            let arguments = CommandArguments(command: command[0], values: Array(command.dropFirst()))
-            do throws(CommandFailure) {
-                let outcome = try self.command(command[0].uppercased(), arguments, &session)
-                noteGrouped(command, session, failure: nil)
-                switch outcome {
-                case .reply(let reply):
-                    replies.record(reply, at: index)
-                case .write(let request, let reply):
-                    writes.append(
-                        (
-                            request,
-                            { result in
-                                switch result {
-                                case .success(let token): replies.record(reply(token), at: index)
-                                case .failure(let error): replies.record(LineService.reply(for: error), at: index)
-                                }
-                            }
-                        ))
-                case .writes(let requests, let reply), .atomicWrites(let requests, let reply):
-                    guard !requests.isEmpty else {
-                        replies.record(reply([]), at: index)
-                        continue
-                    }
-                    let batch = WriteBatch(count: requests.count)
-                    for (offset, request) in requests.enumerated() {
-                        writes.append(
-                            (
-                                request,
-                                { result in
-                                    if let results = batch.record(result, at: offset) {
-                                        replies.record(reply(results), at: index)
-                                    }
-                                }
-                            ))
-                    }
-                }
-            } catch {
-                noteGrouped(command, session, failure: error.line)
-                replies.record(.error(error.line), at: index)
-            }
-        }
-        if !writes.isEmpty { directory.submit(contentsOf: writes, presenting: session.token) }
-    }
-
-    /// Whether `CommandHandler` may run a request together with other pipelined writes: a write
-    /// whose effect depends only on the records it names (not on the connection's state, nor on a
-    /// whole key as DEL).
-    static let groupableWrites: Set<String> = [
-        "GEOADD", "ZREM", "PLACE.SET", "PLACE.DEL", "USER.ADD", "USER.MOVE", "USER.VISIBILITY", "USER.DEL",
-    ]
-
-    /// The records a groupable write may read or change, as `key\0member` strings, over-counted
-    /// (every argument after the key may be a member); nil for a command that is not groupable.
-    /// Two writes with no string in common can run against the same state.
-    static func writeKeys(_ arguments: [String]) -> Set<String>? {
-        guard arguments.count >= 2 else { return nil }
-        let name = arguments[0].uppercased()
-        guard groupableWrites.contains(name) else { return nil }
-        if name.hasPrefix("USER.") { return ["\(PlaceDirectory.userKind)\u{0}\(arguments[1])"] }
-        let key = arguments[1]
-        var members = Array(arguments.dropFirst(2))
-        if name.hasPrefix("PLACE.") {
-            members = Array(members.prefix(1))
-        } else if name == "GEOADD" {
-            // Options, then longitude latitude member triples.
-            let options = members.prefix { ["NX", "XX", "CH"].contains($0.uppercased()) }.count
-            members = stride(from: options + 2, to: members.count, by: 3).map { members[$0] }
-        }
-        return Set(members.map { key + "\u{0}" + $0 })
-    }
-
     /// Stores `requests` all or none in one transaction, each planned after the ones before.
     ///
-    /// - Parameter completion: the results in request order: all successes once stored, or the
-    ///   first refusal (and nothing stored; the requests after it are not tried).
+    /// - Parameters:
+    ///   - lastWrite: the connection's last write position, moved past the transaction once it
+    ///     is stored (to the position applied then, which is at least the transaction's).
+    ///   - completion: the results in request order: all successes once stored, or the first
+    ///     refusal (and nothing stored; the requests after it are not tried).
     func submitAtomically(
-        _ requests: [DirectoryRequest], presenting token: String?,
+        _ requests: [DirectoryRequest], presenting token: String?, noting lastWrite: LastWritePosition,
         completion: @escaping @Sendable ([Result<String?, PlacesError>]) -> Void
     ) {
         directory.transact({ transaction -> [Result<String?, PlacesError>] in
@@ -227,9 +153,13 @@ extension LineService {
                 }
             }
             return results
-        }) { result in
+        }) { [directory] result in
             switch result {
-            case .success(let results): completion(results)
+            case .success(let results):
+                if !results.isEmpty, results.allSatisfy({ if case .success = $0 { true } else { false } }) {
+                    lastWrite.note(directory.appliedPosition)
+                }
+                completion(results)
             case .failure(let error): completion([.failure(error)])
             }
         }
@@ -260,6 +190,11 @@ extension LineService {
             switch try self.command(name, arguments, &session) {
             case .reply(let reply):
                 return (reply, false)
+            case .waitForPosition(let position, _):
+                // Inside EXEC nothing waits (as Redis's blocking commands inside MULTI): the
+                // group runs on the writer thread, which applies what the wait would wait for.
+                let applied = directory.appliedPosition >= position
+                return (positionReply(position, timeoutMilliseconds: 0, applied: applied), false)
             case .write(let request, let reply):
                 do throws(PlacesError) {
                     let receipt = try transaction.perform(request, presenting: session.token)

@@ -145,9 +145,11 @@ public final class LineService: Sendable {
             case .write(let request, let reply):
                 record(failure: nil)
                 let final = running
-                directory.submit(request, presenting: running.token) { result in
+                directory.submitWithReceipt(request, presenting: running.token) { result in
                     switch result {
-                    case .success(let token): finish(reply(token), final)
+                    case .success(let receipt):
+                        final.lastWrite.note(receipt.position)
+                        finish(reply(receipt.token), final)
                     case .failure(let error):
                         if let counters { statistics.recordFailedWrite(counters) }
                         finish(LineService.reply(for: error), final)
@@ -156,11 +158,19 @@ public final class LineService: Sendable {
             case .writes(let requests, let reply):
                 record(failure: nil)
                 let final = running
-                submitAll(requests, presenting: running.token) { results in finish(reply(results), final) }
+                submitAll(requests, presenting: running.token, noting: running.lastWrite) { results in
+                    finish(reply(results), final)
+                }
             case .atomicWrites(let requests, let reply):
                 record(failure: nil)
                 let final = running
-                submitAtomically(requests, presenting: running.token) { results in finish(reply(results), final) }
+                submitAtomically(requests, presenting: running.token, noting: running.lastWrite) { results in
+                    finish(reply(results), final)
+                }
+            case .waitForPosition(let position, let timeout):
+                record(failure: nil)
+                let final = running
+                waitForPosition(position, timeoutMilliseconds: timeout) { reply in finish(reply, final) }
             }
         } catch {
             record(failure: error.line)
@@ -222,6 +232,8 @@ public final class LineService: Sendable {
         /// Several writes stored all or none, in one transaction (GEOSEARCHSTORE, GEORADIUS … STORE):
         /// on the first refused, nothing is stored and the results hold that refusal.
         case atomicWrites([DirectoryRequest], reply: @Sendable ([Result<String?, PlacesError>]) -> RESPReply)
+        /// Answer once the directory has applied a log position, or the time is out (`WAITPOS`).
+        case waitForPosition(LogPosition, timeoutMilliseconds: Int)
     }
 
     /// Counts a command run outside `execute` (inside a group on the writer thread).
@@ -232,6 +244,7 @@ public final class LineService: Sendable {
     {
         var arguments = arguments
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
+        if let outcome = try positionCommand(name, &arguments, session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
         if let outcome = try userTokenCommand(name, &arguments) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
@@ -262,10 +275,12 @@ public final class LineService: Sendable {
         "ERR unknown subcommand '\(String(decoding: sub.utf8.prefix(128), as: UTF8.self))'. Try \(command) HELP."
     }
 
-    /// The reply for an error of the façade: who may not is `NOPERM`, everything else `ERR`.
+    /// The reply for an error of the façade: who may not is `NOPERM`, a database out of reach
+    /// `TRYAGAIN` (Redis's prefix for "nothing was done, try again"), everything else `ERR`.
     static func reply(for error: PlacesError) -> RESPReply {
         switch error {
         case .forbidden, .invalidToken: return .error("NOPERM " + error.description)
+        case .storeUnavailable: return .error("TRYAGAIN " + error.description)
         default: return .error("ERR " + error.description)
         }
     }

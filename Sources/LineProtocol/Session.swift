@@ -29,6 +29,9 @@ public struct Session: Sendable {
     var transaction: QueuedTransaction?
     /// `WATCH`ed keys and their change counters when watched (`DurableDirectory.version(ofKey:)`).
     var watchedKeys: [String: UInt64] = [:]
+    /// The log position of the last write acknowledged on this connection (`POSITION`), shared by
+    /// every copy of the session.
+    public let lastWrite = LastWritePosition()
 
     public init(id: Int) { self.id = id }
 }

@@ -210,11 +210,34 @@ public final class DurableDirectory: @unchecked Sendable {
         enqueue(Pending(request: request, asker: .token(token)) { completion($0.map(\.token)) })
     }
 
+    /// `submit(_:presenting:completion:)` with the write's whole receipt: also the log position it
+    /// was stored at (what a front end tells its client, for reads elsewhere that must see it).
+    public func submitWithReceipt(
+        _ request: DirectoryRequest, presenting token: String?,
+        completion: @escaping @Sendable (Result<WriteReceipt, PlacesError>) -> Void
+    ) {
+        enqueue(Pending(request: request, asker: .token(token), completion: completion))
+    }
+
     /// Queues several writes at once, in order, so that the writer takes them together (one
     /// commit when they fit in a batch and name distinct records); each completion runs once, on
     /// the writer thread, as for `submit(_:presenting:completion:)`.
     public func submit(
         contentsOf writes: [(request: DirectoryRequest, completion: @Sendable (Result<String?, PlacesError>) -> Void)],
+        presenting token: String?
+    ) {
+        submitWithReceipts(
+            contentsOf: writes.map { write in
+                let completion = write.completion
+                return (write.request, { completion($0.map(\.token)) })
+            }, presenting: token)
+    }
+
+    /// `submit(contentsOf:presenting:)` with each write's whole receipt.
+    public func submitWithReceipts(
+        contentsOf writes: [(
+            request: DirectoryRequest, completion: @Sendable (Result<WriteReceipt, PlacesError>) -> Void
+        )],
         presenting token: String?
     ) {
         queue.lock()
@@ -224,8 +247,7 @@ public final class DurableDirectory: @unchecked Sendable {
             return
         }
         for write in writes {
-            let completion = write.completion
-            pending.append(Pending(request: write.request, asker: .token(token)) { completion($0.map(\.token)) })
+            pending.append(Pending(request: write.request, asker: .token(token), completion: write.completion))
         }
         queue.signal()
         queue.unlock()

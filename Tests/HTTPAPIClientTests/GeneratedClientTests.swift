@@ -116,4 +116,34 @@ import Testing
             #expect(taken.detail == "user \"ayse\" already exists")
         }
     }
+
+    @Test func readYourWritesThroughThePositionHeaders() async throws {
+        try await ServerFixture.run { fixture in
+            let anyone = fixture.client()
+            let admin = fixture.client(token: fixture.admin)
+            let created = try await admin.registerUser(body: .json(.init(id: "ayse"))).created
+            let position = created.headers.vicinityPosition
+            #expect(position >= 1)
+            let location = Components.Schemas.Location(lat: 41.0885, lon: 29.0158)
+            let moved = try await admin.moveUser(path: .init(id: "ayse"), body: .json(location)).ok
+            #expect(moved.headers.vicinityPosition == position + 1)
+
+            // What this server has applied is answered at once; what it has not, a 503 after the wait.
+            let user = try await anyone.getUser(
+                path: .init(id: "ayse"), headers: .init(vicinityMinPosition: moved.headers.vicinityPosition)
+            ).ok.body.json
+            #expect(user.location?.lat == 41.0885)
+            let beyond = try await anyone.findNearbyUsers(
+                query: .init(lat: Self.here.lat, lon: Self.here.lon),
+                headers: .init(vicinityMinPosition: position + 100, vicinityWaitMs: 50)
+            ).serviceUnavailable
+            #expect(beyond.headers.retryAfter == 1)
+            #expect(
+                try beyond.body.applicationProblemJson.detail.hasPrefix("position \(position + 100) was not applied"))
+
+            let health = try await anyone.getHealth().ok.body.json
+            #expect(health.status == .ok && health.replication.applied == position + 1)
+            #expect(health.replication.storeReachable && health.replication.staleSince == nil)
+        }
+    }
 }

@@ -17,8 +17,11 @@ struct APIFixture {
     let mehmet: String
     let zeynep: String
 
-    /// - Parameter openRegistration: whether anyone may register a user (`serve --open-registration`).
-    init(openRegistration: Bool = false) async throws {
+    /// - Parameters:
+    ///   - openRegistration: whether anyone may register a user (`serve --open-registration`).
+    ///   - store: where the directory stores (a test may make it fail, or write to it as another
+    ///     server would).
+    init(openRegistration: Bool = false, store: MemoryStore = MemoryStore()) async throws {
         var catalog = try PlaceCatalog()
         for (id, name, lat, lon) in [
             ("omur", "Omur", 41.087853, 29.014096), ("emre", "Emre", 41.086059, 29.008232),
@@ -32,7 +35,7 @@ struct APIFixture {
         var directory = PlaceDirectory(places: catalog)
         directory.openRegistration = openRegistration
         admin = directory.rotateAdminToken()
-        let durable = DurableDirectory(directory, store: MemoryStore())
+        let durable = DurableDirectory(directory, store: store)
         api = VicinityAPI(directory: durable)
         func add(_ user: User) async throws -> String {
             try await durable.perform(.addUser(user), by: .admin) ?? ""

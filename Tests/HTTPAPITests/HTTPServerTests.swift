@@ -35,7 +35,12 @@ import Testing
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
 
         let health = try await Self.request("GET", base.appendingPathComponent("healthz"))
-        #expect(health.status == 200 && health.body == #"{"places":3,"status":"ok"}"#)
+        #expect(
+            health.status == 200
+                && health.body
+                    == #"{"places":3,"replication":{"applied":3,"following":false,"lag_seconds":0,"latest":3,"#
+                    + #""store_reachable":true},"status":"ok"}"#,
+            "\(health.body)")
 
         let patch = try await Self.request("PATCH", base.appendingPathComponent("v1/users/ayse"))
         #expect(patch.status == 405 && patch.headers["allow"] == "GET, HEAD, DELETE")

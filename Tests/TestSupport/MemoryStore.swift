@@ -10,12 +10,17 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
     /// The error a commit throws when `fail(when:)` says so.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String { "disk full" }
+
+        public init() {}
     }
 
     private struct State {
         var transactions: [[DirectoryChange]] = []
         var log: [LoggedChange] = []
         var failing: @Sendable (DirectoryChange) -> Bool = { _ in false }
+        var failure: @Sendable () -> any Error = { Failure() }
+        /// Set while the store plays a database out of reach: every call throws `storeUnavailable`.
+        var unreachable: String?
     }
 
     private let state = Mutex(State())
@@ -30,9 +35,26 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
     /// The transactions committed so far, in order.
     public var transactions: [[DirectoryChange]] { state.withLock { $0.transactions } }
 
-    /// Changes for which `predicate` holds make their whole transaction fail with `Failure`.
-    public func fail(when predicate: @escaping @Sendable (DirectoryChange) -> Bool) {
-        state.withLock { $0.failing = predicate }
+    /// Changes for which `predicate` holds make their whole transaction fail with `Failure`, or
+    /// with the error `failure` makes (`PlacesError.storeUnavailable` for a lost database).
+    public func fail(
+        when predicate: @escaping @Sendable (DirectoryChange) -> Bool,
+        throwing failure: @escaping @Sendable () -> any Error = { Failure() }
+    ) {
+        state.withLock { state in
+            state.failing = predicate
+            state.failure = failure
+        }
+    }
+
+    /// Plays a database that cannot be reached (`reason` set) or is back (nil): while out of
+    /// reach, commits and reads of the log throw `PlacesError.storeUnavailable(reason)`.
+    public func setUnreachable(_ reason: String?) {
+        state.withLock { $0.unreachable = reason }
+    }
+
+    private func checkReachable(_ state: State) throws {
+        if let reason = state.unreachable { throw PlacesError.storeUnavailable(reason) }
     }
 
     public func commit(_ changes: [DirectoryChange]) throws -> StoredCommit {
@@ -41,7 +63,8 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
             gate.release.wait()
         }
         return try state.withLock { state in
-            if changes.contains(where: state.failing) { throw Failure() }
+            try checkReachable(state)
+            if changes.contains(where: state.failing) { throw state.failure() }
             state.transactions.append(changes)
             let now = Date().timeIntervalSince1970
             for change in changes {
@@ -53,11 +76,15 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
     }
 
     public func head() throws -> LogHead {
-        state.withLock { LogHead(position: LogPosition($0.log.count), committedAt: $0.log.last?.committedAt) }
+        try state.withLock { state in
+            try checkReachable(state)
+            return LogHead(position: LogPosition(state.log.count), committedAt: state.log.last?.committedAt)
+        }
     }
 
     public func changes(after position: LogPosition, limit: Int) throws -> LogRead {
-        state.withLock { state in
+        try state.withLock { state in
+            try checkReachable(state)
             let start = Int(min(position, LogPosition(state.log.count)))
             return .changes(Array(state.log[start..<min(state.log.count, start + max(1, limit))]))
         }

@@ -317,7 +317,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Format.self
                     )
                 )
-                let headers: Operations.FindNearby.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.FindNearby.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.FindNearby.Input(
                     query: query,
                     headers: headers
@@ -603,7 +615,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Crs.self
                     )
                 )
-                let headers: Operations.FindNearbyGeoJSON.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.FindNearbyGeoJSON.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.FindNearbyGeoJSON.Input(
                     query: query,
                     headers: headers
@@ -880,7 +904,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Format.self
                     )
                 )
-                let headers: Operations.FindNearest.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.FindNearest.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.FindNearest.Input(
                     query: query,
                     headers: headers
@@ -1164,7 +1200,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Crs.self
                     )
                 )
-                let headers: Operations.FindNearestGeoJSON.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.FindNearestGeoJSON.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.FindNearestGeoJSON.Input(
                     query: query,
                     headers: headers
@@ -1601,7 +1649,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.PlaceIdPath.self
                     )
                 )
-                let headers: Operations.GetPlace.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.GetPlace.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.GetPlace.Input(
                     path: path,
                     headers: headers
@@ -1838,6 +1898,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -1856,6 +1921,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 201)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     try converter.setHeaderFieldAsURI(
                         in: &response.headerFields,
                         name: "Location",
@@ -2138,6 +2208,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 204)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     return (response, nil)
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
@@ -2385,6 +2460,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 201)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     try converter.setHeaderFieldAsURI(
                         in: &response.headerFields,
                         name: "Location",
@@ -2700,7 +2780,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Limit.self
                     )
                 )
-                let headers: Operations.FindNearbyUsers.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.FindNearbyUsers.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.FindNearbyUsers.Input(
                     query: query,
                     headers: headers
@@ -2901,7 +2993,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "id",
                     as: Components.Parameters.UserIdPath.self
                 ))
-                let headers: Operations.GetUser.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.GetUser.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.GetUser.Input(
                     path: path,
                     headers: headers
@@ -3132,6 +3236,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 204)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     return (response, nil)
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
@@ -3377,6 +3486,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -3667,6 +3781,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -3925,6 +4044,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Vicinity-Position",
+                        value: value.headers.vicinityPosition
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -4255,7 +4379,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Swift.Bool.self
                     )
                 )
-                let headers: Operations.RenderMap.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.RenderMap.Input.Headers = .init(
+                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Min-Position",
+                        as: Components.Parameters.MinPosition.self
+                    ),
+                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Vicinity-Wait-Ms",
+                        as: Components.Parameters.WaitMs.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.RenderMap.Input(
                     query: query,
                     headers: headers
@@ -4432,7 +4568,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
     /// finishes what clients sent, commits and exits). Counts only what is public. Never
-    /// rate-limited, like `/metrics`.
+    /// rate-limited, like `/metrics`. A server that cannot reach its database still answers
+    /// reads from memory: 200 with `status: degraded` and `replication.stale_since`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -4582,7 +4719,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// index sizes per kind (the `user` index holds public users with a location only, so
     /// it reveals nothing about private users) and the store's commits since the start
     /// (transactions, changes, seconds spent committing: the directory keeps totals, not a
-    /// latency histogram).
+    /// latency histogram), and how far the server follows the database's change log
+    /// (`vicinity_change_lag_seconds`, `vicinity_change_position{position="applied"|"latest"}`,
+    /// `vicinity_store_reachable`, `vicinity_changes_applied_total{source="own"|"followed"}`,
+    /// `vicinity_snapshot_reloads_total`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.

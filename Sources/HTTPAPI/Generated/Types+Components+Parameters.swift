@@ -96,6 +96,18 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/PlaceIdPath`.
         internal typealias PlaceIdPath = Components.Schemas.PlaceId
+        /// Read-your-writes: answer only once this server has applied the change log up to this
+        /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+        /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+        /// Without it, the read answers at once from what is applied.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/MinPosition`.
+        internal typealias MinPosition = Swift.Int64
+        /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+        ///
+        /// - Remark: Generated from `#/components/parameters/WaitMs`.
+        internal typealias WaitMs = Swift.Int
         /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
         /// the nearby-users query). Percent-encoded as for place ids.
         ///

@@ -1059,32 +1059,110 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/Health`.
         internal struct Health: Codable, Hashable, Sendable {
+            /// `degraded`: the database cannot be reached; reads answer from memory (as of
+            /// `replication.stale_since`), writes are refused with 503.
+            ///
+            ///
             /// - Remark: Generated from `#/components/schemas/Health/status`.
             internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case ok = "ok"
+                case degraded = "degraded"
                 case stopping = "stopping"
             }
+            /// `degraded`: the database cannot be reached; reads answer from memory (as of
+            /// `replication.stale_since`), writes are refused with 503.
+            ///
+            ///
             /// - Remark: Generated from `#/components/schemas/Health/status`.
             internal var status: Components.Schemas.Health.StatusPayload
             /// Places in memory, all kinds (users not counted).
             ///
             /// - Remark: Generated from `#/components/schemas/Health/places`.
             internal var places: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Health/replication`.
+            internal var replication: Components.Schemas.Replication
             /// Creates a new `Health`.
             ///
             /// - Parameters:
-            ///   - status:
+            ///   - status: `degraded`: the database cannot be reached; reads answer from memory (as of
             ///   - places: Places in memory, all kinds (users not counted).
+            ///   - replication:
             internal init(
                 status: Components.Schemas.Health.StatusPayload,
-                places: Swift.Int
+                places: Swift.Int,
+                replication: Components.Schemas.Replication
             ) {
                 self.status = status
                 self.places = places
+                self.replication = replication
             }
             internal enum CodingKeys: String, CodingKey {
                 case status
                 case places
+                case replication
+            }
+        }
+        /// How far this server has followed the database's change log.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Replication`.
+        internal struct Replication: Codable, Hashable, Sendable {
+            /// The last change-log position applied to memory; every read reflects it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Replication/applied`.
+            internal var applied: Swift.Int64
+            /// The newest position the database was last seen to hold.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Replication/latest`.
+            internal var latest: Swift.Int64
+            /// Seconds memory has been behind the database (0 when caught up).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Replication/lag_seconds`.
+            internal var lagSeconds: Swift.Double
+            /// Whether this server applies what other writers commit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Replication/following`.
+            internal var following: Swift.Bool
+            /// Whether the database answered the last time it was asked.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Replication/store_reachable`.
+            internal var storeReachable: Swift.Bool
+            /// Since when (RFC 3339) the database has not answered: reads answer from memory as it
+            /// was then. Left out while the database answers (the contract has no `null`).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/Replication/stale_since`.
+            internal var staleSince: Foundation.Date?
+            /// Creates a new `Replication`.
+            ///
+            /// - Parameters:
+            ///   - applied: The last change-log position applied to memory; every read reflects it.
+            ///   - latest: The newest position the database was last seen to hold.
+            ///   - lagSeconds: Seconds memory has been behind the database (0 when caught up).
+            ///   - following: Whether this server applies what other writers commit.
+            ///   - storeReachable: Whether the database answered the last time it was asked.
+            ///   - staleSince: Since when (RFC 3339) the database has not answered: reads answer from memory as it
+            internal init(
+                applied: Swift.Int64,
+                latest: Swift.Int64,
+                lagSeconds: Swift.Double,
+                following: Swift.Bool,
+                storeReachable: Swift.Bool,
+                staleSince: Foundation.Date? = nil
+            ) {
+                self.applied = applied
+                self.latest = latest
+                self.lagSeconds = lagSeconds
+                self.following = following
+                self.storeReachable = storeReachable
+                self.staleSince = staleSince
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case applied
+                case latest
+                case lagSeconds = "lag_seconds"
+                case following
+                case storeReachable = "store_reachable"
+                case staleSince = "stale_since"
             }
         }
         /// RFC 9457 problem details. `type` is `about:blank` (the status says what kind of

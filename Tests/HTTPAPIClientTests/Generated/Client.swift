@@ -58,7 +58,13 @@ import HTTPTypes
 /// **429** too many requests from one client address (see `Retry-After`), when the server
 /// has a budget (`vicinity serve --http-rate-limit N`: N requests a second, bursts of one
 /// second's worth); **414** a request line and headers over 80 KiB; **500** a bug
-/// of the server's; **503** a server that is stopping or has all its connections open. Unknown query parameters are ignored.
+/// of the server's; **503** a server that is stopping or has all its connections open, a
+/// write the database could not store, or a `Vicinity-Min-Position` not applied in time.
+///
+/// **Read-your-writes.** Every write answers `Vicinity-Position: N`, the change-log position
+/// it was stored at. A read sent with `Vicinity-Min-Position: N` (to this server or another
+/// one on the same database) waits until that server has applied N (up to `Vicinity-Wait-Ms`,
+/// default 5000), so it sees the write. Unknown query parameters are ignored.
 ///
 internal struct Client: APIProtocol {
     /// The underlying HTTP client.
@@ -175,6 +181,16 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -513,6 +529,16 @@ internal struct Client: APIProtocol {
                     name: "crs",
                     value: input.query.crs
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -838,6 +864,16 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -1173,6 +1209,16 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "crs",
                     value: input.query.crs
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -1691,6 +1737,16 @@ internal struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -1948,6 +2004,11 @@ internal struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.PutPlace.Output.Ok.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.PutPlace.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -1968,13 +2029,23 @@ internal struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
-                case 201:
-                    let headers: Operations.PutPlace.Output.Created.Headers = .init(location: try converter.getRequiredHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "Location",
-                        as: Components.Headers.Location.self
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
                     ))
+                case 201:
+                    let headers: Operations.PutPlace.Output.Created.Headers = .init(
+                        vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Vicinity-Position",
+                            as: Components.Headers.Position.self
+                        ),
+                        location: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Location",
+                            as: Components.Headers.Location.self
+                        )
+                    )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.PutPlace.Output.Created.Body
                     let chosenContentType = try converter.bestContentType(
@@ -2309,7 +2380,12 @@ internal struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 204:
-                    return .noContent(.init())
+                    let headers: Operations.DeletePlace.Output.NoContent.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
+                    return .noContent(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -2594,6 +2670,11 @@ internal struct Client: APIProtocol {
                 switch response.status.code {
                 case 201:
                     let headers: Operations.RegisterUser.Output.Created.Headers = .init(
+                        vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Vicinity-Position",
+                            as: Components.Headers.Position.self
+                        ),
                         location: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Location",
@@ -2981,6 +3062,16 @@ internal struct Client: APIProtocol {
                     name: "limit",
                     value: input.query.limit
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3226,6 +3317,16 @@ internal struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3502,7 +3603,12 @@ internal struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 204:
-                    return .noContent(.init())
+                    let headers: Operations.DeleteUser.Output.NoContent.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
+                    return .noContent(.init(headers: headers))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -3780,6 +3886,11 @@ internal struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.MoveUser.Output.Ok.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.MoveUser.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -3800,7 +3911,10 @@ internal struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -4134,6 +4248,11 @@ internal struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.ForgetUserLocation.Output.Ok.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.ForgetUserLocation.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4154,7 +4273,10 @@ internal struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -4432,6 +4554,11 @@ internal struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.SetUserVisibility.Output.Ok.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.SetUserVisibility.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -4452,7 +4579,10 @@ internal struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body
@@ -4830,6 +4960,16 @@ internal struct Client: APIProtocol {
                     name: "ascii",
                     value: input.query.ascii
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Min-Position",
+                    value: input.headers.vicinityMinPosition
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Vicinity-Wait-Ms",
+                    value: input.headers.vicinityWaitMs
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5054,7 +5194,8 @@ internal struct Client: APIProtocol {
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
     /// finishes what clients sent, commits and exits). Counts only what is public. Never
-    /// rate-limited, like `/metrics`.
+    /// rate-limited, like `/metrics`. A server that cannot reach its database still answers
+    /// reads from memory: 200 with `status: degraded` and `replication.stale_since`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -5240,7 +5381,10 @@ internal struct Client: APIProtocol {
     /// index sizes per kind (the `user` index holds public users with a location only, so
     /// it reveals nothing about private users) and the store's commits since the start
     /// (transactions, changes, seconds spent committing: the directory keeps totals, not a
-    /// latency histogram).
+    /// latency histogram), and how far the server follows the database's change log
+    /// (`vicinity_change_lag_seconds`, `vicinity_change_position{position="applied"|"latest"}`,
+    /// `vicinity_store_reachable`, `vicinity_changes_applied_total{source="own"|"followed"}`,
+    /// `vicinity_snapshot_reloads_total`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.

@@ -34,6 +34,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/RetryAfter`.
         internal typealias RetryAfter = Swift.Int
+        /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+        /// a read (to any node of the same database) to read this write. Other answers may carry
+        /// the position the server has applied.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/headers/Position`.
+        internal typealias Position = Swift.Int64
         /// Seconds to wait before retrying, when the server knows.
         ///
         /// - Remark: Generated from `#/components/headers/RetryAfterOptional`.

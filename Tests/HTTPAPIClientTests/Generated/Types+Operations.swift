@@ -115,12 +115,32 @@ internal enum Operations {
             internal var query: Operations.FindNearby.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearby/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -447,7 +467,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/503`.
@@ -596,12 +618,32 @@ internal enum Operations {
             internal var query: Operations.FindNearbyGeoJSON.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -845,7 +887,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/503`.
@@ -1009,12 +1053,32 @@ internal enum Operations {
             internal var query: Operations.FindNearest.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearest/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -1341,7 +1405,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/503`.
@@ -1486,12 +1552,32 @@ internal enum Operations {
             internal var query: Operations.FindNearestGeoJSON.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -1735,7 +1821,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/503`.
@@ -2060,7 +2148,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/503`.
@@ -2163,12 +2253,32 @@ internal enum Operations {
             internal var path: Operations.GetPlace.Input.Path
             /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -2385,7 +2495,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/503`.
@@ -2524,6 +2636,25 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/200/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PutPlace.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/200/content/application\/json`.
@@ -2546,8 +2677,13 @@ internal enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                internal init(body: Operations.PutPlace.Output.Ok.Body) {
+                internal init(
+                    headers: Operations.PutPlace.Output.Ok.Headers,
+                    body: Operations.PutPlace.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -2577,6 +2713,13 @@ internal enum Operations {
             internal struct Created: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/201/headers`.
                 internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/201/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
                     /// The path of the new resource, e.g. `/v1/users/ayse` or `/v1/places/pharmacy/omur`.
                     ///
                     /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/PUT/responses/201/headers/Location`.
@@ -2584,8 +2727,13 @@ internal enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
                     ///   - location: The path of the new resource, e.g. `/v1/users/ayse` or `/v1/places/pharmacy/omur`.
-                    internal init(location: Components.Headers.Location) {
+                    internal init(
+                        vicinityPosition: Components.Headers.Position,
+                        location: Components.Headers.Location
+                    ) {
+                        self.vicinityPosition = vicinityPosition
                         self.location = location
                     }
                 }
@@ -2890,8 +3038,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/503`.
@@ -3017,8 +3166,32 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             internal struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/DELETE/responses/204/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/DELETE/responses/204/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DeletePlace.Output.NoContent.Headers
                 /// Creates a new `NoContent`.
-                internal init() {}
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.DeletePlace.Output.NoContent.Headers) {
+                    self.headers = headers
+                }
             }
             /// The place is removed.
             ///
@@ -3026,14 +3199,6 @@ internal enum Operations {
             ///
             /// HTTP response code: `204 noContent`.
             case noContent(Operations.DeletePlace.Output.NoContent)
-            /// The place is removed.
-            ///
-            /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            internal static var noContent: Self {
-                .noContent(.init())
-            }
             /// The associated value of the enum case if `self` is `.noContent`.
             ///
             /// - Throws: An error if `self` is not `.noContent`.
@@ -3245,8 +3410,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/503`.
@@ -3356,6 +3522,13 @@ internal enum Operations {
             internal struct Created: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers`.
                 internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
                     /// The path of the new resource, e.g. `/v1/users/ayse` or `/v1/places/pharmacy/omur`.
                     ///
                     /// - Remark: Generated from `#/paths/v1/users/POST/responses/201/headers/Location`.
@@ -3371,12 +3544,15 @@ internal enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
                     ///   - location: The path of the new resource, e.g. `/v1/users/ayse` or `/v1/places/pharmacy/omur`.
                     ///   - cacheControl: `no-store`: the body holds a token that is shown only this once.
                     internal init(
+                        vicinityPosition: Components.Headers.Position,
                         location: Components.Headers.Location,
                         cacheControl: Components.Headers.NoStore
                     ) {
+                        self.vicinityPosition = vicinityPosition
                         self.location = location
                         self.cacheControl = cacheControl
                     }
@@ -3705,8 +3881,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/503`.
@@ -3824,12 +4001,32 @@ internal enum Operations {
             internal var query: Operations.FindNearbyUsers.Input.Query
             /// - Remark: Generated from `#/paths/v1/users/nearby/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -4048,7 +4245,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/503`.
@@ -4140,12 +4339,32 @@ internal enum Operations {
             internal var path: Operations.GetUser.Input.Path
             /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUser.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUser.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUser.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -4389,7 +4608,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/503`.
@@ -4506,8 +4727,32 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             internal struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/responses/204/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.DeleteUser.Output.NoContent.Headers
                 /// Creates a new `NoContent`.
-                internal init() {}
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.DeleteUser.Output.NoContent.Headers) {
+                    self.headers = headers
+                }
             }
             /// The user is removed.
             ///
@@ -4515,14 +4760,6 @@ internal enum Operations {
             ///
             /// HTTP response code: `204 noContent`.
             case noContent(Operations.DeleteUser.Output.NoContent)
-            /// The user is removed.
-            ///
-            /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/204`.
-            ///
-            /// HTTP response code: `204 noContent`.
-            internal static var noContent: Self {
-                .noContent(.init())
-            }
             /// The associated value of the enum case if `self` is `.noContent`.
             ///
             /// - Throws: An error if `self` is not `.noContent`.
@@ -4736,8 +4973,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/503`.
@@ -4857,6 +5095,25 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/responses/200/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.MoveUser.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/responses/200/content/application\/json`.
@@ -4879,8 +5136,13 @@ internal enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                internal init(body: Operations.MoveUser.Output.Ok.Body) {
+                internal init(
+                    headers: Operations.MoveUser.Output.Ok.Headers,
+                    body: Operations.MoveUser.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -5176,8 +5438,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/503`.
@@ -5293,6 +5556,25 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/responses/200/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ForgetUserLocation.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/responses/200/content/application\/json`.
@@ -5315,8 +5597,13 @@ internal enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                internal init(body: Operations.ForgetUserLocation.Output.Ok.Body) {
+                internal init(
+                    headers: Operations.ForgetUserLocation.Output.Ok.Headers,
+                    body: Operations.ForgetUserLocation.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -5539,8 +5826,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/503`.
@@ -5666,6 +5954,25 @@ internal enum Operations {
         }
         internal enum Output: Sendable, Hashable {
             internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/responses/200/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.SetUserVisibility.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/responses/200/content/application\/json`.
@@ -5688,8 +5995,13 @@ internal enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                internal init(body: Operations.SetUserVisibility.Output.Ok.Body) {
+                internal init(
+                    headers: Operations.SetUserVisibility.Output.Ok.Headers,
+                    body: Operations.SetUserVisibility.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -5985,8 +6297,9 @@ internal enum Operations {
                     }
                 }
             }
-            /// The write was not made: the server is stopping, or the store refused it (a full disk, a
-            /// read-only file). Nothing of it was kept; it is safe to retry.
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/503`.
@@ -6134,12 +6447,32 @@ internal enum Operations {
             internal var query: Operations.RenderMap.Input.Query
             /// - Remark: Generated from `#/paths/v1/map/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/map/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/map/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenderMap.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenderMap.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenderMap.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -6358,7 +6691,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/503`.
@@ -6423,7 +6758,8 @@ internal enum Operations {
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
     /// finishes what clients sent, commits and exits). Counts only what is public. Never
-    /// rate-limited, like `/metrics`.
+    /// rate-limited, like `/metrics`. A server that cannot reach its database still answers
+    /// reads from memory: 200 with `status: degraded` and `replication.stale_since`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -6719,7 +7055,10 @@ internal enum Operations {
     /// index sizes per kind (the `user` index holds public users with a location only, so
     /// it reveals nothing about private users) and the store's commits since the start
     /// (transactions, changes, seconds spent committing: the directory keeps totals, not a
-    /// latency histogram).
+    /// latency histogram), and how far the server follows the database's change log
+    /// (`vicinity_change_lag_seconds`, `vicinity_change_position{position="applied"|"latest"}`,
+    /// `vicinity_store_reachable`, `vicinity_changes_applied_total{source="own"|"followed"}`,
+    /// `vicinity_snapshot_reloads_total`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
@@ -6900,7 +7239,9 @@ internal enum Operations {
                 }
             }
             /// The server is stopping, or has `serve --max-clients` connections open (then answered
-            /// before the request is read, with `Retry-After: 1`, and the connection is closed).
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
             ///
             ///
             /// - Remark: Generated from `#/paths//metrics/get(getMetrics)/responses/503`.

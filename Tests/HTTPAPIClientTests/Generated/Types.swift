@@ -196,7 +196,8 @@ internal protocol APIProtocol: Sendable {
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
     /// finishes what clients sent, commits and exits). Counts only what is public. Never
-    /// rate-limited, like `/metrics`.
+    /// rate-limited, like `/metrics`. A server that cannot reach its database still answers
+    /// reads from memory: 200 with `status: degraded` and `replication.stale_since`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -209,7 +210,10 @@ internal protocol APIProtocol: Sendable {
     /// index sizes per kind (the `user` index holds public users with a location only, so
     /// it reveals nothing about private users) and the store's commits since the start
     /// (transactions, changes, seconds spent committing: the directory keeps totals, not a
-    /// latency histogram).
+    /// latency histogram), and how far the server follows the database's change log
+    /// (`vicinity_change_lag_seconds`, `vicinity_change_position{position="applied"|"latest"}`,
+    /// `vicinity_store_reachable`, `vicinity_changes_applied_total{source="own"|"followed"}`,
+    /// `vicinity_snapshot_reloads_total`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
@@ -544,7 +548,8 @@ extension APIProtocol {
     ///
     /// 200 while the server answers queries; 503 once it is stopping (SIGTERM/SIGINT: it
     /// finishes what clients sent, commits and exits). Counts only what is public. Never
-    /// rate-limited, like `/metrics`.
+    /// rate-limited, like `/metrics`. A server that cannot reach its database still answers
+    /// reads from memory: 200 with `status: degraded` and `replication.stale_since`.
     ///
     ///
     /// - Remark: HTTP `GET /healthz`.
@@ -559,7 +564,10 @@ extension APIProtocol {
     /// index sizes per kind (the `user` index holds public users with a location only, so
     /// it reveals nothing about private users) and the store's commits since the start
     /// (transactions, changes, seconds spent committing: the directory keeps totals, not a
-    /// latency histogram).
+    /// latency histogram), and how far the server follows the database's change log
+    /// (`vicinity_change_lag_seconds`, `vicinity_change_position{position="applied"|"latest"}`,
+    /// `vicinity_store_reachable`, `vicinity_changes_applied_total{source="own"|"followed"}`,
+    /// `vicinity_snapshot_reloads_total`).
     ///
     ///
     /// - Remark: HTTP `GET /metrics`.
