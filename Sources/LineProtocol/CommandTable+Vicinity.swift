@@ -87,5 +87,10 @@ extension CommandTable {
                 "Wait until this server has applied a change-log position (a write made here or on another server), "
                 + "up to timeout milliseconds",
             syntax: "position:integer timeout:integer"),
+        command(
+            "NODE.STATE", arity: 1, flags: "readonly admin", acl: "@admin", since: vicinitySince, group: "server",
+            summary:
+                "Everything this server holds in memory, one change-log line per record, with the position it "
+                + "reflects: byte for byte `vicinity export --state` of the database at that position (admin token)"),
     ]
 }

@@ -40,6 +40,12 @@ extension LineService {
                         + "from 0 to \(LineService.maximumWaitMilliseconds)")
             }
             return .waitForPosition(position, timeoutMilliseconds: Int(timeout))
+        case "NODE.STATE":
+            guard arguments.isAtEnd else { throw .wrongArity(name) }
+            try LineService.requireAdmin(session, action: "NODE.STATE needs the admin token")
+            // Memory and its position read under one lock, so the dump is one state.
+            let dump = directory.readWithPosition { directory, position in directory.stateDump(position: position) }
+            return .reply(.bulkText(dump))
         default:
             return nil
         }

@@ -139,6 +139,11 @@ public final class DurableDirectory: @unchecked Sendable {
         return try lock.withReadLock { () throws(E) -> T in try body(directory) }
     }
 
+    /// `read(_:)` with the log position the directory reflects, both read under the same lock.
+    public func readWithPosition<T>(_ body: (PlaceDirectory, LogPosition) -> T) -> T {
+        lock.withReadLock { body(directory, applied.load(ordering: .acquiring)) }
+    }
+
     /// The change counter of a key: a place kind, or `PlaceDirectory.userKind` for the users. It
     /// grows whenever a stored change touches the key (never for a write that changes nothing), so
     /// two equal readings mean the key did not change between them (`WATCH`).

@@ -36,6 +36,22 @@ import Testing
         _ = try await connection.channel.finish(acceptAlreadyClosed: true)
     }
 
+    /// `NODE.STATE` is the admin's: memory as `PlaceDirectory.stateDump` prints it, with the
+    /// position it reflects, including what another server stored and this one followed.
+    @Test func nodeStateIsMemoryAtItsPositionForTheAdminOnly() async throws {
+        let connection = try await TransactionTests.connect()
+        defer { connection.directory.close() }
+        #expect(try await Self.send(["NODE.STATE"], to: connection, replies: 1).hasPrefix("-NOPERM "))
+        _ = try await Self.send(["AUTH \(connection.admin)", "PLACE.SET shop a 38 13"], to: connection, replies: 2)
+        let dump = connection.directory.readWithPosition { directory, position in
+            directory.stateDump(position: position)
+        }
+        #expect(dump.hasPrefix("# vicinity state at position 1\nP\tshop\ta\ta\t38\t13\n"), "\(dump)")
+        let reply = try await Self.send(["NODE.STATE"], to: connection, replies: 1)
+        #expect(reply == "$\(dump.utf8.count)\r\n\(dump)\r\n")
+        _ = try await connection.channel.finish(acceptAlreadyClosed: true)
+    }
+
     @Test func pipelinedGroupedWritesAndExecMoveThePosition() async throws {
         let connection = try await TransactionTests.connect()
         defer { connection.directory.close() }
