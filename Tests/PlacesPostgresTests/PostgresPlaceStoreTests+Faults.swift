@@ -1,0 +1,84 @@
+import Foundation
+import Places
+import Testing
+
+@testable import PlacesPostgres
+
+/// Losing the database: a commit is refused at once while the connection is down, and the store
+/// comes back by itself.
+extension PostgresPlaceStoreTests {
+    static func isUnavailable(_ error: any Error) -> Bool {
+        if case .storeUnavailable = error as? PlacesError { return true }
+        return false
+    }
+
+    /// Retries a commit until it succeeds, for up to `seconds`.
+    static func commitEventually(_ store: PostgresPlaceStore, _ change: DirectoryChange, seconds: Double = 15) async
+        -> Bool
+    {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            if (try? await onThread({ try store.commit([change]) })) != nil { return true }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+        }
+        return false
+    }
+
+    @Test func aTerminatedConnectionRefusesAtOnceThenRecovers() async throws {
+        let database = try await TestDatabase.create()
+        defer { Task { await database.drop() } }
+        let store = try await Self.open(database)
+        defer { store.close() }
+        _ = try await onThread { try store.commit([.putPlace(try Self.place("before", 1, 1))]) }
+
+        // Right after the sessions end, a commit either finds the connection gone (and is refused at
+        // once) or already replaced (and succeeds); it never waits for a timeout.
+        try await database.terminateSessions()
+        let start = Date()
+        var expected = ["after", "before"]
+        do {
+            _ = try await onThread { try store.commit([.putPlace(try Self.place("during", 1, 1))]) }
+            expected.append("during")
+        } catch {
+            #expect(Self.isUnavailable(error), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(start) < 1, "answered at once, not after a timeout")
+
+        #expect(await Self.commitEventually(store, .putPlace(try Self.place("after", 1, 1))))
+        #expect(try await onThread { try store.places() }.map(\.id).sorted() == expected.sorted())
+    }
+
+    @Test func aStoppedServerRefusesAtOnceAndANodeCatchesUpWhenItIsBack() async throws {
+        guard ProcessInfo.processInfo.environment["VICINITY_TEST_POSTGRES_PAUSE"] != nil else { return }
+        let database = try await TestDatabase.create()
+        defer { Task { await database.drop() } }
+        let writer = try await Self.open(database)
+        let followerStore = try await Self.open(database)
+        let follower = try await Self.node(followerStore)
+        defer {
+            follower.close()
+            followerStore.close()
+            writer.close()
+        }
+        _ = try await onThread { try writer.commit([.putPlace(try Self.place("before", 1, 1))]) }
+        #expect(await eventually { follower.read { $0.places.count } == 1 })
+
+        #expect(runControlScript("VICINITY_TEST_POSTGRES_PAUSE"))
+        do {
+            try await Task.sleep(nanoseconds: 200_000_000)
+            let start = Date()
+            await #expect {
+                _ = try await onThread { try writer.commit([.putPlace(try Self.place("during", 1, 1))]) }
+            } throws: { Self.isUnavailable($0) }
+            #expect(Date().timeIntervalSince(start) < 1, "refused at once, not after a timeout")
+            await #expect { _ = try await onThread { try writer.head() } } throws: { Self.isUnavailable($0) }
+            // Reads keep answering from memory.
+            #expect(follower.read { $0.places.count } == 1)
+        }
+        #expect(runControlScript("VICINITY_TEST_POSTGRES_RESUME"))
+
+        #expect(await Self.commitEventually(writer, .putPlace(try Self.place("after", 1, 1))))
+        #expect(await eventually(15) { follower.read { $0.places.place(kind: "pharmacy", id: "after") != nil } })
+        #expect(follower.read { $0.places.place(kind: "pharmacy", id: "during") } == nil)
+    }
+}
