@@ -20,7 +20,6 @@ final class ChangeListener: Sendable {
         var generation = 0
         /// The generation the last wait saw.
         var seenGeneration = 0
-        var listening = false
         var closed = false
     }
 
@@ -47,9 +46,6 @@ final class ChangeListener: Sendable {
         task.withLock { $0?.cancel() }
         signal()
     }
-
-    /// Whether the LISTEN is in force now.
-    var isListening: Bool { state.withLock { $0.listening } }
 
     /// Blocks until a position after `position` is notified, the listener has reconnected since
     /// the last wait, or `timeout` seconds have passed.
@@ -85,10 +81,7 @@ final class ChangeListener: Sendable {
                 connection = opened
                 try await withTaskCancellationHandler {
                     try await opened.listen(on: Self.channel) { notifications in
-                        state.withLock { state in
-                            state.listening = true
-                            state.generation += 1
-                        }
+                        state.withLock { $0.generation += 1 }
                         signal()
                         backoff = ReconnectingConnection.firstBackoff
                         for try await notification in notifications {
@@ -107,7 +100,6 @@ final class ChangeListener: Sendable {
                         metadata: ["database": "\(settings)", "reason": "\(PostgresFailure.reason(of: error))"])
                 }
             }
-            state.withLock { $0.listening = false }
             if let connection { try? await connection.close() }
             try? await Task.sleep(nanoseconds: UInt64(backoff * 1e9))
             backoff = min(backoff * 2, ReconnectingConnection.longestBackoff)

@@ -27,8 +27,6 @@ final class ReconnectingConnection: Sendable {
         var reason = "not connected yet"
         var reconnecting = false
         var closed = false
-        /// Counts connections made, so a waiter can tell that the connection was replaced.
-        var generation = 0
     }
 
     private let state = Mutex(State())
@@ -62,12 +60,6 @@ final class ReconnectingConnection: Sendable {
         }
         adopt(connection)
     }
-
-    /// How many connections were made so far.
-    var generation: Int { state.withLock { $0.generation } }
-
-    /// Whether a connection is up now.
-    var isConnected: Bool { state.withLock { $0.connection.map { !$0.isClosed } ?? false } }
 
     /// Runs `body` on the connection, alone.
     ///
@@ -110,7 +102,6 @@ final class ReconnectingConnection: Sendable {
         let keep = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.connection = connection
-            state.generation += 1
             return true
         }
         guard keep else {
