@@ -9,8 +9,14 @@ import NIOPosix
 /// event loop (it would wait for itself), and preferably not a task of the cooperative pool (a
 /// blocked pool thread is one fewer to run the work).
 ///
+/// - Parameters:
+///   - timeout: seconds to wait before calling `onTimeout`, or nil to wait as long as it takes.
+///   - onTimeout: makes `body` end soon (closes its connection, which fails what it waits for);
+///     the call then still waits for `body` to end.
 /// - Throws: what `body` throws.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+func blocking<T: Sendable>(
+    timeout: Double? = nil, onTimeout: @Sendable () -> Void = {}, _ body: @escaping @Sendable () async throws -> T
+) throws -> T {
     precondition(
         MultiThreadedEventLoopGroup.currentEventLoop == nil,
         "a PostgresPlaceStore method was called on an event loop, which it would block")
@@ -24,7 +30,12 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thr
         }
         done.signal()
     }
-    done.wait()
+    if let timeout, done.wait(timeout: .now() + timeout) == .timedOut {
+        onTimeout()
+        done.wait()
+    } else if timeout == nil {
+        done.wait()
+    }
     return try box.result!.get()
 }
 

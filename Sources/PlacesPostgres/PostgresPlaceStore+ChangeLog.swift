@@ -118,12 +118,14 @@ extension PostgresPlaceStore {
 
     public func head() throws -> LogHead {
         let logger = self.logger
-        return try read { connection in try await Self.fetchHead(on: connection, logger: logger) }
+        return try read(timeout: answerTimeout) { connection in
+            try await Self.fetchHead(on: connection, logger: logger)
+        }
     }
 
     public func changes(after position: LogPosition, limit: Int) throws -> LogRead {
         let logger = self.logger
-        return try read { connection in
+        return try read(timeout: answerTimeout) { connection in
             let head = try await Self.fetchHead(on: connection, logger: logger).position
             guard head > position else { return .changes([]) }
             var entries = try await Self.fetchLog(
@@ -192,11 +194,16 @@ extension PostgresPlaceStore {
 
     /// Runs `body` on the reader connection.
     ///
+    /// - Parameter timeout: as for `ReconnectingConnection.lease`; nil for a snapshot or a full
+    ///   listing, which may take long.
+    ///
     /// - Throws: `PlacesError.storeUnavailable` while the database cannot be reached,
     ///   `PostgresStoreError.readFailed` for a read that failed otherwise.
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    func read<T: Sendable>(
+        timeout: Double? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) throws -> T {
         do {
-            return try reader.lease(body)
+            return try reader.lease(timeout: timeout, body)
         } catch let error as PlacesError {
             throw error
         } catch let error as PostgresStoreError {

@@ -21,7 +21,7 @@ extension PostgresPlaceStore {
         let places = batch.places
         let logger = self.logger
         let report = ProgressReport(progress)
-        try writeTransaction { connection in
+        try writeTransaction(timeout: nil) { connection in
             try await connection.query(
                 """
                 CREATE TEMPORARY TABLE vicinity_import (

@@ -52,6 +52,10 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore, @unchecked Se
     let reader: ReconnectingConnection
     let listener: ChangeListener
 
+    /// How long a commit or a read of the log may wait for the server before its connection is
+    /// dropped, in seconds.
+    let answerTimeout: Double
+
     /// The logger a store uses when given none: warnings and errors only.
     public static var defaultLogger: Logger {
         var logger = Logger(label: "vicinity.postgres")
@@ -66,10 +70,19 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore, @unchecked Se
     ///   - sequencing: how positions are taken; nil to follow `$VICINITY_UNSAFE_LOG_SEQUENCE`
     ///     (`headRow` unless it is `1`).
     ///   - logger: where connection losses and the unsafe mode's warning go.
+    ///   - answerTimeout: seconds a commit or a read of the log waits for the server before its
+    ///     connection is dropped (the commit then fails as unavailable): the default minute is long
+    ///     enough for a commit queued behind another node's large import (which holds the log's
+    ///     head while it writes its log rows), short enough that a silent network partition does
+    ///     not stall the writer for TCP's many minutes.
     /// - Throws: `PostgresStoreError.cannotConnect`, `.notMigrated` ("run vicinity migrate
     ///   --postgres URL"), `.newerSchema`.
-    public init(settings: PostgresSettings, sequencing: LogSequencing? = nil, logger: Logger = defaultLogger) throws {
+    public init(
+        settings: PostgresSettings, sequencing: LogSequencing? = nil, logger: Logger = defaultLogger,
+        answerTimeout: Double = 60
+    ) throws {
         self.settings = settings
+        self.answerTimeout = answerTimeout
         self.logger = logger
         self.sequencing = sequencing ?? LogSequencing.from(environment: ProcessInfo.processInfo.environment)
         writer = ReconnectingConnection(role: "writer", settings: settings, logger: logger)
@@ -132,7 +145,7 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore, @unchecked Se
     public func commit(_ changes: [DirectoryChange]) throws -> StoredCommit {
         let sequencing = self.sequencing
         let logger = self.logger
-        return try writeTransaction { connection in
+        return try writeTransaction(timeout: answerTimeout) { connection in
             var numbers: (first: Int64, end: Int64)?
             if case .unsafeSequence = sequencing, !changes.isEmpty {
                 numbers = try await Self.takeUnsafeNumbers(changes.count, on: connection, logger: logger)
@@ -159,11 +172,16 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore, @unchecked Se
     /// Runs `body` in a transaction on the writer connection and commits it, telling apart a
     /// refusal (rolled back), a lost connection before `COMMIT` (nothing stored) and one during
     /// `COMMIT` (outcome unknown).
-    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    ///
+    /// - Parameter timeout: seconds after which the connection is dropped (see
+    ///   `ReconnectingConnection.lease`); nil for an import, which may take long.
+    func writeTransaction<T: Sendable>(
+        timeout: Double?, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) throws -> T {
         let logger = self.logger
         let database = settings.description
         do {
-            return try writer.lease { connection in
+            return try writer.lease(timeout: timeout) { connection in
                 try await connection.query("BEGIN", logger: logger)
                 let value: T
                 do {

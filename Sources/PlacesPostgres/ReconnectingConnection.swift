@@ -63,15 +63,23 @@ final class ReconnectingConnection: Sendable {
 
     /// Runs `body` on the connection, alone.
     ///
+    /// - Parameter timeout: seconds after which the connection is closed, failing `body`: a
+    ///   server that stopped answering without closing the connection (a network partition, a
+    ///   frozen host) then costs one timeout, not a hang. Nil for work that may take long.
+    ///
     /// - Throws: `PlacesError.storeUnavailable` at once while there is no connection; what
     ///   `body` throws otherwise. A body that fails because the connection broke marks it lost
     ///   (and starts reconnecting).
-    func lease<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    func lease<T: Sendable>(
+        timeout: Double? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) throws -> T {
         inUse.lock()
         defer { inUse.unlock() }
         let connection = try current()
         do {
-            return try blocking { try await body(connection) }
+            return try blocking(timeout: timeout, onTimeout: { connection.close().whenComplete { _ in } }) {
+                try await body(connection)
+            }
         } catch {
             if PostgresFailure.isConnectionLoss(error) || connection.isClosed {
                 lost(connection, reason: PostgresFailure.reason(of: error))

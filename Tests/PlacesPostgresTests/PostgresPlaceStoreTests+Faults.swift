@@ -48,6 +48,37 @@ extension PostgresPlaceStoreTests {
         #expect(try await onThread { try store.places() }.map(\.id).sorted() == expected.sorted())
     }
 
+    /// A server that holds a commit without answering (here a lock another session keeps) costs
+    /// one timeout: the connection is dropped, the commit fails as unavailable with nothing
+    /// stored, and the next commit runs on a new connection.
+    @Test func aCommitTheServerDoesNotAnswerFailsAfterTheTimeout() async throws {
+        let database = try await TestDatabase.create()
+        defer { Task { await database.drop() } }
+        let settings = database.settings
+        let store = try await onThread { try PostgresPlaceStore(settings: settings, answerTimeout: 1) }
+        defer { store.close() }
+        let holding = Task {
+            try await database.sql { connection in
+                try await connection.query("BEGIN", logger: TestDatabase.quiet)
+                try await connection.query(
+                    "LOCK TABLE vicinity_log_head IN ACCESS EXCLUSIVE MODE", logger: TestDatabase.quiet)
+                try await Task.sleep(nanoseconds: 3_000_000_000)
+                try await connection.query("ROLLBACK", logger: TestDatabase.quiet)
+            }
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let start = Date()
+        await #expect {
+            _ = try await onThread { try store.commit([.putPlace(try Self.place("held", 1, 1))]) }
+        } throws: { error in
+            Self.isUnavailable(error) && "\(error)".contains("nothing was stored")
+        }
+        #expect(Date().timeIntervalSince(start) < 2.5)
+        try await holding.value
+        #expect(await Self.commitEventually(store, .putPlace(try Self.place("after", 1, 1))))
+        #expect(try await onThread { try store.places() }.map(\.id) == ["after"])
+    }
+
     @Test func aStoppedServerRefusesAtOnceAndANodeCatchesUpWhenItIsBack() async throws {
         guard ProcessInfo.processInfo.environment["VICINITY_TEST_POSTGRES_PAUSE"] != nil else { return }
         let database = try await TestDatabase.create()

@@ -59,10 +59,11 @@ extension PostgresPlaceStoreTests {
         #expect(b.replication.reloads == 0)
     }
 
-    /// The gap test: many writers on several stores of one database while a node follows. With
-    /// positions from the head row the follower ends exactly where a fresh snapshot is; with
-    /// positions from a sequence (`unsafeSequence`) it skips changes that committed after a
-    /// higher number did.
+    /// The gap test: many writers on several stores of one database while a node follows and a
+    /// plain reader tails the log, trusting it (each read asks for what comes after the last
+    /// position it saw). With positions from the head row the tail sees every position and the
+    /// follower ends exactly where a fresh snapshot is; with positions from a sequence
+    /// (`unsafeSequence`) the tail skips changes that committed after a higher number did.
     @Test(arguments: [false, true])
     func aFollowerOfManyConcurrentWritersMissesNothing(unsafe: Bool) async throws {
         let database = try await TestDatabase.create()
@@ -77,6 +78,11 @@ extension PostgresPlaceStoreTests {
             followerStore.close()
             for writer in writers { writer.close() }
         }
+
+        let tailStore = try await Self.open(database)
+        defer { tailStore.close() }
+        let tail = LogTail()
+        Thread.detachNewThread { tail.run(tailStore) }
 
         let threadsPerStore = 2
         let commitsPerThread = 25
@@ -102,19 +108,53 @@ extension PostgresPlaceStoreTests {
         #expect(failures == 0)
 
         let head = try await onThread { try followerStore.head() }
-        _ = await eventually(15) { follower.appliedPosition >= head.position }
+        _ = await eventually(15) { follower.appliedPosition >= head.position && tail.position >= head.position }
+        tail.stop()
         // Long enough for a poll, or a backoff after a gap, to have come round.
         try await Task.sleep(nanoseconds: 1_500_000_000)
         let stored = Set(try await onThread { try followerStore.places() }.filter { $0.kind == "gap" }.map(\.id))
         let followed = Set(
             follower.read { directory in stored.filter { directory.places.place(kind: "gap", id: $0) != nil } })
         #expect(stored.count == writers.count * threadsPerStore * commitsPerThread)
+        let unseen = Set(1...head.position).subtracting(tail.seen)
         if unsafe {
-            #expect(followed != stored, "the unsafe sequence should have made the follower skip a change")
+            #expect(!unseen.isEmpty, "the unsafe sequence should have made the tail skip a change")
         } else {
+            #expect(unseen.isEmpty, "the tail skipped positions \(unseen.sorted())")
             #expect(followed == stored, "the follower missed \(stored.subtracting(followed).sorted())")
             #expect(follower.replication.reloads == 0)
             #expect(follower.appliedPosition == head.position)
+        }
+    }
+}
+
+/// A reader that trusts the log to be gap-free in commit order: it asks for what comes after the
+/// last position it saw, and counts every position it was shown.
+final class LogTail: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seenPositions = Set<LogPosition>()
+    private var last: LogPosition = 0
+    private var stopped = false
+
+    var seen: Set<LogPosition> { lock.withLock { seenPositions } }
+    var position: LogPosition { lock.withLock { last } }
+    func stop() { lock.withLock { stopped = true } }
+
+    func run(_ store: PostgresPlaceStore) {
+        while !lock.withLock({ stopped }) {
+            let after = position
+            switch try? store.changes(after: after, limit: 1_000) {
+            case .changes(let entries) where !entries.isEmpty:
+                lock.withLock {
+                    seenPositions.formUnion(entries.map(\.position))
+                    last = entries.last!.position
+                }
+            case .trimmed(let oldestKept):
+                // Nothing was trimmed: the log skipped a position that had not committed yet.
+                lock.withLock { last = oldestKept - 1 }
+            default:
+                Thread.sleep(forTimeInterval: 0.001)
+            }
         }
     }
 }
