@@ -48,6 +48,38 @@ extension PostgresPlaceStoreTests {
         #expect(try await onThread { try store.places() }.map(\.id).sorted() == expected.sorted())
     }
 
+    /// Notifications sent while the LISTEN connection is down are lost: once it is back, a wait
+    /// returns at once so that the follower reads what it missed.
+    @Test func aWaitReturnsAtOnceAfterTheListenerReconnects() async throws {
+        let database = try await TestDatabase.create()
+        defer { Task { await database.drop() } }
+        let store = try await Self.open(database)
+        defer { store.close() }
+        func waited(_ timeout: Double) async throws -> Double {
+            let start = Date()
+            try await onThread { store.waitForChanges(after: 1_000_000, timeout: timeout) }
+            return Date().timeIntervalSince(start)
+        }
+        // The first LISTEN counts as a reconnect; then nothing happens, so a wait lasts its timeout.
+        try await Task.sleep(nanoseconds: 500_000_000)
+        _ = try await waited(0.05)
+        #expect(try await waited(0.5) >= 0.45)
+
+        try await database.terminateSessions()
+        #expect(try await waited(10) < 5, "the wait should end once the listener is back")
+        // And a commit's notification wakes a waiter.
+        let writer = try await Self.open(database)
+        defer { writer.close() }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.3)
+            _ = try? writer.commit([.removeUser("nobody")])
+            _ = try? writer.commit([.setAdminToken(Token.issue().digest)])
+        }
+        let start = Date()
+        try await onThread { store.waitForChanges(after: 0, timeout: 10) }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     /// A server that holds a commit without answering (here a lock another session keeps) costs
     /// one timeout: the connection is dropped, the commit fails as unavailable with nothing
     /// stored, and the next commit runs on a new connection.
