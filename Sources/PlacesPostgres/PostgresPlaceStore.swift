@@ -40,7 +40,7 @@ import PostgresNIO
 /// let directory = try DurableDirectory(loading: store)
 /// directory.follow()
 /// ```
-public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore, @unchecked Sendable {
+public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
     /// Where the store connects.
     public let settings: PostgresSettings
     /// How positions are taken.

@@ -70,6 +70,7 @@ final class ReconnectingConnection: Sendable {
     /// - Throws: `PlacesError.storeUnavailable` at once while there is no connection; what
     ///   `body` throws otherwise. A body that fails because the connection broke marks it lost
     ///   (and starts reconnecting).
+    @discardableResult
     func lease<T: Sendable>(
         timeout: Double? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) throws -> T {

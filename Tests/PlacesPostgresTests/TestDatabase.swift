@@ -37,12 +37,13 @@ struct TestDatabase: Sendable {
     /// Drops the database, closing whatever is still connected to it.
     func drop() async {
         let name = settings.database
-        try? await Self.withConnection(server) { connection in
+        _ = try? await Self.withConnection(server) { connection in
             try await connection.query("DROP DATABASE IF EXISTS \(unescaped: name) WITH (FORCE)", logger: Self.quiet)
         }
     }
 
     /// Runs `body` on a connection of its own to the test database.
+    @discardableResult
     func sql<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await Self.withConnection(settings, body)
     }
@@ -64,6 +65,7 @@ struct TestDatabase: Sendable {
         return logger
     }()
 
+    @discardableResult
     static func withConnection<T: Sendable>(
         _ settings: PostgresSettings, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
