@@ -50,6 +50,7 @@ demo: build
 ## The whole test suite: unit and property tests, the command line end to end, and style.
 test: build-debug
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/postgres-tests.sh
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
 	VICINITY=$(BIN_DEBUG) scripts/real-clients.sh

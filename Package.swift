@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // The store many nodes share: PostgreSQL through its wire protocol, no libpq.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -55,6 +57,16 @@ let package = Package(
         .target(
             name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: optimizedInDebug),
+        .target(
+            name: "PlacesPostgres",
+            dependencies: [
+                "Places", "Geo",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "LineProtocol",
             dependencies: [
@@ -118,6 +130,14 @@ let package = Package(
         .testTarget(
             name: "PlacesSQLiteTests",
             dependencies: ["PlacesSQLite", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Runs against a real server only when $VICINITY_TEST_POSTGRES holds its URL
+        // (scripts/postgres-tests.sh starts a throwaway cluster and sets it).
+        .testTarget(
+            name: "PlacesPostgresTests",
+            dependencies: [
+                "PlacesPostgres", "Places", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),
         .testTarget(name: "VicinityCLITests", dependencies: ["VicinityCLI", "TestSupport"]),

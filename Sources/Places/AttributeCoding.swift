@@ -1,38 +1,37 @@
 import Foundation
-import GRDBSQLite
-import Places
 
 /// A place's attributes in the `attributes` column: a JSON array of `[name, value]` pairs, which
 /// keeps their order (`[["city","Istanbul"],["phone","0212"]]`).
 ///
 /// Decoding takes a fast path for the text `encode` writes and falls back to `JSONSerialization`
-/// for anything else (a hand edit); pairs that are not two strings are ignored.
-enum AttributeCoding {
+/// for anything else (a hand edit); pairs that are not two strings are ignored. Every store writes
+/// this one form (SQLite's `place.attributes`, PostgreSQL's `vicinity_place.attributes`).
+public enum AttributeCoding {
     /// Shares one name-order array among the places that have the same attribute names, as the
     /// rows of one import do.
-    struct NameCache {
+    public struct NameCache: Sendable {
         var last: [String] = []
+
+        public init() {}
     }
 
     /// The attribute texts of many places in one buffer: place `i`'s text is
     /// `bytes[ends[i - 1]..<ends[i]]` (from 0 for the first).
-    struct Encoded: Sendable {
-        var bytes: [UInt8] = []
-        var ends: [Int] = []
+    public struct Encoded: Sendable {
+        public internal(set) var bytes: [UInt8] = []
+        public internal(set) var ends: [Int] = []
 
-        /// Binds place `offset`'s text to a statement parameter (1-based); SQLite copies it.
-        func bind(_ offset: Int, to statement: OpaquePointer?, at index: Int32) -> Int32 {
-            let start = offset == 0 ? 0 : ends[offset - 1]
-            return bytes.withUnsafeBufferPointer { buffer in
-                let base = UnsafeRawPointer(buffer.baseAddress!).advanced(by: start).assumingMemoryBound(to: CChar.self)
-                return sqlite3_bind_text(statement, index, base, Int32(ends[offset] - start), transient)
-            }
+        public init() {}
+
+        /// Where place `offset`'s text lies in `bytes`.
+        public func range(of offset: Int) -> Range<Int> {
+            (offset == 0 ? 0 : ends[offset - 1])..<ends[offset]
         }
     }
 
     /// `encode` for every place, into one buffer. Places that share their attribute-name array
     /// (the rows of one file) share the encoded names too.
-    static func encodeAll(_ places: [Place]) -> Encoded {
+    public static func encodeAll(_ places: [Place]) -> Encoded {
         var encoded = Encoded()
         encoded.bytes.reserveCapacity(places.count * 48)
         encoded.ends.reserveCapacity(places.count)
@@ -83,13 +82,13 @@ enum AttributeCoding {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    static func encode(_ place: Place) -> String {
+    public static func encode(_ place: Place) -> String {
         String(decoding: encodeAll([place]).bytes, as: UTF8.self)
     }
 
     /// The names and values of an `attributes` text; the names array is shared with the previous
     /// row's when they are the same.
-    static func decode(_ text: String, names cache: inout NameCache) -> (names: [String], values: [String]) {
+    public static func decode(_ text: String, names cache: inout NameCache) -> (names: [String], values: [String]) {
         let pairs = fastPairs(text) ?? slowPairs(text)
         var names: [String] = []
         var values: [String] = []
