@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "VicinityCLI",
             dependencies: [
-                "Geo", "Places", "PlaceQueries", "PlacesSQLite", "TextMap", "LineProtocol", "HTTPAPI",
+                "Geo", "Places", "PlaceQueries", "PlacesSQLite", "PlacesPostgres", "TextMap", "LineProtocol", "HTTPAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

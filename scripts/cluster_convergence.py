@@ -307,14 +307,7 @@ def compare(nodes, binary, url, tokens, label):
 
 
 def pg_ctl(args, action):
-    command = [f"{args.pg_bin}/pg_ctl", "-D", args.pg_data, "-w", action]
-    if action == "start":
-        command += ["-l", args.pg_data + "/../log", "-o", args.pg_options]
-    else:
-        command += ["-m", "fast"]
-    if os.getuid() == 0:
-        command = ["runuser", "-u", "postgres", "--"] + command
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([args.pause if action == "stop" else args.resume], check=True, stdout=subprocess.DEVNULL)
 
 
 def psql(args, sql):
@@ -337,9 +330,8 @@ def main():
     parser.add_argument("--url", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--writes", type=int, default=20000)
-    parser.add_argument("--pg-bin", default="/usr/lib/postgresql/15/bin")
-    parser.add_argument("--pg-data")
-    parser.add_argument("--pg-options", default="")
+    parser.add_argument("--pause", help="a command that stops PostgreSQL (fast shutdown)")
+    parser.add_argument("--resume", help="a command that starts it again")
     args = parser.parse_args()
     binary, url = args.vicinity, args.url
 

@@ -170,6 +170,9 @@ final class ReconnectingConnection: Sendable {
             host: settings.host, port: settings.port, username: settings.user, password: settings.password,
             database: settings.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(5)
+        // Names the process in pg_stat_activity: an operator (or a fault test) can tell the nodes
+        // apart and end one node's sessions with pg_terminate_backend.
+        configuration.options.additionalStartupParameters = [("application_name", "vicinity-\(getpid())")]
         return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
     }
 }

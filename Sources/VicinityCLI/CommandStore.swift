@@ -1,4 +1,5 @@
 import Places
+import PlacesPostgres
 import PlacesSQLite
 
 /// What the commands need of a store, SQLite or PostgreSQL: writes through the façade, bulk
@@ -18,11 +19,50 @@ extension SQLitePlaceStore: CommandStore {
     func storedPlaces(kind: String) throws -> [Place] { try places(kind: kind) }
 }
 
+extension PostgresPlaceStore: CommandStore {
+    var name: String { settings.description }
+    func storedPlaces() throws -> [Place] { try places() }
+    func storedPlaces(kind: String) throws -> [Place] { try places().filter { $0.kind == kind } }
+}
+
 extension DatabaseOptions {
+    /// The PostgreSQL database the options or `$VICINITY_POSTGRES` name, or nil for SQLite (`--db`
+    /// wins over the variable).
+    func postgresSettings() throws(CLIError) -> PostgresSettings? {
+        let environment = CLIEnvironment.current
+        let url: String
+        let fromCommandLine: Bool
+        if let postgres {
+            guard db == nil else {
+                throw .usage("--db and --postgres exclude each other: --db names a SQLite file, --postgres a server")
+            }
+            url = postgres.trimmingCharacters(in: .whitespaces)
+            fromCommandLine = true
+        } else if db == nil, let variable = environment["VICINITY_POSTGRES"], !variable.isEmpty {
+            url = variable
+            fromCommandLine = false
+        } else {
+            if postgresPasswordFile != nil {
+                throw .usage("--postgres-password-file needs --postgres URL or $VICINITY_POSTGRES")
+            }
+            return nil
+        }
+        do {
+            return try PostgresSettings.parse(
+                url, passwordFile: postgresPasswordFile, environment: environment, urlFromCommandLine: fromCommandLine)
+        } catch {
+            if case .unreadablePasswordFile = error { throw .noInput(error.description) }
+            throw .usage(error.description)
+        }
+    }
+
     /// Opens the database the options name (`--postgres`/`$VICINITY_POSTGRES`, else the SQLite
     /// file of `--db`, `$VICINITY_DB` or the default).
     func openStore(output: inout CommandOutput) throws(CLIError) -> any CommandStore {
-        try locate().open(output: &output)
+        guard let settings = try postgresSettings() else { return try locate().open(output: &output) }
+        do { return try PostgresPlaceStore(settings: settings) } catch {
+            throw CLIError.postgres(error)
+        }
     }
 
     /// Opens the database and loads a snapshot of it.
@@ -31,8 +71,32 @@ extension DatabaseOptions {
         do {
             return (store, try store.snapshot(cellSizeMeters: nil))
         } catch {
-            let reason = (error as? SQLiteStoreError)?.description ?? (error as? PlacesError)?.description ?? "\(error)"
-            throw .data("\(store.name): \(reason)")
+            throw .data("\(store.name): \(CLIError.reason(error))")
+        }
+    }
+}
+
+extension CLIError {
+    /// A store's error in one line, without its type's name.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as SQLiteStoreError: return error.description
+        case let error as PostgresStoreError: return error.description
+        case let error as PlacesError: return error.description
+        default: return "\(error)"
+        }
+    }
+
+    /// The exit code for a PostgreSQL store that could not be opened: 69 would be sysexits'
+    /// "unavailable", but the command line's codes are 64–77 as documented; a server that cannot
+    /// be reached is an I/O error (74), a schema to migrate is data (65).
+    static func postgres(_ error: any Error) -> CLIError {
+        guard let error = error as? PostgresStoreError else { return .ioError(reason(error)) }
+        switch error {
+        case .notMigrated, .newerSchema, .readFailed: return .data(error.description)
+        case .invalidURL, .passwordOnCommandLine: return .usage(error.description)
+        case .unreadablePasswordFile: return .noInput(error.description)
+        default: return .ioError(error.description)
         }
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `--db`, shared by every command that uses the database.
+/// `--db`, or `--postgres`, shared by every command that uses the database.
 struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -10,6 +10,18 @@ struct DatabaseOptions: ParsableArguments {
             """,
             valueName: "path"))
     var db: String?
+    @Option(
+        help: ArgumentHelp(
+            """
+            A PostgreSQL database instead of a file, for several servers over one database \
+            (default: $VICINITY_POSTGRES). No password here: the command line shows in ps. Put the \
+            whole URL with its password in $VICINITY_POSTGRES, or use --postgres-password-file or \
+            $PGPASSWORD.
+            """,
+            valueName: "postgres://user@host:port/database"))
+    var postgres: String?
+    @Option(help: ArgumentHelp("File whose first line is the PostgreSQL password.", valueName: "path"))
+    var postgresPasswordFile: String?
 
     /// The database these options name.
     func locate() throws(CLIError) -> Database { try Database.locate(option: db, environment: CLIEnvironment.current) }

@@ -46,7 +46,7 @@ struct ExportCommand: OutputCommand {
         do {
             places = try kind == Vocabulary.everyKind ? store.storedPlaces() : store.storedPlaces(kind: kind)
         } catch {
-            throw CLIError.data("\(store.name): \((error as? SQLiteStoreError)?.description ?? "\(error)")")
+            throw CLIError.data("\(store.name): \(CLIError.reason(error))")
         }
         if places.isEmpty { output.warning("no place of kind \"\(ResultListing.printable(kind))\" in \(store.name)") }
         if format == "csv" {

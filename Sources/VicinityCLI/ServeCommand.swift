@@ -97,8 +97,7 @@ struct ServeCommand: OutputCommand {
                 $0.openRegistration = openRegistration
             }
         } catch {
-            let reason = (error as? SQLiteStoreError)?.description ?? (error as? PlacesError)?.description ?? "\(error)"
-            throw CLIError.data("\(store.name): \(reason)")
+            throw CLIError.data("\(store.name): \(CLIError.reason(error))")
         }
         durable.follow(
             pollInterval: 1,
