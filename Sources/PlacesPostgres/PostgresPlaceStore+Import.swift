@@ -1,7 +1,9 @@
+import Foundation
 import Logging
 import NIOCore
 import Places
 import PostgresNIO
+import Synchronization
 
 extension PostgresPlaceStore {
     /// Stores a batch of checked places in one transaction, all or none: the bulk path for
@@ -21,6 +23,9 @@ extension PostgresPlaceStore {
         let places = batch.places
         let logger = self.logger
         let report = ProgressReport(progress)
+        // The log's text of every place, made before the transaction: the head row, which every
+        // other writer waits for, is then held only while the rows travel.
+        let putTexts = Self.encodeInParallel(places)
         try writeTransaction(timeout: nil) { connection in
             try await connection.query(
                 """
@@ -90,12 +95,13 @@ extension PostgresPlaceStore {
                 let endText = String(end)
                 let atText = "\(committedAt)"
                 for offset in 0..<count {
-                    let change: DirectoryChange =
+                    let change: DirectoryChange? =
                         offset < removed.count
                         ? .removePlace(kind: removed[offset].kind, id: removed[offset].id)
-                        : .putPlace(places[offset - removed.count])
+                        : nil
                     CopyText.row(
-                        into: &buffer, String(first + Int64(offset)), endText, atText, ChangeCoding.encode(change))
+                        into: &buffer, String(first + Int64(offset)), endText, atText,
+                        change.map(ChangeCoding.encode) ?? putTexts[offset - removed.count])
                     if buffer.readableBytes >= CopyText.chunkBytes {
                         try await writer.write(buffer)
                         buffer.clear()
@@ -106,6 +112,20 @@ extension PostgresPlaceStore {
             try await Self.notify(end, on: connection, logger: logger)
         }
         progress?(places.count)
+    }
+}
+
+extension PostgresPlaceStore {
+    /// `ChangeCoding.encode(.putPlace(place))` for every place, on all cores.
+    static func encodeInParallel(_ places: [Place]) -> [String] {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, places.count / 10_000))
+        let results = Mutex([[String]](repeating: [], count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = (places.count * part / parts)..<(places.count * (part + 1) / parts)
+            let texts = places[range].map { ChangeCoding.encode(.putPlace($0)) }
+            results.withLock { $0[part] = texts }
+        }
+        return results.withLock { $0.flatMap { $0 } }
     }
 }
 
@@ -123,19 +143,26 @@ enum CopyText {
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
+    /// Writes `value` escaped, copying the runs between special bytes whole.
     private static func append(_ value: String, to buffer: inout ByteBuffer) {
-        guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
-            buffer.writeString(value)
-            return
-        }
-        for byte in value.utf8 {
-            switch byte {
-            case 0x5C: buffer.writeBytes([0x5C, 0x5C])
-            case 0x09: buffer.writeBytes([0x5C, UInt8(ascii: "t")])
-            case 0x0A: buffer.writeBytes([0x5C, UInt8(ascii: "n")])
-            case 0x0D: buffer.writeBytes([0x5C, UInt8(ascii: "r")])
-            default: buffer.writeInteger(byte)
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            for index in 0..<bytes.count {
+                let escaped: UInt8
+                switch bytes[index] {
+                case 0x5C: escaped = 0x5C
+                case 0x09: escaped = UInt8(ascii: "t")
+                case 0x0A: escaped = UInt8(ascii: "n")
+                case 0x0D: escaped = UInt8(ascii: "r")
+                default: continue
+                }
+                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
+                buffer.writeInteger(UInt8(0x5C))
+                buffer.writeInteger(escaped)
+                start = index + 1
             }
+            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
         }
     }
 }

@@ -12,7 +12,9 @@ import Foundation
 ///     "postgres://vicinity@db.internal:5432/vicinity", passwordFile: nil,
 ///     environment: ProcessInfo.processInfo.environment, urlFromCommandLine: true)
 /// ```
-public struct PostgresSettings: Sendable, Hashable, CustomStringConvertible {
+public struct PostgresSettings: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The server's host name or address.
     public var host: String
     /// The server's TCP port, 1 to 65535 (PostgreSQL's default 5432).
@@ -36,6 +38,16 @@ public struct PostgresSettings: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let hostPart = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(Self.escaped(user))@\(hostPart):\(port)/\(Self.escaped(database))"
+    }
+
+    /// The description: `debugPrint` shows no password either.
+    public var debugDescription: String { description }
+
+    /// The parts without the password: `dump` shows no password either.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: ["host": host, "port": port, "user": user, "hasPassword": password != nil, "database": database])
     }
 
     /// The settings `url` names, with the password found as the type's summary says.

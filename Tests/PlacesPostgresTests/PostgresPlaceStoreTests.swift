@@ -146,6 +146,28 @@ struct PostgresPlaceStoreTests {
         #expect(try await onThread { try store.trimLog(keeping: LogRetention(changes: 0, seconds: 3600)) } == 0)
     }
 
+    /// A group commit's places go in one statement; whether each replaced is still its own, and
+    /// a key given twice still takes effect twice, in order.
+    @Test func aRunOfPlacesInOneCommitIsDecidedPlaceByPlace() async throws {
+        let database = try await TestDatabase.create()
+        defer { Task { await database.drop() } }
+        let store = try await Self.open(database)
+        defer { store.close() }
+        _ = try await onThread { try store.commit([.putPlace(try Self.place("a", 1, 1))]) }
+        let moved = try Self.place("a", 2, 2)
+        let stored = try await onThread {
+            try store.commit([
+                .putPlace(try Self.place("new", 3, 3)), .putPlace(moved), .putPlace(try Self.place("x", 4, 4)),
+                .putPlace(try Self.place("x", 5, 5)), .removePlace(kind: "pharmacy", id: "new"),
+            ])
+        }
+        #expect(stored.replaced == [false, true, false, true, nil])
+        #expect(stored.position == 6)
+        let places = try await onThread { try store.places() }
+        #expect(places.map(\.id) == ["a", "x"])
+        #expect(places.map(\.coordinate.latitude) == [2, 5])
+    }
+
     @Test func userChangesAnswerWithTheStoredRecordAndRefuseWhatIsNotThere() async throws {
         let database = try await TestDatabase.create()
         defer { Task { await database.drop() } }
@@ -282,6 +304,11 @@ struct PostgresPlaceStoreTests {
             _ = try await onThread { try store.commit([.putPlace(try Self.place("c\(index)", 1, 1))]) }
         }
         let commitSeconds = Date().timeIntervalSince(commitStart) / 200
+        let batch1000 = try (0..<1_000).map { DirectoryChange.putPlace(try Self.place("b\($0)", 2, 2)) }
+        let batchStart = Date()
+        _ = try await onThread { try store.commit(batch1000) }
+        let batchSeconds = Date().timeIntervalSince(batchStart)
+        print("PostgreSQL: one commit of 1000 places \(batchSeconds * 1000) ms")
         print(
             "PostgreSQL: imported 100000 places in \(seconds) s (\(Int(100_000 / seconds))/s); snapshot of them in "
                 + "\(loadSeconds) s; one-place commit \(commitSeconds * 1000) ms")

@@ -37,6 +37,9 @@ import Testing
         #expect(fromURL.password == "s3cret")
         #expect(!fromURL.description.contains("s3cret"))
         #expect(fromURL.description == "postgres://ana@host:5432/db")
+        var dumped = ""
+        dump(fromURL, to: &dumped)
+        #expect(!dumped.contains("s3cret") && !String(reflecting: fromURL).contains("s3cret"))
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
         try "from-file\nsecond line\n".write(toFile: file, atomically: true, encoding: .utf8)
