@@ -51,6 +51,7 @@ demo: build
 test: build-debug
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/postgres-tests.sh
+	VICINITY=$(BIN_DEBUG) scripts/cluster-tests.sh
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
 	VICINITY=$(BIN_DEBUG) scripts/real-clients.sh

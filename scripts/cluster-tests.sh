@@ -48,7 +48,7 @@ for scenario in "${scenarios[@]}"; do
     python3 scripts/cluster_convergence.py "$scenario" --vicinity "$bin" --url "$pg_url" --work "$work" \
         --writes "$writes" --pause "$work/pause" --resume "$work/resume" || {
         failed=1
-        tail -5 "$work"/node*.log >&2 || true
+        for log in "$work"/node*.log; do tail -n 5 "$log" >&2; done
     }
 done
 exit $failed

@@ -340,7 +340,11 @@ def main():
     psql(args, "TRUNCATE vicinity_place, vicinity_user, vicinity_setting, vicinity_change_log;"
                " UPDATE vicinity_log_head SET position = 0")
     tokens = Tokens(vicinity(binary, url, "admin-token", "--rotate").strip())
-    extra = {"VICINITY_UNSAFE_LOG_SEQUENCE": "1"} if args.scenario == "unsafe" else {}
+    # The broken numbering's window between taking a number and committing is widened to up to
+    # 20 ms, as a slow transaction would (a write with many rows, a busy server), so that the check
+    # sees the skip within a few thousand writes instead of by luck.
+    extra = {"VICINITY_UNSAFE_LOG_SEQUENCE": "1", "VICINITY_UNSAFE_LOG_DELAY_MS": "20"} \
+        if args.scenario == "unsafe" else {}
     nodes = [Node(f"node{i}", binary, url, args.work, extra) for i in range(3)]
     try:
         for node in nodes:

@@ -43,6 +43,15 @@ public protocol PlaceStore: AnyObject, Sendable {
 
     /// Deletes log entries that `retention` no longer keeps; returns how many went.
     func trimLog(keeping retention: LogRetention) throws -> Int
+
+    /// True only for a store deliberately numbering its log unsafely (a test's broken mode): a
+    /// follower then tails it as a naive reader would, applying whatever is greater than the last
+    /// position it applied, gaps and all, instead of waiting for the positions in between.
+    var tailsNaively: Bool { get }
+}
+
+extension PlaceStore {
+    public var tailsNaively: Bool { false }
 }
 
 /// An error of a store that can state its cause without the words a message puts around it, so

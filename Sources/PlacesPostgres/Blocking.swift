@@ -1,5 +1,6 @@
 import Dispatch
 import NIOPosix
+import Places
 
 /// Runs async work to completion and blocks the calling thread until it is done: how the
 /// synchronous `PlaceStore` methods, called on the directory's writer and follower threads, use
@@ -32,12 +33,22 @@ func blocking<T: Sendable>(
     }
     if let timeout, done.wait(timeout: .now() + timeout) == .timedOut {
         onTimeout()
-        done.wait()
+        // Closing the connection normally fails what `body` waits for at once; when even that
+        // gets no answer, the caller is not held any longer (the task is abandoned; its result,
+        // if it ever comes, is dropped). Whether a commit it ran was stored is then unknown.
+        if done.wait(timeout: .now() + abandonAfterSeconds) == .timedOut {
+            throw PlacesError.storeUnavailable(
+                "the database did not answer within \(Int(timeout)) s, nor when its connection was closed; "
+                    + "whatever was sent may or may not have been stored")
+        }
     } else if timeout == nil {
         done.wait()
     }
     return try box.result!.get()
 }
+
+/// Seconds `blocking` still waits for its work after `onTimeout` before giving up on it.
+let abandonAfterSeconds = 5.0
 
 /// Carries a result from the task to the blocked thread (the semaphore orders the access).
 private final class ResultBox<T>: @unchecked Sendable {

@@ -13,8 +13,14 @@ public enum LogSequencing: Sendable, Hashable {
     /// The environment variable that turns the broken mode on (`1`).
     public static let environmentVariable = "VICINITY_UNSAFE_LOG_SEQUENCE"
 
-    /// `unsafeSequence` without a delay when the environment asks for it, else `headRow`.
+    /// The environment variable with the broken mode's longest delay, in milliseconds (default 0).
+    public static let delayVariable = "VICINITY_UNSAFE_LOG_DELAY_MS"
+
+    /// `unsafeSequence` when the environment asks for it (with the delay it names, 0 to 1000 ms),
+    /// else `headRow`.
     public static func from(environment: [String: String]) -> LogSequencing {
-        environment[environmentVariable] == "1" ? .unsafeSequence(delaySeconds: 0) : .headRow
+        guard environment[environmentVariable] == "1" else { return .headRow }
+        let milliseconds = environment[delayVariable].flatMap(Double.init) ?? 0
+        return .unsafeSequence(delaySeconds: min(max(milliseconds, 0), 1_000) / 1_000)
     }
 }

@@ -116,22 +116,36 @@ extension PostgresPlaceStore {
         return LogHead(position: LogPosition(position), committedAt: committedAt)
     }
 
+    /// Seconds a read of the head may take: one row, so anything longer is a server gone quiet,
+    /// and the follower should reconnect rather than wait a commit's minute.
+    static let headTimeout = 10.0
+    /// Seconds a read of the log may take: a whole large transaction (an import) is read at once.
+    static let logReadTimeout = 30.0
+
     public func head() throws -> LogHead {
         let logger = self.logger
-        return try read(timeout: answerTimeout) { connection in
+        return try read(timeout: min(answerTimeout, Self.headTimeout)) { connection in
             try await Self.fetchHead(on: connection, logger: logger)
         }
     }
 
+    /// In the broken numbering mode the log is tailed naively (`PlaceStore.tailsNaively`).
+    public var tailsNaively: Bool {
+        if case .unsafeSequence = sequencing { return true }
+        return false
+    }
+
     public func changes(after position: LogPosition, limit: Int) throws -> LogRead {
         let logger = self.logger
-        return try read(timeout: answerTimeout) { connection in
+        let naively = tailsNaively
+        return try read(timeout: min(answerTimeout, Self.logReadTimeout)) { connection in
             let head = try await Self.fetchHead(on: connection, logger: logger).position
             guard head > position else { return .changes([]) }
             var entries = try await Self.fetchLog(
                 "position > \(Int64(position)) ORDER BY position LIMIT \(Int64(max(1, limit)))", on: connection,
                 logger: logger)
-            guard let first = entries.first, first.entry.position == position + 1 else {
+            let naive = naively
+            guard let first = entries.first, first.entry.position == position + 1 || naive else {
                 return .trimmed(oldestKept: entries.first?.entry.position ?? head + 1)
             }
             // Never half a transaction: read on to the end of the last one.
