@@ -9,7 +9,7 @@ BENCH_RELEASE := .build/release/vicinity-bench
 # Sudo only when not root and available (a fresh Debian container runs as root without sudo).
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: demo test deps build build-debug bench fuzz lint format clean generate check-generated
+.PHONY: demo cluster-demo test deps build build-debug bench fuzz lint format clean generate check-generated
 
 ## Install the system libraries Vicinity links against (PROJ, SQLite), if pkg-config cannot find them.
 deps:
@@ -46,6 +46,10 @@ demo: build
 	@echo
 	@echo "== One distance, three models =="
 	$(BIN_RELEASE) dist 41.088154 29.015615 41.087853 29.014096
+
+## Several nodes over one PostgreSQL on this machine: installs PostgreSQL 15 if missing, three nodes.
+cluster-demo: build
+	VICINITY=$(BIN_RELEASE) scripts/cluster-demo.sh
 
 ## The whole test suite: unit and property tests, the command line end to end, and style.
 test: build-debug
