@@ -136,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "PlacesPostgresTests",
             dependencies: [
-                "PlacesPostgres", "Places", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PlacesPostgres", "PlacesSQLite", "Places", "Geo", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(name: "TextMapTests", dependencies: ["TextMap"], resources: [.copy("Golden")]),

@@ -34,4 +34,4 @@ SCRIPT
 done
 
 VICINITY_TEST_POSTGRES=$pg_url VICINITY_TEST_POSTGRES_PAUSE=$work/pause VICINITY_TEST_POSTGRES_RESUME=$work/resume \
-    "${SWIFT:-swift}" test --skip-build --filter PlacesPostgresTests "$@"
+    "${SWIFT:-swift}" test --skip-build --no-parallel --filter PlacesPostgresTests "$@"
