@@ -29,18 +29,7 @@ cleanup() {
 trap cleanup EXIT
 start_postgres "$work/cluster"
 echo "PostgreSQL 15 on $pg_url" >&2
-for action in pause resume; do
-    cat >"$work/$action" <<SCRIPT
-#!/usr/bin/env bash
-set -euo pipefail
-cd "$PWD"
-source scripts/postgres-common.sh
-pg_dir="$pg_dir"
-pg_port="$pg_port"
-${action}_postgres
-SCRIPT
-    chmod +x "$work/$action"
-done
+write_control_scripts "$work"
 
 failed=0
 for scenario in "${scenarios[@]}"; do

@@ -68,3 +68,21 @@ stop_postgres() {
 psql_run() {
     "${pg_run[@]}" "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -d postgres -v ON_ERROR_STOP=1 -qAt "$@"
 }
+
+# Writes DIR/pause and DIR/resume: commands that run pause_postgres and resume_postgres on the
+# cluster started here, for a test program to stop and start the server in the middle of its work.
+write_control_scripts() { # DIR
+    local action
+    for action in pause resume; do
+        cat >"$1/$action" <<SCRIPT
+#!/usr/bin/env bash
+set -euo pipefail
+cd "$PWD"
+source scripts/postgres-common.sh
+pg_dir="$pg_dir"
+pg_port="$pg_port"
+${action}_postgres
+SCRIPT
+        chmod +x "$1/$action"
+    done
+}

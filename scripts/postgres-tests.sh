@@ -19,19 +19,7 @@ trap cleanup EXIT
 start_postgres "$work/cluster"
 echo "PostgreSQL 15 on $pg_url" >&2
 
-# The pause and resume helpers, as commands a test can run.
-for action in pause resume; do
-    cat >"$work/$action" <<SCRIPT
-#!/usr/bin/env bash
-set -euo pipefail
-cd "$PWD"
-source scripts/postgres-common.sh
-pg_dir="$pg_dir"
-pg_port="$pg_port"
-${action}_postgres
-SCRIPT
-    chmod +x "$work/$action"
-done
+write_control_scripts "$work"
 
 VICINITY_TEST_POSTGRES=$pg_url VICINITY_TEST_POSTGRES_PAUSE=$work/pause VICINITY_TEST_POSTGRES_RESUME=$work/resume \
     "${SWIFT:-swift}" test --skip-build --no-parallel --filter PlacesPostgresTests "$@"
