@@ -68,14 +68,15 @@ public final class HTTPServer: Service, Sendable {
     }
 
     /// The middlewares, outermost first: request metrics, the position applied on every answer,
-    /// problems for every error, response headers as the handler meant them, the bearer token,
-    /// the body's type and size, the text of number parameters, then the wait for a read's
-    /// `Vicinity-Min-Position`.
+    /// problems for every error, response headers as the handler meant them, the wait for a
+    /// read's `Vicinity-Min-Position` (before the token is resolved: a token made by a write on
+    /// another server is known here only once its position is applied), the bearer token, the
+    /// body's type and size, the text of number parameters.
     static func middlewares(for api: VicinityAPI) -> [any ServerMiddleware] {
         [
             MetricsMiddleware(metrics: api.metrics), PositionHeaderMiddleware(directory: api.directory),
-            ProblemMiddleware(), ResponseHeaderMiddleware(), BearerTokenMiddleware(directory: api.directory),
-            BodyLimitMiddleware(), QueryTextMiddleware(), MinimumPositionMiddleware(directory: api.directory),
+            ProblemMiddleware(), ResponseHeaderMiddleware(), MinimumPositionMiddleware(directory: api.directory),
+            BearerTokenMiddleware(directory: api.directory), BodyLimitMiddleware(), QueryTextMiddleware(),
             HitsJSONMiddleware(),
         ]
     }

@@ -9,7 +9,7 @@ extension LineService {
     /// memory, persistence, stats, replication and keyspace; `commandstats` the per-command counters; `all` and
     /// `everything` every section; names are case-insensitive, unknown ones give nothing, sections
     /// are separated by an empty line.
-    func info(sections asked: [String]) -> String {
+    func info(sections asked: [String], admin: Bool = false) -> String {
         let all = ["server", "clients", "memory", "persistence", "stats", "replication", "keyspace", "commandstats"]
         var wanted = Set<String>()
         for name in asked.isEmpty ? ["default"] : asked {
@@ -53,7 +53,7 @@ extension LineService {
                     "committed_changes:\(store.changes)",
                 ])
             case "replication":
-                text.append(replicationLines())
+                text.append(replicationLines(admin: admin))
             case "keyspace":
                 let (places, kinds, publicUsers, keys) = directory.read {
                     ($0.places.count, $0.places.kinds.count, $0.publicUserCount, LineService.keyCount($0))

@@ -14,7 +14,7 @@ extension LineService {
         case "INFO":
             var sections: [String] = []
             while !arguments.isAtEnd { sections.append(try arguments.next().lowercased()) }
-            return .reply(.text(info(sections: sections)))
+            return .reply(.text(info(sections: sections, admin: session.principal == .admin)))
         case "CONFIG": return .reply(try config(&arguments, session))
         case "SCAN": return .reply(try scan(&arguments, session))
         case "KEYS":

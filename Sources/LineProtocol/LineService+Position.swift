@@ -76,9 +76,15 @@ extension LineService {
 
     /// `# Replication`: how far this server has followed its database's change log. Every node
     /// writes (there is no master or replica), hence `role:node`.
-    func replicationLines() -> [String] {
+    ///
+    /// `last_error` is the admin's only: the database's address, and the ids a failure names, are
+    /// not for every client (INFO asks no token).
+    func replicationLines(admin: Bool) -> [String] {
         let status = directory.replication
-        let lastError = (status.lastError ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
+        let lastError =
+            !admin && status.lastError != nil
+            ? "(shown to the admin token)"
+            : (status.lastError ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
         return [
             "# Replication", "role:node", "applied_position:\(status.applied)",
             "latest_position:\(max(status.latest, status.applied))",

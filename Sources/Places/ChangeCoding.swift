@@ -197,7 +197,12 @@ public enum ChangeCoding {
         return fields
     }
 
+    /// The entry itself is not quoted: it may hold a private user's record.
     private static func corrupt(_ line: String, _ what: String) -> PlacesError {
-        .storeFailed("an unreadable change-log entry (\(what)): \(PlacesError.quoted(line))")
+        let tag = line.prefix { $0 != "\t" }.prefix(8)
+        let fields = line.utf8.count(where: { $0 == 0x09 }) + 1
+        return .storeFailed(
+            "an unreadable change-log entry (\(what); tag \(PlacesError.quoted(String(tag))), \(fields) fields): "
+                + "written by a newer Vicinity, or edited by hand")
     }
 }

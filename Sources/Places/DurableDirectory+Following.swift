@@ -62,9 +62,19 @@ extension DurableDirectory {
     private func runFollower(pollInterval: Double, retention: LogRetention?, trimInterval: Double) {
         var backoff = 0.05
         var lastTrim = Date().timeIntervalSince1970
+        // Reads of the log that failed while the store answered otherwise: a transaction too large
+        // to read in time (an import of millions) would fail the same way forever.
+        var failedReads = 0
         while followerRunning {
             do {
+                if failedReads >= 3 {
+                    failedReads = 0
+                    applying.lock()
+                    defer { applying.unlock() }
+                    try reload()
+                }
                 try catchUp(before: nil)
+                failedReads = 0
                 backoff = 0.05
                 if let retention, Date().timeIntervalSince1970 - lastTrim >= trimInterval {
                     lastTrim = Date().timeIntervalSince1970
@@ -72,7 +82,8 @@ extension DurableDirectory {
                 }
                 store.waitForChanges(after: appliedPosition, timeout: pollInterval)
             } catch {
-                noteUnreachable(error)
+                noteUnreachable(error, writing: false)
+                if (try? store.head()) != nil { failedReads += 1 }
                 follower.lock()
                 if followerState == .running { _ = follower.wait(until: Date(timeIntervalSinceNow: backoff)) }
                 follower.unlock()
@@ -104,6 +115,13 @@ extension DurableDirectory {
             case .changes(let entries):
                 let head = try? store.head()
                 noteReachable(head: head)
+                // The database's log is behind memory (restored from a backup, failed over to a
+                // replica that lost commits, a file replaced): its positions will be reused for
+                // other changes, so memory starts again from a snapshot.
+                if let head, head.position < start {
+                    try reload()
+                    continue
+                }
                 let wanted = limit.map { limit in entries.filter { $0.position < limit } } ?? entries
                 guard !wanted.isEmpty else { return }
                 try applyLogged(wanted, own: false)
@@ -119,8 +137,13 @@ extension DurableDirectory {
 
     /// Applies log entries in order, skipping what is already applied; a gap before an entry
     /// stops there with an error (the caller reads again).
-    private func applyLogged(_ entries: [LoggedChange], own: Bool) throws {
+    ///
+    /// - Returns: the positions memory could not take (stored, but not applied until a restart),
+    ///   with why.
+    @discardableResult
+    private func applyLogged(_ entries: [LoggedChange], own: Bool) throws -> [LogPosition: PlacesError] {
         var problem: String?
+        var unapplied: [LogPosition: PlacesError] = [:]
         var count: UInt64 = 0
         var last: LoggedChange?
         withWriteLock { directory in
@@ -159,7 +182,10 @@ extension DurableDirectory {
                         try applyOne(entry.change, to: &directory)
                     }
                 } catch {
-                    problem = "stored, but not applied in memory until a restart: \(error.description)"
+                    let failure = PlacesError.storeFailed(
+                        "stored, but not applied in memory until a restart: \(error.description)")
+                    for entry in entries[offset..<end] { unapplied[entry.position] = failure }
+                    problem = "a stored change at position \(entries[offset].position) could not be applied in memory"
                 }
                 applied.store(entries[end - 1].position, ordering: .releasing)
                 count += UInt64(end - offset)
@@ -184,6 +210,7 @@ extension DurableDirectory {
             status.withLock { $0.lastError = problem }
             if problem.hasPrefix("the log skipped") { throw PlacesError.storeFailed(problem) }
         }
+        return unapplied
     }
 
     /// Replaces memory with a fresh snapshot of the store (the log no longer holds what comes
@@ -216,13 +243,26 @@ extension DurableDirectory {
         var failures: [PlacesError?] = []
         for stored in commits {
             let first = stored.position - LogPosition(stored.changes.count) + 1
-            if first > appliedPosition + 1 {
-                // Others' changes in between; when they cannot be read now, the follower applies
-                // them and this commit after them (it is stored: the writer still hears success).
-                do { try catchUpLocked(before: first) } catch { noteUnreachable(error) }
+            // Others' changes in between come first. The database has just taken this commit, so
+            // a failed read of its log is a passing trouble: keep trying (writes wait meanwhile)
+            // rather than acknowledge a write that reads would not show.
+            var delay = 0.01
+            let deadline = Date(timeIntervalSinceNow: Self.catchUpPatience)
+            while first > appliedPosition + 1 {
+                do {
+                    try catchUpLocked(before: first)
+                } catch {
+                    noteUnreachable(error, writing: false)
+                    guard Date() < deadline else { break }
+                    Thread.sleep(forTimeInterval: delay)
+                    delay = min(delay * 2, 1)
+                }
             }
-            guard first == appliedPosition + 1 || first <= appliedPosition else {
-                failures += Array(repeating: nil, count: stored.changes.count)
+            guard first <= appliedPosition + 1 else {
+                let failure = PlacesError.storeFailed(
+                    "stored at change-log position \(stored.position), but this server could not read the log to "
+                        + "apply it yet; it will answer with it once it catches up")
+                failures += Array(repeating: failure, count: stored.changes.count)
                 continue
             }
             let now = Date().timeIntervalSince1970
@@ -230,15 +270,14 @@ extension DurableDirectory {
                 LoggedChange(
                     position: stored.position(ofChangeAt: offset), change: stored.changes[offset], committedAt: now)
             }
-            let before = status.withLock { $0.lastError }
-            do { try applyLogged(entries, own: true) } catch {}
-            let after = status.withLock { $0.lastError }
-            let failure: PlacesError? =
-                after != before && after?.hasPrefix("stored, but") == true ? .storeFailed(after!) : nil
-            failures += Array(repeating: failure, count: stored.changes.count)
+            let unapplied = (try? applyLogged(entries, own: true)) ?? [:]
+            failures += entries.map { unapplied[$0.position] }
         }
         return failures
     }
+
+    /// Seconds a writer keeps trying to read what others committed before its own commit.
+    static let catchUpPatience = 60.0
 
     /// Applies one change and counts it against its key's version (under the write lock).
     private func applyOne(_ change: DirectoryChange, to directory: inout PlaceDirectory) throws(PlacesError) {
@@ -251,9 +290,10 @@ extension DurableDirectory {
     func noteStore(_ result: Result<StoredCommit, PlacesError>) {
         switch result {
         case .success(let stored):
+            status.withLock { $0.writesUnreachableSince = nil }
             noteReachable(head: LogHead(position: stored.position, committedAt: Date().timeIntervalSince1970))
         case .failure(.storeUnavailable(let reason)):
-            noteUnreachable(PlacesError.storeUnavailable(reason))
+            noteUnreachable(PlacesError.storeUnavailable(reason), writing: true)
         case .failure:
             break
         }
@@ -262,7 +302,7 @@ extension DurableDirectory {
     private func noteReachable(head: LogHead?) {
         let now = Date().timeIntervalSince1970
         status.withLock { status in
-            status.unreachableSince = nil
+            status.readsUnreachableSince = nil
             if let head, head.position > status.latest {
                 status.latest = head.position
                 status.latestCommittedAt = head.committedAt
@@ -275,11 +315,18 @@ extension DurableDirectory {
         }
     }
 
-    private func noteUnreachable(_ error: any Error) {
+    /// Records a failure to reach the store: by a read of the log (cleared by the next read that
+    /// works) or by a commit (cleared by the next commit that works), so that a database that
+    /// answers reads but refuses writes still shows as out of reach.
+    func noteUnreachable(_ error: any Error, writing: Bool) {
         let now = Date().timeIntervalSince1970
         let reason = (error as? PlacesError)?.description ?? (error as? any StoreFailure)?.cause ?? "\(error)"
         status.withLock { status in
-            if status.unreachableSince == nil { status.unreachableSince = now }
+            if writing {
+                if status.writesUnreachableSince == nil { status.writesUnreachableSince = now }
+            } else if status.readsUnreachableSince == nil {
+                status.readsUnreachableSince = now
+            }
             status.lastError = reason
         }
     }

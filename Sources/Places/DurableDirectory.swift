@@ -423,6 +423,10 @@ public final class DurableDirectory: @unchecked Sendable {
                 }
             case .failure(let error) where planned.count == 1:
                 outcomes = [.failure(error)]
+            case .failure(.storeUnavailable(let reason)):
+                // Not one change at a time: the database is out of reach, and a commit whose
+                // outcome is unknown must not be sent again (it may be stored already).
+                outcomes = planned.map { _ in .failure(.storeUnavailable(reason)) }
             case .failure:
                 // One transaction each, so that one refused change fails only its own request.
                 outcomes = planned.map { item in

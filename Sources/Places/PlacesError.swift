@@ -88,8 +88,10 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case storeFailed(String)
     /// A write that arrived while the directory was closing; it was not made.
     case closed
-    /// The database cannot be reached (a node that lost PostgreSQL): the write was not stored;
-    /// reads still answer from memory. Try again later.
+    /// The database cannot be reached (a node that lost PostgreSQL): the reason says whether the
+    /// write was not stored (the usual case) or whether that is unknown (the connection broke during
+    /// its commit; if it was stored, every node applies it from the log). Reads still answer from
+    /// memory. Try again later.
     case storeUnavailable(String)
 
     public var description: String {
@@ -175,7 +177,7 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
         case .closed:
             return "the directory is closing; the write was not made"
         case .storeUnavailable(let reason):
-            return "the database cannot be reached, so the write was not made; try again in a few seconds ("
+            return "the database cannot be reached; try again in a few seconds ("
                 + PlacesError.oneLine(reason, cut: false) + ")"
         }
     }

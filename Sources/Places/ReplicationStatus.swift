@@ -19,8 +19,20 @@ public struct ReplicationStatus: Sendable, Hashable {
     public var ownChanges: UInt64 = 0
     /// Snapshots loaded because the log no longer held what came next.
     public var reloads: UInt64 = 0
-    /// Since when (seconds since 1970) the store has not answered; nil while it does.
-    public var unreachableSince: Double?
+    /// Since when (seconds since 1970) the store has not answered; nil while it does (both reads
+    /// of its log and commits).
+    public var unreachableSince: Double? {
+        switch (readsUnreachableSince, writesUnreachableSince) {
+        case (nil, nil): return nil
+        case (let reads?, nil): return reads
+        case (nil, let writes?): return writes
+        case (let reads?, let writes?): return min(reads, writes)
+        }
+    }
+    /// Since when reads of the log have failed; nil while they work.
+    public var readsUnreachableSince: Double?
+    /// Since when commits have failed for want of the database; nil since one worked.
+    public var writesUnreachableSince: Double?
     /// The last failure to reach or read the store, one line.
     public var lastError: String?
     /// Whether a follower thread runs (`follow`).

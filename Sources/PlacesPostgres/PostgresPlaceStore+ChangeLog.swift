@@ -121,6 +121,9 @@ extension PostgresPlaceStore {
     static let headTimeout = 10.0
     /// Seconds a read of the log may take: a whole large transaction (an import) is read at once.
     static let logReadTimeout = 30.0
+    /// Seconds a snapshot may take: every place and user, so generous, but a server gone quiet
+    /// must not hold the directory's followers and writers for good.
+    static let snapshotTimeout = 600.0
 
     public func head() throws -> LogHead {
         let logger = self.logger
@@ -189,7 +192,7 @@ extension PostgresPlaceStore {
     /// `retention.seconds` by the database's clock.
     public func trimLog(keeping retention: LogRetention) throws -> Int {
         let logger = self.logger
-        return try read { connection in
+        return try read(timeout: answerTimeout) { connection in
             let row = try await connection.query(
                 """
                 WITH deleted AS (

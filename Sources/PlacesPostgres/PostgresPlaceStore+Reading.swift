@@ -31,7 +31,7 @@ extension PostgresPlaceStore {
     /// - Parameter cellSizeMeters: the grid cell side of every index, or nil for the default.
     public func snapshot(cellSizeMeters: Double?) throws -> DirectorySnapshot {
         let logger = self.logger
-        let (places, users, admin, head) = try read { connection in
+        let (places, users, admin, head) = try read(timeout: Self.snapshotTimeout) { connection in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
                 let head = try await Self.fetchHead(on: connection, logger: logger)

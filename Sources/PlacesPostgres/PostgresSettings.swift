@@ -138,16 +138,17 @@ public struct PostgresSettings: Sendable, Hashable, CustomStringConvertible, Cus
         return PostgresSettings(host: String(host), port: port, user: user, password: password, database: database)
     }
 
-    /// `url` with the password between `:` and `@` replaced by `***`, for messages.
+    /// `url` with the password between `:` and `@` replaced by `***`, for messages. The user
+    /// part ends at the last `@` of the whole URL, so a password holding `/`, `?` or `#` (which a
+    /// URL should have percent-encoded, but people paste) is hidden too; a URL with no scheme is
+    /// hidden whole when it holds an `@`.
     static func redacted(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
+        guard let schemeEnd = url.range(of: "://") else { return url.contains("@") ? "***" : url }
         let afterScheme = url[schemeEnd.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-        let authority = afterScheme[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+        guard let at = afterScheme.lastIndex(of: "@"), let colon = afterScheme[..<at].firstIndex(of: ":") else {
             return url
         }
-        return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+        return String(url[..<afterScheme.index(after: colon)]) + "***" + String(url[at...])
     }
 
     private static func readPasswordFile(_ path: String) throws(PostgresStoreError) -> String {

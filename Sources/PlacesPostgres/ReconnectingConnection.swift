@@ -94,7 +94,8 @@ final class ReconnectingConnection: Sendable {
         let (connection, reason) = state.withLock { state in (state.connection, state.reason) }
         if let connection, !connection.isClosed { return connection }
         if let connection { lost(connection, reason: "the connection was closed") }
-        throw .storeUnavailable("\(settings): the \(role) connection is down (\(reason)); reconnecting")
+        throw .storeUnavailable(
+            "\(settings): the \(role) connection is down (\(reason)), nothing was sent; reconnecting")
     }
 
     /// Closes the connection and stops reconnecting.
@@ -172,7 +173,12 @@ final class ReconnectingConnection: Sendable {
         configuration.options.connectTimeout = .seconds(5)
         // Names the process in pg_stat_activity: an operator (or a fault test) can tell the nodes
         // apart and end one node's sessions with pg_terminate_backend.
-        configuration.options.additionalStartupParameters = [("application_name", "vicinity-\(getpid())")]
+        // A session left inside a transaction (its node partitioned away between taking log
+        // positions and committing) is ended by the server after a minute, releasing the log's head
+        // row for every other node.
+        configuration.options.additionalStartupParameters = [
+            ("application_name", "vicinity-\(getpid())"), ("idle_in_transaction_session_timeout", "60s"),
+        ]
         return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
     }
 }

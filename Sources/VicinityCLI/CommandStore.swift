@@ -39,11 +39,19 @@ extension DatabaseOptions {
             url = postgres.trimmingCharacters(in: .whitespaces)
             fromCommandLine = true
         } else if db == nil, let variable = environment["VICINITY_POSTGRES"], !variable.isEmpty {
+            if let file = environment["VICINITY_DB"], !file.isEmpty {
+                throw .usage(
+                    "both $VICINITY_POSTGRES and $VICINITY_DB are set: unset one, or choose with --postgres URL "
+                        + "or --db PATH")
+            }
             url = variable
             fromCommandLine = false
         } else {
             if postgresPasswordFile != nil {
-                throw .usage("--postgres-password-file needs --postgres URL or $VICINITY_POSTGRES")
+                throw .usage(
+                    db == nil
+                        ? "--postgres-password-file needs --postgres URL or $VICINITY_POSTGRES"
+                        : "--postgres-password-file is for PostgreSQL, and --db names a SQLite file")
             }
             return nil
         }
@@ -93,7 +101,7 @@ extension CLIError {
     static func postgres(_ error: any Error) -> CLIError {
         guard let error = error as? PostgresStoreError else { return .ioError(reason(error)) }
         switch error {
-        case .notMigrated, .newerSchema, .readFailed: return .data(error.description)
+        case .notMigrated, .newerSchema, .readFailed, .migrationFailed: return .data(error.description)
         case .invalidURL, .passwordOnCommandLine: return .usage(error.description)
         case .unreadablePasswordFile: return .noInput(error.description)
         default: return .ioError(error.description)

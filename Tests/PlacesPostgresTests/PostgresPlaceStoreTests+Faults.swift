@@ -111,8 +111,11 @@ extension PostgresPlaceStoreTests {
         #expect(try await onThread { try store.places() }.map(\.id) == ["after"])
     }
 
-    @Test func aStoppedServerRefusesAtOnceAndANodeCatchesUpWhenItIsBack() async throws {
-        guard ProcessInfo.processInfo.environment["VICINITY_TEST_POSTGRES_PAUSE"] != nil else { return }
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["VICINITY_TEST_POSTGRES_PAUSE"] != nil,
+            "needs scripts/postgres-tests.sh's pause and resume scripts"))
+    func aStoppedServerRefusesAtOnceAndANodeCatchesUpWhenItIsBack() async throws {
         let database = try await TestDatabase.create()
         defer { Task { await database.drop() } }
         let writer = try await Self.open(database)

@@ -30,6 +30,22 @@ import Testing
         }
     }
 
+    /// Review finding: a password holding `/` (base64) ended the user part early and was printed
+    /// in the "not a PostgreSQL URL" message.
+    @Test(arguments: ["postgres://vic:ab/cd+ef@db.internal:5432/vicinity", "postgres://vic:a?b#c@h/db", "vic:pw@h"])
+    func aPasswordWithSlashesIsNeverShown(url: String) {
+        for fromCommandLine in [true, false] {
+            do {
+                let settings = try PostgresSettings.parse(
+                    url, passwordFile: nil, environment: [:], urlFromCommandLine: fromCommandLine)
+                #expect(!settings.description.contains("cd+ef") && !settings.description.contains("pw"))
+            } catch {
+                let text = "\(error)"
+                #expect(!text.contains("cd+ef") && !text.contains("a?b") && !text.contains(":pw@"), "\(text)")
+            }
+        }
+    }
+
     @Test func thePasswordComesFromTheEnvironmentsURLThenTheFileThenPGPASSWORD() throws {
         let fromURL = try PostgresSettings.parse(
             "postgres://ana:s3cret@host/db", passwordFile: nil, environment: ["PGPASSWORD": "other"],
