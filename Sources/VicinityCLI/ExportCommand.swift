@@ -11,7 +11,8 @@ struct ExportCommand: OutputCommand {
             CSV: id,name,lat,lon and the attributes (a kind column too with --kind all). GeoJSON: a \
             FeatureCollection of Points, [longitude, latitude]. Places are in id order; coordinates \
             in the shortest text that reads back to the same number. Users are not exported: their \
-            records are theirs.
+            records are theirs; only --state, the operator's check that a server's memory equals its \
+            database, prints them (with token digests, never tokens).
             """)
 
     @Option(help: "Kind of places to export; all for every kind.") var kind: String?
