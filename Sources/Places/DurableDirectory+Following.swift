@@ -249,16 +249,20 @@ extension DurableDirectory {
             var delay = 0.01
             let deadline = Date(timeIntervalSinceNow: Self.catchUpPatience)
             while first > appliedPosition + 1 {
+                let before = appliedPosition
                 do {
                     try catchUpLocked(before: first)
+                    // A naive tailer of a log with holes goes on past them.
+                    if appliedPosition == before && store.tailsNaively { break }
                 } catch {
                     noteUnreachable(error, writing: false)
-                    guard Date() < deadline else { break }
-                    Thread.sleep(forTimeInterval: delay)
-                    delay = min(delay * 2, 1)
                 }
+                guard appliedPosition == before else { continue }
+                guard Date() < deadline else { break }
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, 1)
             }
-            guard first <= appliedPosition + 1 else {
+            guard first <= appliedPosition + 1 || store.tailsNaively else {
                 let failure = PlacesError.storeFailed(
                     "stored at change-log position \(stored.position), but this server could not read the log to "
                         + "apply it yet; it will answer with it once it catches up")
