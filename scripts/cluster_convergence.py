@@ -24,11 +24,12 @@ import argparse
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
+
+from resp_client import Client, ReplyError, free_port
 import urllib.request
 
 failures = []
@@ -38,63 +39,6 @@ def check(name, condition, detail=""):
     print(("ok   " if condition else "FAIL ") + name + ("" if condition or not detail else f": {detail}"), flush=True)
     if not condition:
         failures.append(name)
-
-
-class ReplyError(Exception):
-    pass
-
-
-class Client:
-    """A blocking RESP2 client: commands as arrays of bulk strings, replies parsed."""
-
-    def __init__(self, port, timeout=30):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self.file = self.sock.makefile("rb")
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-    def send(self, *args):
-        parts = [b"*%d\r\n" % len(args)]
-        for arg in args:
-            data = arg if isinstance(arg, bytes) else str(arg).encode()
-            parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
-        self.sock.sendall(b"".join(parts))
-
-    def read(self):
-        line = self.file.readline()
-        if not line:
-            raise ConnectionError("connection closed")
-        kind, rest = line[:1], line[1:-2]
-        if kind == b"+":
-            return rest.decode()
-        if kind == b"-":
-            raise ReplyError(rest.decode())
-        if kind == b":":
-            return int(rest)
-        if kind == b"$":
-            length = int(rest)
-            if length < 0:
-                return None
-            data = self.file.read(length + 2)[:-2]
-            return data.decode()
-        if kind == b"*":
-            count = int(rest)
-            return None if count < 0 else [self.read() for _ in range(count)]
-        raise ConnectionError(f"unexpected reply {line!r}")
-
-    def call(self, *args):
-        self.send(*args)
-        return self.read()
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Node:
