@@ -113,22 +113,24 @@ extension DurableDirectory {
             if let limit, start + 1 >= limit { return }
             switch try store.changes(after: start, limit: Self.logReadLimit) {
             case .changes(let entries):
-                let head = try? store.head()
-                noteReachable(head: head)
-                // The database's log is behind memory (restored from a backup, failed over to a
-                // replica that lost commits, a file replaced): its positions will be reused for
-                // other changes, so memory starts again from a snapshot.
-                if let head, head.position < start {
-                    try reload()
-                    continue
+                guard let newest = entries.last else {
+                    // Nothing newer: the one read of the head, to see where the database stands.
+                    let head = try? store.head()
+                    noteReachable(head: head)
+                    // The database's log is behind memory (restored from a backup, failed over to
+                    // a replica that lost commits, a file replaced): its positions will be reused
+                    // for other changes, so memory starts again from a snapshot.
+                    if let head, head.position < start { try reload() }
+                    return
                 }
+                // The newest entry read is as far as the database was seen to hold: no second
+                // read of the head for each batch of changes.
+                noteReachable(head: LogHead(position: newest.position, committedAt: newest.committedAt))
                 let wanted = limit.map { limit in entries.filter { $0.position < limit } } ?? entries
                 guard !wanted.isEmpty else { return }
                 try applyLogged(wanted, own: false)
-                if limit == nil, entries.count < Self.logReadLimit, head.map({ $0.position <= appliedPosition }) ?? true
-                {
-                    return
-                }
+                // A short read was the end of the log; after a full one there may be more.
+                if limit == nil, entries.count < Self.logReadLimit { return }
             case .trimmed:
                 try reload()
             }

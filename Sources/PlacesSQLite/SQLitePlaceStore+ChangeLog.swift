@@ -124,11 +124,14 @@ extension SQLitePlaceStore {
 
     /// Polls SQLite's `data_version` of the log connection, which changes whenever another
     /// connection (any process) commits, every few milliseconds until it does or `timeout` passes.
+    ///
+    /// The head is read once, after the first `data_version`: a commit before that reading shows
+    /// in the head, one after it in `data_version`.
     public func waitForChanges(after position: LogPosition, timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         let start = try? readLog { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        if let head = try? head(), head.position > position { return }
         repeat {
-            if let head = try? head(), head.position > position { return }
             Thread.sleep(forTimeInterval: 0.005)
             let now = try? readLog { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
             if now != start { return }
