@@ -93,6 +93,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     /// its commit; if it was stored, every node applies it from the log). Reads still answer from
     /// memory. Try again later.
     case storeUnavailable(String)
+    /// A watch beyond a limit: `scope` names which (`this connection`, `this server`) and
+    /// `flag` the server flag that sets it.
+    case tooManyWatches(limit: Int, scope: String, flag: String)
 
     public var description: String {
         switch self {
@@ -179,6 +182,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
         case .storeUnavailable(let reason):
             return "the database cannot be reached; try again in a few seconds ("
                 + PlacesError.oneLine(reason, cut: false) + ")"
+        case .tooManyWatches(let limit, let scope, let flag):
+            return "too many watches: \(scope) holds \(limit), the most it may (\(flag)); end one first"
         }
     }
 
