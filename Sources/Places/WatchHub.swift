@@ -68,11 +68,6 @@ final class WatchHub: @unchecked Sendable {
         historyFrom = position
     }
 
-    /// Whether changes need capturing at all: someone watches, or transitions are kept.
-    var isActive: Bool {
-        lock.withLock { !watches.isEmpty || limits.historyChanges > 0 }
-    }
-
     // MARK: - Registering
 
     /// Adds a watch and queues its first events: the initial set and `ready`, or the replay of
