@@ -84,7 +84,7 @@ extension WatchHub {
             return
         }
         for step in steps { if let transition = step.transition { history.append(transition) } }
-        if history.count > keep + keep / 4 + 1_024 {
+        if history.count > keep + keep / 4 + 64 {
             let dropped = history.count - keep
             historyFrom = max(historyFrom, history[dropped - 1].position)
             history.removeFirst(dropped)
