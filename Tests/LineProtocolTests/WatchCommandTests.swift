@@ -250,8 +250,15 @@ import Testing
         #expect(mehmet.receive(replies: 1).hasPrefix("-NOPERM"))
         // Her own token (and the admin's) may.
         ayse.send("HELLO 3\r\nWATCH NEARBY pharmacy USER ayse 500\r\n")
-        let own = ayse.receive(replies: 3)
+        let own = ayse.receive(replies: 4)
         #expect(own.contains(":1\r\n>3\r\n$7\r\nmessage\r\n" + Self.bulk("NEARBY pharmacy USER ayse 500")))
+        #expect(Self.kinds(Self.events(own)) == ["inside", "ready"])
+        // She walks away: the pharmacies leave (measured from where she was), then the centre moves.
+        ayse.send("USER.MOVE ayse 41.2 29.2\r\n")
+        let walked = Self.events(ayse.receive(replies: 3))
+        #expect(Self.kinds(walked) == ["exit", "center"])
+        #expect(walked.last?["lat"] as? Double == 41.2 && walked.last?["lon"] as? Double == 29.2)
+        #expect(walked.first?["distance"] as? Double ?? 1_000 < 500)
         await fixture.server.shutdown()
     }
 
