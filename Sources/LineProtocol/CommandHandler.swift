@@ -221,7 +221,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ///   `channelReadComplete`, so that a read's replies go out together.
     private func process(context: ChannelHandlerContext, flush: Bool) {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
-            if session.transaction == nil, let group = takeWriteGroup() {
+            // In watch mode every command goes through `execute`, which refuses writes there.
+            if session.transaction == nil, !LineService.inWatchMode(session), let group = takeWriteGroup() {
                 busy = true
                 let eventLoop = context.eventLoop
                 let bound = NIOLoopBound((self, context), eventLoop: eventLoop)

@@ -6,8 +6,8 @@ import Places
 /// such as redis_exporter read, next to Vicinity's own.
 extension LineService {
     /// `INFO [section …]` as Redis 7.0 answers it: no section (or `default`) gives server, clients,
-    /// memory, persistence, stats, replication and keyspace; `commandstats` the per-command counters; `all` and
-    /// `everything` every section; names are case-insensitive, unknown ones give nothing, sections
+    /// memory, persistence, stats, replication, keyspace and watches; `commandstats` the
+    /// per-command counters; `all` and `everything` every section; names are case-insensitive, unknown ones give nothing, sections
     /// are separated by an empty line.
     func info(sections asked: [String], admin: Bool = false) -> String {
         let all = [

@@ -55,7 +55,7 @@ struct ServeCommand: OutputCommand {
     var maxWatches = WatchLimits().maximumWatches
     @Option(help: "Watches one client (a connection, an HTTP stream) holds at once.")
     var maxWatchesPerClient = WatchLimits().maximumPerSubscriber
-    @Option(help: "Watch events queued for one client before a client that does not read them is closed.")
+    @Option(help: "Watch events queued for one line-protocol connection before one that does not read them is closed.")
     var watchQueue = ServerConfiguration().watchQueue
     @Option(help: "Latest changes remembered to resume a watch from a log position; 0: a resume starts afresh.")
     var watchHistory = WatchLimits().historyChanges

@@ -59,6 +59,9 @@ import Testing
                 + "allowed in this context\r\n")
         client.send("HELLO 3\r\n")
         #expect(client.receive(replies: 1).hasPrefix("-ERR Can't execute 'hello'"))
+        // Pipelined writes (which otherwise run as one group) are refused one by one.
+        client.send("USER.MOVE a 41 29\r\nUSER.MOVE b 41 29\r\n")
+        #expect(client.receive(replies: 2).components(separatedBy: "-ERR Can't execute 'user.move'").count == 3)
         client.send("PING\r\n")
         #expect(client.receive(replies: 1) == "*2\r\n$4\r\npong\r\n$0\r\n\r\n")
         client.send("PING hi\r\n")
@@ -280,6 +283,21 @@ import Testing
         second.send("INFO watches\r\n")
         let info = second.receive(replies: 1)
         #expect(info.contains("watches:3\r\n") && info.contains("max_watches:3\r\n"))
+        await fixture.server.shutdown()
+    }
+
+    @Test func aClosedConnectionsWatchesEnd() async throws {
+        let fixture = try await Fixture.start()
+        let directory = fixture.server.service.directory
+        do {
+            let client = try Self.client(fixture)
+            client.send("WATCH NEARBY pharmacy 41 29 5\r\nWATCH NEARBY user 41 29 5\r\n")
+            _ = client.receive(replies: 4)
+            #expect(directory.watchStatistics.watches == 2)
+        }
+        for _ in 0..<100 where directory.watchStatistics.watches > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(directory.watchStatistics.watches == 0)
+        #expect(directory.watchStatistics.subscribers == 0)
         await fixture.server.shutdown()
     }
 
