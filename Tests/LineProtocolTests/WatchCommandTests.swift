@@ -320,6 +320,7 @@ import Testing
         _ = reader.receive(replies: 1 + 1 + 2)
         let mover = try Self.client(fixture, token: fixture.admin)
         var moves = 0
+        var latencies: [Double] = []
         let started = Date()
         while directory.watchStatistics.subscribersDropped == 0, Date().timeIntervalSince(started) < 60 {
             // Twenty events a move for the sleeper, one for the reader.
@@ -331,8 +332,17 @@ import Testing
             moves += batch.count
             let text = reader.receive(replies: batch.count)
             #expect(Self.kinds(Self.events(text)).count == batch.count)
+            // One move on its own: from its acknowledgement to the reader's event.
+            mover.send("USER.MOVE ayse 41.0849 29.0158\r\nUSER.MOVE ayse 41.0848 29.0158\r\n")
+            _ = mover.receive(replies: 2)
+            let acknowledged = Date()
+            _ = reader.receive(replies: 2)
+            latencies.append(Date().timeIntervalSince(acknowledged))
+            moves += 2
         }
         #expect(directory.watchStatistics.subscribersDropped == 1)
+        // While the sleeper's events piled up, the reader's came at once.
+        #expect(latencies.max() ?? 0 < 0.5, "\(latencies)")
         // The sleeper's connection is closed (what it has not read is dropped with it).
         var closedAfter: Double?
         for _ in 0..<50 {
