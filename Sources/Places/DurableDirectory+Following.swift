@@ -149,6 +149,9 @@ extension DurableDirectory {
         var count: UInt64 = 0
         var last: LoggedChange?
         withWriteLock { directory in
+            // Without watches or kept history the changes need no capture for them (read under
+            // the write lock: no watch can start meanwhile).
+            let capturing = watchHub.isCapturing
             var offset = 0
             while offset < entries.count {
                 let entry = entries[offset]
@@ -172,9 +175,11 @@ extension DurableDirectory {
                 }
                 // What the changes do for the watches, worked out before they are applied.
                 var overlay: [WatchedKey: ObjectState?] = [:]
-                let steps = entries[offset..<end].map { entry in
-                    WatchHub.step(for: entry.change, at: entry.position, in: directory, overlay: &overlay)
-                }
+                let steps =
+                    capturing
+                    ? entries[offset..<end].map { entry in
+                        WatchHub.step(for: entry.change, at: entry.position, in: directory, overlay: &overlay)
+                    } : [WatchStep(position: entries[end - 1].position)]
                 do throws(PlacesError) {
                     if end - offset > 1 {
                         let places = entries[offset..<end].map { entry -> Place in
@@ -213,6 +218,7 @@ extension DurableDirectory {
                 if status.latest <= last.position { status.behindSince = nil }
             }
         }
+        for subscriber in watchHub.takeWakes() { subscriber.wake() }
         if last != nil { resumeWaiters() }
         if let problem {
             status.withLock { $0.lastError = problem }
@@ -229,10 +235,12 @@ extension DurableDirectory {
         withWriteLock { directory in
             snapshot.directory.openRegistration = directory.openRegistration
             directory = snapshot.directory
+            let previous = applied.load(ordering: .relaxed)
             applied.store(snapshot.position, ordering: .releasing)
             bumpAllVersions(in: directory)
-            watchHub.reload(directory: directory, position: snapshot.position)
+            watchHub.reload(directory: directory, position: snapshot.position, previous: previous)
         }
+        for subscriber in watchHub.takeWakes() { subscriber.wake() }
         status.withLock { status in
             status.applied = snapshot.position
             status.appliedCommittedAt = snapshot.committedAt

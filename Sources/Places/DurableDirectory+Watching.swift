@@ -91,6 +91,7 @@ extension DurableDirectory {
                 return .failure(error)
             }
         }
+        for subscriber in watchHub.takeWakes() { subscriber.wake() }
         return try result.get()
     }
 }

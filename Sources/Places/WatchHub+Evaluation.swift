@@ -31,7 +31,7 @@ extension WatchHub {
             overlay.updateValue(effect.after, forKey: effect.key)
         }
         switch change {
-        case .putUser(let user, let digest):
+        case .addUser(let user, let digest), .putUser(let user, let digest):
             if let old = directory.tokenDigest(ofUser: user.id), old != digest {
                 step.revoked = (.user(user.id), "the token that made this watch was replaced")
             }
@@ -61,6 +61,7 @@ extension WatchHub {
         for step in steps {
             if let transition = step.transition { evaluate(transition, view: view) }
             end(step)
+            endOverfull(at: step.position)
             flush()
         }
         statistics.changesEvaluated += steps.count
@@ -130,6 +131,7 @@ extension WatchHub {
             inside ?? (watch.circle?.contains(object.coordinate) ?? false)
         {
             guard let old = watch.members.updateValue(object, forKey: key.id) else {
+                if watch.members.count > limits.maximumObjects { overfull.append(watch) }
                 return watch.event(.enter, position, object)
             }
             return old == object ? nil : watch.event(.move, position, object)
@@ -170,7 +172,23 @@ extension WatchHub {
             members[object.id] = object
         }
         watch.members = members
+        if members.count > limits.maximumObjects { overfull.append(watch) }
         return events
+    }
+
+    /// Ends the watches whose set grew beyond `WatchLimits.maximumObjects`.
+    private func endOverfull(at position: LogPosition) {
+        guard !overfull.isEmpty else { return }
+        for watch in overfull where watches[watch.id] != nil {
+            queue(
+                watch.event(
+                    .closed, position,
+                    message:
+                        "more than \(limits.maximumObjects) objects inside (--max-watch-objects); narrow the radius"),
+                for: watch)
+            remove(watch)
+        }
+        overfull.removeAll()
     }
 
     /// Ends the watches a step revokes, each with a `closed` event.
@@ -223,7 +241,12 @@ extension WatchHub {
         outboxSlots.removeAll(keepingCapacity: true)
         for (subscriber, events) in held {
             statistics.eventsQueued += events.count
-            if !subscriber.deliver(events) { drop(subscriber, position: events[0].position) }
+            var owesWake = false
+            if !subscriber.deliver(events, owesWake: &owesWake) {
+                drop(subscriber, position: events[0].position)
+            } else if owesWake {
+                wakes.append(subscriber)
+            }
         }
     }
 
@@ -270,25 +293,49 @@ extension WatchHub {
         return events
     }
 
-    /// Memory was replaced by a snapshot at `position`: every watch is brought to it with the
-    /// events that take its subscriber there, and the kept transitions are forgotten.
-    func reload(directory: PlaceDirectory, position: LogPosition) {
+    /// Memory was replaced by a snapshot at `position`, `previous` being the position applied
+    /// before: every watch is brought to it with the events that take its subscriber there, the
+    /// watches whose token stopped working or whose followed user is gone end, and the kept
+    /// transitions are forgotten. A snapshot behind `previous` (a database restored or failed
+    /// over) will reuse positions up to it for other changes: resumes from them start afresh.
+    func reload(directory: PlaceDirectory, position: LogPosition, previous: LogPosition) {
         lock.lock()
         defer { lock.unlock() }
         history.removeAll()
-        historyFrom = position
+        historyFrom = position < previous ? previous + 1 : position
         let view = WatchView(directory: directory)
         for id in watches.keys.sorted() {
             guard let watch = watches[id] else { continue }
-            if case .user(let user) = watch.principal, directory.registry.users[user] == nil {
-                queue([watch.event(.closed, position, message: "the user who made this watch was removed")], for: watch)
+            if let reason = endedByReload(watch, directory: directory) {
+                queue(watch.event(.closed, position, message: reason), for: watch)
                 remove(watch)
                 continue
             }
             queue(
                 recenter(watch, to: centerNow(of: watch, in: view), view: view, at: position, registered: true),
                 for: watch)
+            endOverfull(at: position)
         }
         flush()
+    }
+
+    /// Why a watch cannot go on in a directory loaded afresh, or nil: its token is no longer the
+    /// principal's, or the user it follows is gone.
+    private func endedByReload(_ watch: Watch, directory: PlaceDirectory) -> String? {
+        switch watch.principal {
+        case .anonymous: break
+        case .admin:
+            if directory.adminTokenDigest != watch.digest {
+                return "the admin token that made this watch was replaced"
+            }
+        case .user(let id):
+            if directory.tokenDigest(ofUser: id) != watch.digest {
+                return "the token that made this watch was replaced, or its user removed"
+            }
+        }
+        if case .user(let followed) = watch.spec.center, directory.registry.users[followed] == nil {
+            return "the user this watch follows was removed"
+        }
+        return nil
     }
 }

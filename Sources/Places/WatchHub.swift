@@ -25,6 +25,9 @@ final class WatchHub: @unchecked Sendable {
         let slot: UInt32
         let spec: WatchSpec
         var circle: Circle?
+        /// The digest of the token that made it (nil: anonymous): when the principal's token is no
+        /// longer this one, the watch ends.
+        var digest: TokenDigest?
 
         init(id: WatchID, spec: WatchSpec, principal: Principal, subscriber: WatchSubscriber, slot: UInt32) {
             self.id = id
@@ -68,6 +71,10 @@ final class WatchHub: @unchecked Sendable {
     /// Events held for each subscriber while one change is evaluated.
     var outbox: [(subscriber: WatchSubscriber, events: [WatchEvent])] = []
     var outboxSlots: [ObjectIdentifier: Int] = [:]
+    /// Watches whose set grew beyond the limit during the current change.
+    var overfull: [Watch] = []
+    /// Subscribers owed a wake, called once no lock is held (`takeWakes`).
+    var wakes: [WatchSubscriber] = []
 
     init(position: LogPosition) {
         historyFrom = position
@@ -84,6 +91,12 @@ final class WatchHub: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !subscriber.isClosed else { throw .closed }
+        let digest: TokenDigest?
+        switch principal {
+        case .anonymous: digest = nil
+        case .admin: digest = directory.adminTokenDigest
+        case .user(let id): digest = directory.tokenDigest(ofUser: id)
+        }
         guard watches.count < limits.maximumWatches else {
             throw .tooManyWatches(limit: limits.maximumWatches, scope: "this server", flag: "--max-watches")
         }
@@ -94,9 +107,9 @@ final class WatchHub: @unchecked Sendable {
         }
         let slot = freeSlots.popLast() ?? UInt32(slots.count)
         let watch = Watch(id: nextID, spec: spec, principal: principal, subscriber: subscriber, slot: slot)
-        nextID += 1
+        watch.digest = digest
         var events: [WatchEvent]
-        if let after, after <= position, after >= historyFrom {
+        if let after, after <= position, after >= historyFrom, !missesOwnRecord(of: principal, after: after) {
             events = replay(watch, after: after, directory: directory, position: position)
         } else {
             events = []
@@ -104,7 +117,9 @@ final class WatchHub: @unchecked Sendable {
                 let reason =
                     after > position
                     ? "position \(after) is ahead of this server's \(position)"
-                    : "the changes after position \(after) are no longer remembered (from \(historyFrom) on)"
+                    : after < historyFrom
+                        ? "the changes after position \(after) are no longer remembered (from \(historyFrom) on)"
+                        : "the user who asks was removed or added since position \(after)"
                 events.append(watch.event(.reset, position, message: reason + "; a fresh snapshot follows"))
             }
             let view = WatchView(directory: directory)
@@ -116,6 +131,13 @@ final class WatchHub: @unchecked Sendable {
             }
         }
         events.append(watch.event(.ready, position))
+        guard watch.members.count <= limits.maximumObjects else {
+            if slot < slots.count { freeSlots.append(slot) }
+            throw .invalidValue(
+                noun: "watch", value: "\(watch.members.count) objects within \(spec.radiusMeters) m",
+                expected: "at most \(limits.maximumObjects) (--max-watch-objects); narrow the radius")
+        }
+        nextID += 1
         // Registered only now, so that `move` above did not index it twice.
         if slot == slots.count { slots.append(watch) } else { slots[Int(slot)] = watch }
         watches[watch.id] = watch
@@ -125,8 +147,34 @@ final class WatchHub: @unchecked Sendable {
         bySubscriber[ObjectIdentifier(subscriber), default: []].insert(watch.id)
         subscriber.state.withLock { _ = $0.watches.insert(watch.id) }
         statistics.eventsQueued += events.count
-        if !subscriber.deliver(events) { drop(subscriber, position: position) }
+        var owesWake = false
+        if !subscriber.deliver(events, owesWake: &owesWake) {
+            drop(subscriber, position: position)
+        } else if owesWake {
+            wakes.append(subscriber)
+        }
         return watch.id
+    }
+
+    /// Whether a resume by `principal` after `position` would cross the removal or addition of
+    /// the asker's own user: the record it saw then may be another person's under the same id.
+    func missesOwnRecord(of principal: Principal, after position: LogPosition) -> Bool {
+        guard case .user(let own) = principal else { return false }
+        return history.contains { transition in
+            transition.position > position && transition.key.kind == PlaceDirectory.userKind
+                && transition.key.id == own && (transition.before == nil || transition.after == nil)
+        }
+    }
+
+    /// Whether applied changes must be captured: someone watches, or transitions are kept.
+    var isCapturing: Bool { lock.withLock { !watches.isEmpty || limits.historyChanges > 0 } }
+
+    /// The subscribers owed a wake; the caller wakes them once it holds no lock.
+    func takeWakes() -> [WatchSubscriber] {
+        lock.withLock {
+            defer { wakes.removeAll() }
+            return wakes
+        }
     }
 
     /// Ends one watch of a subscriber, without an event.
@@ -135,17 +183,19 @@ final class WatchHub: @unchecked Sendable {
         defer { lock.unlock() }
         guard let watch = watches[id], watch.subscriber === subscriber else { return false }
         remove(watch)
+        subscriber.forget(id)
         return true
     }
 
     /// Ends every watch of a subscriber and closes it.
     func unregisterAll(for subscriber: WatchSubscriber) {
-        lock.lock()
-        defer { lock.unlock() }
-        for id in bySubscriber[ObjectIdentifier(subscriber)] ?? [] {
-            if let watch = watches[id] { remove(watch) }
+        let wake = lock.withLock {
+            for id in bySubscriber[ObjectIdentifier(subscriber)] ?? [] {
+                if let watch = watches[id] { remove(watch) }
+            }
+            return subscriber.close(with: [])
         }
-        subscriber.close(with: [])
+        if wake { subscriber.wake() }
     }
 
     var snapshotStatistics: WatchStatistics {
@@ -189,7 +239,7 @@ final class WatchHub: @unchecked Sendable {
             remove(watch)
         }
         statistics.subscribersDropped += 1
-        subscriber.close(with: finals)
+        if subscriber.close(with: finals) { wakes.append(subscriber) }
     }
 
     /// The centre of a watch in a view: its point, or where its user is.

@@ -8,11 +8,18 @@ public struct WatchLimits: Sendable, Hashable {
     /// How many of the latest applied changes are remembered for resuming a watch from a log
     /// position (`Last-Event-ID`); 0: a resume always starts afresh.
     public var historyChanges: Int
+    /// The most objects one watch holds: a watch asked with more inside is refused, and one whose
+    /// set grows beyond it is closed (its memory is the server's).
+    public var maximumObjects: Int
 
-    public init(maximumWatches: Int = 100_000, maximumPerSubscriber: Int = 100, historyChanges: Int = 100_000) {
+    public init(
+        maximumWatches: Int = 100_000, maximumPerSubscriber: Int = 100, historyChanges: Int = 100_000,
+        maximumObjects: Int = 10_000
+    ) {
         self.maximumWatches = maximumWatches
         self.maximumPerSubscriber = maximumPerSubscriber
         self.historyChanges = historyChanges
+        self.maximumObjects = maximumObjects
     }
 }
 

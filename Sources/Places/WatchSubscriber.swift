@@ -8,9 +8,9 @@ import Synchronization
 /// beyond `capacity`, the subscriber is closed instead (its watches are dropped, its queue is
 /// emptied and holds one `closed` event per watch), so a subscriber that does not read costs at
 /// most `capacity` events of memory and never delays anybody else. `wake` runs (on the applying
-/// thread; it must not block) whenever events arrive in an empty queue: the front end then calls
-/// `take()` from its own thread, and again until it returns nothing; it also runs once when the
-/// subscriber is closed.
+/// thread, after the directory's locks are released; it must not block) whenever events arrive in
+/// an empty queue: the front end then calls `take()` from its own thread, and again until it
+/// returns nothing; it also runs once when the subscriber is closed.
 public final class WatchSubscriber: Sendable {
     struct State {
         var queue: [WatchEvent] = []
@@ -51,27 +51,32 @@ public final class WatchSubscriber: Sendable {
     /// The watches this subscriber holds.
     public var watches: Set<WatchID> { state.withLock { $0.watches } }
 
-    /// Appends the events of one position. Returns false when they did not fit: the caller closes
-    /// the subscriber.
-    func deliver(_ events: [WatchEvent]) -> Bool {
+    /// Appends the events of one position: false when they do not fit (the caller closes the
+    /// subscriber). One position's events always go into an empty queue, however many: a watch's
+    /// set is bounded by `WatchLimits.maximumObjects`, and splitting them would break the rule that
+    /// a position's events come together.
+    ///
+    /// - Parameter owesWake: set to true when the front end must be woken (by the caller, once it
+    ///   holds no lock).
+    func deliver(_ events: [WatchEvent], owesWake: inout Bool) -> Bool {
         guard !events.isEmpty else { return true }
-        let (accepted, wakeUp) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed else { return (true, false) }
-            guard state.queue.count + events.count <= capacity else { return (false, false) }
+        return state.withLock { state -> Bool in
+            guard !state.closed else { return true }
+            guard state.queue.isEmpty || state.queue.count + events.count <= capacity else { return false }
             state.queue.append(contentsOf: events)
-            let wakeUp = state.asleep
+            if state.asleep { owesWake = true }
             state.asleep = false
-            return (true, wakeUp)
+            return true
         }
-        if wakeUp { wake() }
-        return accepted
     }
 
     /// Closes: empties the queue, and queues `finals` (one `closed` event per watch) in its place.
-    /// Always wakes the front end, even one that stopped taking (a full socket), so that it can
-    /// end the connection.
-    func close(with finals: [WatchEvent]) {
-        let closing = state.withLock { state -> Bool in
+    /// The front end is always owed a wake, even one that stopped taking (a full socket), so that
+    /// it can end the connection.
+    ///
+    /// - Returns: whether it was open (then the caller wakes it, once it holds no lock).
+    func close(with finals: [WatchEvent]) -> Bool {
+        state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.closed = true
             state.queue = finals
@@ -79,6 +84,10 @@ public final class WatchSubscriber: Sendable {
             state.asleep = false
             return true
         }
-        if closing { wake() }
+    }
+
+    /// Forgets the queued events of one watch (ended by its subscriber: none follow it).
+    func forget(_ watch: WatchID) {
+        state.withLock { state in state.queue.removeAll { $0.watch == watch } }
     }
 }

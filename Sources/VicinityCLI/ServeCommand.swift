@@ -59,6 +59,8 @@ struct ServeCommand: OutputCommand {
     var watchQueue = ServerConfiguration().watchQueue
     @Option(help: "Latest changes remembered to resume a watch from a log position; 0: a resume starts afresh.")
     var watchHistory = WatchLimits().historyChanges
+    @Option(help: "Most objects one watch holds: a watch asked with more is refused, one growing beyond it ends.")
+    var maxWatchObjects = WatchLimits().maximumObjects
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -85,7 +87,8 @@ struct ServeCommand: OutputCommand {
                 "invalid change-log retention: --log-keep-changes and --log-keep-hours must be 0 or more")
         }
         guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
-            maxRequestBytes >= 1, maxWatches >= 1, maxWatchesPerClient >= 1, watchQueue >= 1, watchHistory >= 0
+            maxRequestBytes >= 1, maxWatches >= 1, maxWatchesPerClient >= 1, watchQueue >= 1, watchHistory >= 0,
+            maxWatchObjects >= 1
         else { throw ValidationError("limits must be 1 or more (timeouts and --watch-history 0 or more)") }
     }
 
@@ -182,7 +185,8 @@ struct ServeCommand: OutputCommand {
         configuration.limits.maximumBulkBytes = maxBulkBytes
         configuration.limits.maximumRequestBytes = maxRequestBytes
         configuration.watchLimits = WatchLimits(
-            maximumWatches: maxWatches, maximumPerSubscriber: maxWatchesPerClient, historyChanges: watchHistory)
+            maximumWatches: maxWatches, maximumPerSubscriber: maxWatchesPerClient, historyChanges: watchHistory,
+            maximumObjects: maxWatchObjects)
         configuration.watchQueue = watchQueue
         return configuration
     }

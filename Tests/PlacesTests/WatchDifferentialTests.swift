@@ -81,7 +81,10 @@ import Testing
         func newWatch() throws {
             let users = liveUsers()
             let kind = random.nextUnit() < 0.5 ? PlaceDirectory.userKind : "pharmacy"
-            let model: DistanceModel = random.nextUnit() < 0.7 ? .geodesic : .sphere
+            let models: [DistanceModel] = [
+                .geodesic, .geodesic, .sphere, .haversine(try Haversine(radiusMeters: 6_378_137)),
+            ]
+            let model = models[Int(random.next() % UInt64(models.count))]
             var principal: Principal = [.anonymous, .admin][Int(random.next() % 2)]
             if !users.isEmpty, random.nextUnit() < 0.5 {
                 principal = .user(users[Int(random.next() % UInt64(users.count))].id)
@@ -97,7 +100,11 @@ import Testing
                     center = .user(user)
                 }
             }
-            var radius = 100 + random.nextUnit() * 1_500
+            // Mostly hundreds of meters; now and then 0 (the centre alone) or tens of km (coarse levels).
+            let sizeRoll = random.nextUnit()
+            var radius =
+                sizeRoll < 0.05
+                ? 0 : sizeRoll < 0.15 ? 5_000 + random.nextUnit() * 60_000 : 100 + random.nextUnit() * 1_500
             // Now and then exactly on the boundary of an object (d == r: inside).
             if random.nextUnit() < 0.3, case .point(let point) = center {
                 let objects = durable.read { directory in

@@ -203,4 +203,94 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
         #expect(Set(events.map { "\($0.kind) \($0.object?.id ?? "")" }) == ["exit p1", "enter p3"])
         #expect(behind.replication.reloads == 1)
     }
+
+    @Test func aReloadEndsWatchesWhoseTokenStoppedWorking() async throws {
+        try await durable.perform(.rotateAdminToken, by: .admin)
+        let behind = try DurableDirectory(loading: store)
+        defer { behind.close() }
+        let subscriber = WatchSubscriber {}
+        let adas = try behind.watch(spec("user"), presenting: tokens["ada"], for: subscriber)
+        let following = try behind.watch(spec(center: .user("bob")), by: .admin, for: subscriber)
+        let anonymous = try behind.watch(spec("user"), presenting: nil, for: subscriber)
+        _ = subscriber.take()
+        // While the follower is away: Ada is removed and another, private, Ada added; Bob goes.
+        try await durable.perform(.removeUser("ada"), by: .admin)
+        try await durable.perform(
+            .addUser(User(id: "ada", name: "Another Ada", location: at(41, 29), visibility: .private)), by: .admin)
+        try await durable.perform(.removeUser("bob"), by: .admin)
+        store.trimEverything()
+        behind.follow(pollInterval: 0.01)
+        #expect(await behind.waitUntilApplied(durable.appliedPosition, timeout: 5))
+        let events = subscriber.take()
+        #expect(!events.contains { $0.object?.name == "Another Ada" }, "a private user shown to a stale token")
+        #expect(events.filter { $0.kind == .closed }.map(\.watch).sorted() == [adas, following].sorted())
+        #expect(behind.watchStatistics.watches == 1)
+        #expect(
+            Set(events.filter { $0.watch == anonymous }.map { "\($0.kind) \($0.object?.id ?? "")" }) == [
+                "exit ada", "exit bob",
+            ])
+    }
+
+    @Test func aResumeAcrossTheAskersOwnRemovalStartsAfresh() async throws {
+        try await durable.perform(.setVisibility("cem", .private), presenting: tokens["cem"])
+        let before = durable.appliedPosition
+        try await durable.perform(.removeUser("cem"), by: .admin)
+        let token = try await durable.perform(
+            .addUser(User(id: "cem", name: "New Cem", location: at(45, 10), visibility: .private)), by: .admin)
+        let subscriber = WatchSubscriber {}
+        _ = try durable.watch(spec("user"), presenting: token, after: before, for: subscriber)
+        let events = subscriber.take()
+        #expect(events.first?.kind == .reset)
+        #expect(!events.contains { $0.object?.name == "Cem" }, "the old Cem's private record")
+    }
+
+    @Test func wakeMayCallBackIntoTheDirectory() async throws {
+        let box = SubscriberBox()
+        let subscriber = WatchSubscriber { [durable] in
+            // What a front end does when woken: read the counters, take, end what is closed.
+            _ = durable.watchStatistics
+            if let subscriber = box.subscriber, subscriber.isClosed { durable.unwatchAll(for: subscriber) }
+        }
+        box.subscriber = subscriber
+        _ = try durable.watch(spec(), presenting: nil, for: subscriber)
+        _ = subscriber.take()
+        try await durable.perform(
+            .setPlace(Place(id: "p1", kind: "pharmacy", name: "One", coordinate: at(41.0011, 29))), by: .admin)
+        #expect(subscriber.take().map(\.kind) == [.move])
+    }
+
+    @Test func aWatchTooLargeIsRefusedAndOneGrowingTooLargeEnds() async throws {
+        durable.watchLimits = WatchLimits(maximumObjects: 2)
+        for number in 2...3 {
+            try await durable.perform(
+                .setPlace(
+                    Place(id: "p\(number)", kind: "pharmacy", name: "P", coordinate: at(41 + Double(number) / 1e4, 29))),
+                by: .admin)
+        }
+        let subscriber = WatchSubscriber(capacity: 2) {}
+        #expect(throws: PlacesError.self) { try durable.watch(spec(radius: 5_000), presenting: nil, for: subscriber) }
+        #expect(!subscriber.isClosed && durable.watchStatistics.watches == 0)
+        let small = try durable.watch(spec(radius: 100), presenting: nil, for: subscriber)
+        // One position's events go into an empty queue even beyond its capacity.
+        #expect(subscriber.take().map(\.kind) == [.inside, .inside, .ready])
+        try await durable.perform(
+            .setPlace(Place(id: "p4", kind: "pharmacy", name: "P", coordinate: at(41.0001, 29))), by: .admin)
+        let events = subscriber.take()
+        #expect(events.map(\.kind) == [.enter, .closed])
+        #expect(events.last?.watch == small && events.last?.message?.contains("--max-watch-objects") == true)
+        #expect(durable.watchStatistics.watches == 0)
+    }
+
+    @Test func anEndedWatchSendsNothingMore() async throws {
+        let subscriber = WatchSubscriber {}
+        let first = try durable.watch(spec(), presenting: nil, for: subscriber)
+        let second = try durable.watch(spec(), presenting: nil, for: subscriber)
+        #expect(durable.unwatch(first, for: subscriber))
+        #expect(subscriber.take().allSatisfy { $0.watch == second })
+    }
+}
+
+/// Lets a subscriber's wake refer to the subscriber.
+private final class SubscriberBox: @unchecked Sendable {
+    var subscriber: WatchSubscriber?
 }
