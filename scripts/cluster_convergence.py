@@ -438,8 +438,8 @@ class EventStream:
                 elif line == "" and event:
                     self.events.put((event, ident, data, time.time()))
                     event, ident, data = None, None, None
-        except (OSError, ValueError, http.client.HTTPException):
-            pass
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            pass  # the connection closed (AttributeError: closed by `close` while being read)
 
     def next(self, timeout):
         return self.events.get(timeout=timeout)

@@ -29,9 +29,13 @@ enum QueryValues {
                 throw .conflictingParameter(
                     name: "user", detail: "give user (a watch that follows that user) or lat and lon, not both")
             }
-            do { return .user(try Vocabulary.existingUserID.parse(user)) } catch {
-                throw .parameter("user", in: .query, error)
+            // A stored user, named as a path names one (`nearby` included).
+            guard Vocabulary.existingUserID.isValid(user) else {
+                throw .invalidParameter(
+                    name: "user", in: .query, noun: "user id", value: user,
+                    expected: Vocabulary.existingUserID.expected)
             }
+            return .user(user)
         }
         guard let lat else { throw QueryParameter.latitude("lat").missing }
         guard let lon else { throw QueryParameter.longitude("lon").missing }

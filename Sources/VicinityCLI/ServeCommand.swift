@@ -42,7 +42,8 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
     var idleTimeout = 300
     @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
-    @Option(help: "Seconds without an event before an HTTP watch stream (Server-Sent Events) gets a keep-alive comment.")
+    @Option(
+        help: "Seconds without an event before an HTTP watch stream (Server-Sent Events) gets a keep-alive comment.")
     var sseHeartbeat = 15.0
     @Option(help: "Least severe messages logged: trace, debug, info (a line per request), notice, warning, error.")
     var logLevel = "notice"

@@ -1,10 +1,15 @@
 import Foundation
-import TestSupport
+import Synchronization
 
-/// A Server-Sent Events client on a plain socket, for the watch tests: sends one GET, and parses
-/// what comes back — the status, the chunked body, the events and the heartbeats — as a client
-/// without an SSE library would.
-final class EventStreamClient: @unchecked Sendable {
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A Server-Sent Events client on a plain socket, for the watch tests: sends one request and
+/// parses what comes back as it arrives — the status and headers, the chunked body, the events and
+/// the heartbeats — as a client without an SSE library would. Parsing is incremental, so that a
+/// stream of many thousands of events costs no more than reading it.
+final class EventStreamClient: Sendable {
     /// One event as it arrived: its `event:`, `id:` (nil when it had none) and `data:` lines.
     struct Event: Sendable, Equatable, CustomStringConvertible {
         var name: String
@@ -29,33 +34,71 @@ final class EventStreamClient: @unchecked Sendable {
         var keepAlives = 0
         /// The body's last chunk came: the stream ended.
         var ended = false
+        /// The server closed the connection.
+        var closed = false
     }
 
-    private var client: RawClient?
-    /// Every byte received, as text.
-    private(set) var text = ""
+    /// The parser's state: bytes not yet parsed, and what they made so far.
+    fileprivate struct State {
+        var received = Received()
+        var pending: [UInt8] = []
+        var headDone = false
+        /// Bytes of the current chunk still to come (nil: a size line is next).
+        var chunkLeft: Int?
+        /// The body's text not yet ending in a blank line.
+        var body: [UInt8] = []
+    }
 
-    /// Connects and sends `GET target` with `headers`.
+    private let descriptor: Int32
+    private let state = Mutex(State())
+    private let open = Atomic<Bool>(true)
+
+    /// Connects to 127.0.0.1 on `port` and sends `method target` with `headers`.
     init(port: Int, target: String, headers: [String: String] = [:], method: String = "GET") throws {
-        let client = try RawClient(port: port)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            Glibc.close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        client.send(request + "\r\n")
-        self.client = client
+        let bytes = Array((request + "\r\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+            guard sent > 0 else { break }
+            offset += sent
+        }
     }
 
+    deinit { close() }
+
     /// Closes the connection (the client goes away).
-    func close() { client = nil }
+    func close() {
+        if open.exchange(false, ordering: .relaxed) { Glibc.close(descriptor) }
+    }
+
+    /// What was received so far.
+    var received: Received { state.withLock { $0.received } }
 
     /// Reads until `done` holds of what was received, the server closes, or `seconds` pass.
     @discardableResult
     func receive(for seconds: Double = 15, until done: @escaping @Sendable (Received) -> Bool) async -> Received {
-        guard let client else { return EventStreamClient.parse(text) }
-        let before = text
-        if done(EventStreamClient.parse(before)) { return EventStreamClient.parse(before) }
-        let (more, _) = await client.receive(for: seconds) { done(EventStreamClient.parse(before + $0)) }
-        text += more
-        return EventStreamClient.parse(text)
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: self.blockingReceive(for: seconds, until: done))
+            }
+        }
     }
 
     /// Reads until `count` events came.
@@ -70,46 +113,81 @@ final class EventStreamClient: @unchecked Sendable {
         await receive(for: seconds) { $0.events.contains { $0.name == name } || $0.ended }
     }
 
-    /// Reads until the stream ends or the server closes the connection, or `seconds` pass: what
-    /// came, and whether the connection was closed.
-    func receiveToTheEnd(for seconds: Double) async -> (received: Received, closed: Bool) {
-        guard let client else { return (EventStreamClient.parse(text), true) }
-        let before = text
-        let (more, closed) = await client.receive(for: seconds) { EventStreamClient.parse(before + $0).ended }
-        text += more
-        return (EventStreamClient.parse(text), closed != nil)
+    private func blockingReceive(for seconds: Double, until done: (Received) -> Bool) -> Received {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let current = received
+            if done(current) || current.closed || !open.load(ordering: .relaxed) { return current }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return current }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(min(left * 1000, 200).rounded(.up))) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                state.withLock { $0.feed(buffer[..<count]) }
+            } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                state.withLock { $0.received.closed = true }
+            }
+        }
+    }
+}
+
+extension EventStreamClient.State {
+    /// Parses the bytes that came: the head once, then chunks, then events.
+    fileprivate mutating func feed(_ bytes: ArraySlice<UInt8>) {
+        pending += bytes
+        if !headDone {
+            guard let end = Self.find([13, 10, 13, 10], in: pending) else { return }
+            let lines = String(decoding: pending[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+            received.status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                received.headers[line[..<colon].lowercased()] =
+                    line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            pending.removeFirst(end + 4)
+            headDone = true
+        }
+        var start = 0
+        while !received.ended {
+            if let left = chunkLeft {
+                // The chunk's data, then its CRLF.
+                let available = min(left, pending.count - start)
+                body += pending[start..<(start + available)]
+                start += available
+                if available < left {
+                    chunkLeft = left - available
+                    break
+                }
+                guard pending.count - start >= 2 else {
+                    chunkLeft = 0
+                    break
+                }
+                start += 2
+                chunkLeft = nil
+            } else {
+                guard let lineEnd = Self.find([13, 10], in: pending[start...]) else { break }
+                let size = Int(String(decoding: pending[start..<lineEnd], as: UTF8.self), radix: 16) ?? 0
+                start = lineEnd + 2
+                if size == 0 {
+                    received.ended = true
+                } else {
+                    chunkLeft = size
+                }
+            }
+        }
+        pending.removeFirst(start)
+        parseEvents()
     }
 
-    /// The response in `text`: head, then the chunked body's events.
-    static func parse(_ text: String) -> Received {
-        var received = Received()
-        let bytes = Array(text.utf8)
-        guard let headEnd = find([13, 10, 13, 10], in: bytes, from: 0) else { return received }
-        let head = String(decoding: bytes[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
-        received.status = head.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
-        for line in head.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            received.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
-        }
-        // The chunked body.
-        var body: [UInt8] = []
-        var at = headEnd + 4
-        while let lineEnd = find([13, 10], in: bytes, from: at),
-            let size = Int(String(decoding: bytes[at..<lineEnd], as: UTF8.self), radix: 16)
-        {
-            if size == 0 {
-                received.ended = true
-                break
-            }
-            guard lineEnd + 2 + size + 2 <= bytes.count else { break }
-            body += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
-            at = lineEnd + 2 + size + 2
-        }
-        // Events: blocks separated by a blank line; a block of comment lines is a heartbeat.
-        let blocks = String(decoding: body, as: UTF8.self).components(separatedBy: "\n\n").dropLast()
-        for block in blocks {
-            var event = Event(name: "message", id: nil, data: "")
+    /// Events: blocks separated by a blank line; a block of comment lines is a heartbeat.
+    private mutating func parseEvents() {
+        var start = 0
+        while let end = Self.find([10, 10], in: body[start...]) {
+            let block = String(decoding: body[start..<end], as: UTF8.self)
+            start = end + 2
+            var event = EventStreamClient.Event(name: "message", id: nil, data: "")
             var isEvent = false
             for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix(":") {
@@ -126,11 +204,21 @@ final class EventStreamClient: @unchecked Sendable {
             }
             if isEvent { received.events.append(event) }
         }
-        return received
+        body.removeFirst(start)
     }
 
-    private static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= pattern.count, start <= bytes.count - pattern.count else { return nil }
-        return (start...(bytes.count - pattern.count)).first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+    /// Where `pattern` starts in `bytes` (an index of `bytes`), or nil.
+    private static func find(_ pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        var index = bytes.startIndex
+        while index <= bytes.endIndex - pattern.count {
+            if bytes[index] == pattern[0], bytes[index..<(index + pattern.count)].elementsEqual(pattern) {
+                return index
+            }
+            index += 1
+        }
+        return nil
     }
+
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8]) -> Int? { find(pattern, in: bytes[...]) }
 }

@@ -129,7 +129,8 @@ import Testing
             .get, "/v1/nearby/watch?\(Self.here)",
             headers: [HTTPField.Name("Vicinity-Min-Position")!: "1000", HTTPField.Name("Vicinity-Wait-Ms")!: "50"])
         #expect(waited.status == 503 && waited.detail?.hasPrefix("position 1000 was not applied") == true)
-        let json = try await transport.send(.get, "/v1/nearby/watch?\(Self.here)", headers: [.accept: "application/json"])
+        let json = try await transport.send(
+            .get, "/v1/nearby/watch?\(Self.here)", headers: [.accept: "application/json"])
         #expect(json.status == 406)
         #expect(fixture.api.directory.watchStatistics.watches == 0)
     }
