@@ -91,13 +91,13 @@ final class EventStreamClient: Sendable {
     /// What was received so far.
     var received: Received { state.withLock { $0.received } }
 
-    /// Reads until `done` holds of what was received, the server closes, or `seconds` pass.
+    /// Reads until `done` holds of what was received, the server closes, or `seconds` pass. The
+    /// reading blocks a thread of its own: on the shared dispatch queues (as wide as the machine
+    /// has cores) a few streams waiting for seconds would hold up every other test's waits.
     @discardableResult
     func receive(for seconds: Double = 15, until done: @escaping @Sendable (Received) -> Bool) async -> Received {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: self.blockingReceive(for: seconds, until: done))
-            }
+            Thread { continuation.resume(returning: self.blockingReceive(for: seconds, until: done)) }.start()
         }
     }
 
