@@ -15,12 +15,12 @@ import Synchronization
 /// than `WatchStreamSettings.queueCapacity`: the stream then sends the final `closed` event and
 /// ends. Nothing else waits for it. While the stream has nothing to write it waits on `wake`
 /// (an `AsyncStream` holding at most one pending signal) for events, the heartbeat, the client
-/// hanging up or the server stopping.
+/// hanging up or the server stopping (seen by a task of its own that lives as long as the stream).
 ///
 /// A timer on the connection's event loop ticks every second (or every heartbeat, when shorter):
 /// it wakes the writer for a heartbeat after `heartbeatSeconds` of silence, and closes the
-/// connection of a client that reads nothing at all once its subscriber was closed and
-/// `stallSeconds` passed (its final events can never reach it).
+/// connection of a client that reads nothing at all once its subscriber was closed, or the server
+/// began to stop, and `stallSeconds` passed (its final events can never reach it).
 ///
 /// However the stream ends — its last event written, the client gone, the server stopping, the
 /// body dropped unread (HEAD) — the watch is ended: `finish()` on the way out, and `deinit` for
@@ -53,6 +53,8 @@ final class WatchEventStream: Sendable {
     private let channel: (any Channel)?
     private let signals: AsyncStream<Void>
     private let signal: AsyncStream<Void>.Continuation
+    /// Finished when the stream ends (the shutdown watcher's wait).
+    private let endings = AsyncStream.makeStream(of: Void.self)
     private let state: Mutex<State>
 
     private init(
@@ -121,6 +123,19 @@ final class WatchEventStream: Sendable {
         }
         if ended { timer.cancel() }
         channel?.closeFuture.whenComplete { [weak self] _ in self?.hangUp() }
+        // The server's graceful shutdown, seen by a task that lives as long as the stream (it
+        // inherits the request's task-local shutdown context): the writer may be blocked on a
+        // client that reads nothing, and the server waits for every response to end.
+        // The task holds the stream weakly: its end (`finish`, from `deinit` at the latest) ends the task.
+        let ending = endings.stream
+        let stop: @Sendable () -> Void = { [weak self] in self?.stop() }
+        Task {
+            await withGracefulShutdownHandler {
+                for await _ in ending {}
+            } onGracefulShutdown: {
+                stop()
+            }
+        }
     }
 
     /// The timer: a heartbeat owed, or a connection to close.
@@ -131,7 +146,9 @@ final class WatchEventStream: Sendable {
         let stall = TimeAmount.nanoseconds(Int64(settings.stallSeconds * 1e9))
         let (wakeWriter, closeConnection) = state.withLock { state -> (Bool, Bool) in
             guard state.writing else { return (now - state.lastWrite >= heartbeat, false) }
-            guard closed else {
+            // A client that reads nothing can take neither its final events nor the server's
+            // `closed`: its connection is closed once `stallSeconds` have passed.
+            guard closed || state.stopping else {
                 state.stalledSince = nil
                 return (false, false)
             }
@@ -166,6 +183,7 @@ final class WatchEventStream: Sendable {
         guard let timer else { return }
         timer?.cancel()
         signal.finish()
+        endings.continuation.finish()
         directory.unwatchAll(for: subscriber)
     }
 
@@ -221,16 +239,9 @@ final class WatchEventStream: Sendable {
     }
 
     /// Waits for a signal; false when there will be none (the stream finished, the task was
-    /// cancelled). A graceful shutdown of the server meanwhile stops the stream.
+    /// cancelled).
     func wait(on signals: inout AsyncStream<Void>.Iterator) async -> Bool {
-        var iterator = signals
-        let signalled = await withGracefulShutdownHandler {
-            await iterator.next() != nil
-        } onGracefulShutdown: { [weak self] in
-            self?.stop()
-        }
-        signals = iterator
-        return signalled
+        await signals.next() != nil
     }
 
     /// The body's bytes: `step` by `step`.

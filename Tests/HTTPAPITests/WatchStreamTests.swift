@@ -229,6 +229,33 @@ import Testing
         #expect(directory.watchStatistics.watches == 0)
     }
 
+    /// A graceful shutdown does not wait for ever on a client that reads nothing (its stream's
+    /// writer is blocked on a full socket): its connection is closed after `stallSeconds`.
+    @Test func aStoppingServerDoesNotWaitForAClientThatReadsNothing() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let directory = fixture.api.directory
+        let settings = WatchStreamSettings(heartbeatSeconds: 30, queueCapacity: 1_000_000, stallSeconds: 1)
+        let (server, port) = try await Self.serve(fixture, settings)
+        let name = String(repeating: "S", count: 250)
+        _ = try await directory.perform(
+            .addUser(User(id: "runner", name: name, location: try Coordinate(latitude: 41.088, longitude: 29.015))),
+            by: .admin)
+        let stuck = try EventStreamClient(port: port, target: "/v1/users/nearby/watch?\(Self.here)&radius=5000")
+        #expect(await Self.eventually { directory.watchStatistics.watches == 1 })
+        // More than the socket buffers hold (about 9,000 such events here): the writer blocks.
+        for move in 0..<15_000 {
+            let location = try Coordinate(latitude: 41.088 + Double(move % 100) * 1e-5, longitude: 29.015)
+            _ = try await directory.perform(.moveUser("runner", to: location), by: .admin)
+        }
+        let started = Date()
+        await server.shutdown()
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 10, "shutdown took \(took) s")
+        #expect(directory.watchStatistics.watches == 0)
+        stuck.close()
+    }
+
     /// A client that reads nothing fills its stream's queue and is closed, while a second watcher
     /// of the same changes keeps getting its events at once (issue 17, Must-show 4).
     @Test func aClientThatNeverReadsIsClosedWithoutSlowingAnother() async throws {
