@@ -36,6 +36,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = true
     /// The most pipelined writes run as one group.
     static let maximumGroup = 1_024
+    /// The connection's geo watches (made with the session; their subscriber on the first watch).
+    private var watches: ConnectionWatches?
 
     init(service: LineService, configuration: ServerConfiguration) {
         self.service = service
@@ -53,7 +55,20 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }
             return
         }
-        self.session = session
+        let channel = context.channel
+        let watches = ConnectionWatches(capacity: configuration.watchQueue) {
+            // On the applying thread: hop to the connection's loop, which writes the events.
+            channel.eventLoop.execute {
+                guard let context = try? channel.pipeline.syncOperations.context(handlerType: CommandHandler.self),
+                    let handler = context.handler as? CommandHandler
+                else { return }
+                handler.writeWatchEvents(context: context)
+            }
+        }
+        self.watches = watches
+        var connected = session
+        connected.watches = watches
+        self.session = connected
         context.fireChannelActive()
     }
 
@@ -62,6 +77,9 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         session = nil
         closed = true
         stallTimer?.cancel()
+        // Always: the hub forgets the watches and the subscriber's queue is freed.
+        if let subscriber = watches?.current { service.directory.unwatchAll(for: subscriber) }
+        watches = nil
         context.fireChannelInactive()
     }
 
@@ -93,7 +111,10 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? IdleStateHandler.IdleStateEvent, event == .read, !busy, queue.isEmpty {
+        // A connection that watches only listens (as a Redis subscriber, it is never idle).
+        if let event = event as? IdleStateHandler.IdleStateEvent, event == .read, !busy, queue.isEmpty,
+            (watches?.count ?? 0) == 0
+        {
             closed = true
             context.close(promise: nil)
             return
@@ -107,7 +128,9 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             stallTimer = nil
             setAutoRead(true, context: context)
             process(context: context, flush: true)
-        } else if stallTimer == nil, configuration.outputStallSeconds > 0 {
+            writeWatchEvents(context: context)
+        }
+        if !context.channel.isWritable, stallTimer == nil, configuration.outputStallSeconds > 0 {
             setAutoRead(false, context: context)
             let channel = context.channel
             stallTimer = context.eventLoop.scheduleTask(in: .seconds(Int64(configuration.outputStallSeconds))) {
@@ -115,6 +138,48 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Writes the watch events queued for this connection, between replies (on the loop, never
+    /// inside one), while the channel is writable: when it is not, they stay in the subscriber's
+    /// bounded queue (which closes it when the client never catches up) and this resumes when the
+    /// channel is writable again. A subscriber closed for falling behind gets its final `closed`
+    /// events written, an error, and the connection closed.
+    func writeWatchEvents(context: ChannelHandlerContext) {
+        guard !closed, let watches, let subscriber = watches.current else { return }
+        var wrote = false
+        while context.channel.isWritable || subscriber.isClosed {
+            let events = subscriber.take()
+            if events.isEmpty { break }
+            var buffer = context.channel.allocator.buffer(capacity: 192 * events.count)
+            let format = self.format
+            for event in events {
+                // A watch ended by UNWATCH may still have had events queued: none follow it.
+                guard let channel = watches.channel(of: event.watch) else { continue }
+                WatchEventText.write(event, channel: channel, format: format, to: &buffer)
+                if event.kind == .closed { _ = watches.remove(event.watch) }
+            }
+            if buffer.readableBytes > 0 {
+                context.write(wrapOutboundOut(buffer), promise: nil)
+                wrote = true
+            }
+        }
+        if subscriber.isClosed {
+            closed = true
+            write(
+                .error(
+                    "ERR closing the connection: its watch events were not read in time (more than "
+                        + "\(watches.capacity) waiting)"), context: context)
+            context.flush()
+            context.close(promise: nil)
+            return
+        }
+        if wrote { context.flush() }
+    }
+
+    /// The format replies and events are written in now.
+    private var format: RESPReplyEncoder.Format {
+        session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
     }
 
     /// Turns reading on or off, only when that changes it (setting an option costs a future).
@@ -140,7 +205,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ///   `channelReadComplete`, so that a read's replies go out together.
     private func process(context: ChannelHandlerContext, flush: Bool) {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
-            if session.transaction == nil, let group = takeWriteGroup() {
+            // In watch mode every command goes through `execute`, which refuses writes there.
+            if session.transaction == nil, !LineService.inWatchMode(session), let group = takeWriteGroup() {
                 busy = true
                 let eventLoop = context.eventLoop
                 let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
@@ -228,8 +294,6 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ reply: RESPReply, context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: 64)
-        let format: RESPReplyEncoder.Format =
-            session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
         RESPReplyEncoder.write(reply, format: format, to: &buffer)
         context.write(wrapOutboundOut(buffer), promise: nil)
     }
