@@ -142,7 +142,9 @@ struct ServeCommand: OutputCommand {
             let http = HTTPServer(
                 directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
                 idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, eventLoopGroup: eventLoops,
-                logger: logger, watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat))
+                logger: logger,
+                // One queue size for a client of either protocol (a connection, an SSE stream).
+                watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue))
             let host = self.host
             services.append(
                 ClosureService {

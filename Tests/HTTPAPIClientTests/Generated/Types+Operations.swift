@@ -977,8 +977,8 @@ internal enum Operations {
     /// (`vicinity serve --sse-heartbeat`), so that proxies keep the connection and a client
     /// can tell a quiet watch from a dead one.
     ///
-    /// **Back-pressure.** The server queues a bounded number of events (10,000) for a stream
-    /// that is not read; beyond that the stream gets a final `closed` event (its `message`
+    /// **Back-pressure.** The server queues a bounded number of events (10,000 unless
+    /// `vicinity serve --watch-queue` says otherwise) for a stream that is not read; beyond that the stream gets a final `closed` event (its `message`
     /// says why) and ends, or the connection is closed when the client reads nothing at all. Other watchers are never slowed by it. A stream also ends with `closed` when the
     /// watched user is removed, when the token stops working, or when the server stops.
     ///
