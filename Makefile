@@ -58,6 +58,7 @@ test: build-debug
 	VICINITY=$(BIN_DEBUG) scripts/cluster-tests.sh
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
+	VICINITY=$(BIN_DEBUG) scripts/watch-sse.sh
 	VICINITY=$(BIN_DEBUG) scripts/real-clients.sh
 	VICINITY=$(BIN_DEBUG) scripts/watch-clients.sh
 	VICINITY=$(BIN_DEBUG) scripts/operator-faults.sh

@@ -9,7 +9,9 @@
 #             write lost, none refused stored, every node converges;
 #   privacy   a user made private on one node is in no reply of the others that waited for it;
 #   unsafe    a fifth of the writes with positions from a plain sequence: the check must see a
-#             node miss a change (the proof that the convergence check can fail).
+#             node miss a change (the proof that the convergence check can fail);
+#   watch     a watcher on node B (HTTP, Server-Sent Events) sees the enter, move and exit that
+#             USER.ADD and USER.MOVE on node A cause, each within 5 s.
 # Usage: VICINITY=.build/debug/vicinity scripts/cluster-tests.sh [scenario…]   (WRITES=2000 quick)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +19,7 @@ source scripts/postgres-common.sh
 bin=$(realpath "${VICINITY:-.build/debug/vicinity}")
 writes=${WRITES:-20000}
 scenarios=("$@")
-[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(converge faults privacy unsafe)
+[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(converge faults privacy unsafe watch)
 
 work=$(mktemp -d /tmp/vicinity-cluster.XXXXXX)
 chmod 755 "$work"

@@ -18,10 +18,16 @@ Scenarios (each prints ok/FAIL lines; the exit status is 1 when any failed):
             position (WAITPOS; HTTP Vicinity-Min-Position).
   unsafe    `converge` with VICINITY_UNSAFE_LOG_SEQUENCE=1 (positions from a plain sequence,
             tailed "greater than the last"): the check must find a node that differs.
+  watch     a watcher connected by Server-Sent Events to node B (GET /v1/users/nearby/watch)
+            sees the enter, move and exit caused by USER.ADD / USER.MOVE written on node A, each
+            within WATCH_BOUND_SECONDS, with A's log position as the event's id.
 """
 
 import argparse
+import http.client
+import json
 import os
+import queue
 import random
 import signal
 import subprocess
@@ -271,7 +277,7 @@ def read_works(node):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=["converge", "faults", "privacy", "unsafe"])
+    parser.add_argument("scenario", choices=["converge", "faults", "privacy", "unsafe", "watch"])
     parser.add_argument("--vicinity", required=True)
     parser.add_argument("--url", required=True)
     parser.add_argument("--work", required=True)
@@ -317,6 +323,8 @@ def main():
             faults(args, nodes, tokens)
         elif args.scenario == "privacy":
             privacy(nodes, tokens)
+        elif args.scenario == "watch":
+            watch(nodes, tokens)
     finally:
         for node in nodes:
             node.stop()
@@ -398,6 +406,78 @@ def privacy(nodes, tokens):
         check(f"round {round_}: the user made private on node0 is in no reply of node1 and node2", not leaks,
               ", ".join(leaks))
     admin.close()
+
+
+# How long a change written on one node may take to reach a watcher on another: the followers are
+# woken by the database's notification (about 10 ms), and poll every second when one is missed.
+WATCH_BOUND_SECONDS = 5.0
+
+
+class EventStream:
+    """A Server-Sent Events reader on its own thread: (event, id, data, arrival time) tuples."""
+
+    def __init__(self, port, target):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.request("GET", target, headers={"Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        self.status = self.response.status
+        self.events = queue.Queue()
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        event, ident, data = None, None, None
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("id: "):
+                    ident = int(line[4:])
+                elif line.startswith("data: "):
+                    data = json.loads(line[6:])
+                elif line == "" and event:
+                    self.events.put((event, ident, data, time.time()))
+                    event, ident, data = None, None, None
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            pass  # the connection closed (AttributeError: closed by `close` while being read)
+
+    def next(self, timeout):
+        return self.events.get(timeout=timeout)
+
+    def close(self):
+        self.connection.close()
+
+
+def watch(nodes, tokens):
+    a, b, _ = nodes
+    admin = Client(a.line_port)
+    admin.call("AUTH", tokens.current())
+    stream = EventStream(b.http_port, "/v1/users/nearby/watch?lat=41.05&lon=29.05&radius=500")
+    check("node1 answers the watch with 200", stream.status == 200, str(stream.status))
+    try:
+        event = stream.next(10)
+        check("the watch starts with an empty snapshot (ready)", event[0] == "ready", str(event))
+        steps = [
+            ("enter", ("USER.ADD", "walker", "NAME", "Walker", "AT", 41.0505, 29.05)),
+            ("move", ("USER.MOVE", "walker", 41.051, 29.0505)),
+            ("exit", ("USER.MOVE", "walker", 41.10, 29.05)),
+        ]
+        for kind, command in steps:
+            sent = time.time()
+            admin.call(*command)
+            position = admin.call("POSITION")[0]
+            try:
+                event, ident, data, arrived = stream.next(WATCH_BOUND_SECONDS)
+            except queue.Empty:
+                check(f"{command[0]} on node0 reaches the watcher on node1 as {kind}", False, "no event in time")
+                continue
+            check(f"{command[0]} on node0 reaches the watcher on node1 as {kind} in "
+                  f"{(arrived - sent) * 1000:.1f} ms",
+                  (event, data.get("id"), ident, data.get("position")) == (kind, "walker", position, position)
+                  and arrived - sent <= WATCH_BOUND_SECONDS, f"{event} {ident} {data}, position {position}")
+    finally:
+        stream.close()
+        admin.close()
 
 
 if __name__ == "__main__":

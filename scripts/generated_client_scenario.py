@@ -28,6 +28,7 @@ from vicinity_client.api.users import (
     register_user,
     set_user_visibility,
 )
+from vicinity_client.api.watches import watch_nearby, watch_nearby_users
 from vicinity_client.models import (
     Location,
     NearbyFeatureCollection,
@@ -195,6 +196,12 @@ def main(base_url: str, admin_token: str) -> None:
                 content=b"lat=41", headers={"Content-Type": "text/plain"})
     raw_problem("write without a token", public.get_httpx_client(), "DELETE", "/v1/users/ayse", 401,
                 "this needs a token: send Authorization: Bearer <token>")
+    # The watches stream Server-Sent Events without end (scripts/watch-sse.sh reads them with
+    # curl); their refusals are answers like any other.
+    problem("watch with a bad latitude", watch_nearby.sync(client=public, lat=95, lon=LON), 400,
+            'invalid latitude "95": expected a number of degrees from -90 to 90')
+    problem("watch following a user without their token", watch_nearby_users.sync(client=public, user="ayse"),
+            403, "not allowed: ")
     stranger = AuthenticatedClient(base_url=base_url, token="A" * 43, raise_on_unexpected_status=True)
     problem("unknown token", delete_user.sync_detailed("ayse", client=stranger).parsed, 401,
             "the token matches no user")

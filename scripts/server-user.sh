@@ -28,13 +28,13 @@ serve_as_unprivileged() { # folder, binary
 # token in $admin, `serve` started on it unprivileged (pid in $server, log in $1/serve.log), an
 # EXIT trap that stops it and removes $1, and a wait until the HTTP API answers.
 #
-#   serve_example "$work" "$bin" LINE_PORT HTTP_PORT     # a port of 0: the system chooses
-serve_example() { # folder, binary, line port, HTTP port
+#   serve_example "$work" "$bin" LINE_PORT HTTP_PORT [SERVE_OPTION…]   # a port of 0: the system chooses
+serve_example() { # folder, binary, line port, HTTP port, more options of serve
     serve_folder=$1
     "$2" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$1/db.sqlite" >/dev/null
     admin=$("$2" admin-token --db "$1/db.sqlite" 2>/dev/null)
     serve_as_unprivileged "$1" "$2"
-    "${as_server_user[@]}" "$serve_bin" serve --db "$1/db.sqlite" --line-port "$3" --http-port "$4" \
+    "${as_server_user[@]}" "$serve_bin" serve --db "$1/db.sqlite" --line-port "$3" --http-port "$4" "${@:5}" \
         2>"$1/serve.log" &
     server=$!
     trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$serve_folder"' EXIT

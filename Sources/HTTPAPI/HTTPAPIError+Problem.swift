@@ -9,7 +9,7 @@ import Places
 /// The runtime carries these into its `ServerError`, and `ProblemMiddleware` sends them.
 extension HTTPAPIError: HTTPResponseConvertible {
     /// 400 for bad parameters (and a body value outside its enum, as a parameter's would be),
-    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 503 for a write not stored
+    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 429 for a watch beyond the server's limits, 503 for a write not stored
     /// (with `Retry-After` when the database is out of reach) or a position not applied in time.
     public var httpStatus: HTTPResponse.Status {
         switch self {
@@ -93,6 +93,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .geo(.projectionFailed): return .unprocessableContent
         case .geo: return .badRequest
         case .storeFailed, .closed, .storeUnavailable: return .serviceUnavailable
+        case .tooManyWatches: return .tooManyRequests
         default: return .internalServerError
         }
     }

@@ -36,6 +36,8 @@ public final class HTTPServer: Service, Sendable {
     public let eventLoopGroup: any EventLoopGroup
     /// Where requests are logged (`RequestLogMiddleware`): one line each at `.info`.
     public let logger: Logger
+    /// How the watch streams (Server-Sent Events) behave.
+    public let watchStreams: WatchStreamSettings
     private let connections = ConnectionLimitHandler.Count()
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
@@ -52,10 +54,12 @@ public final class HTTPServer: Service, Sendable {
     ///     protocols share (`--threads` loops).
     ///   - logger: requests are logged at `.info` when its level lets them through, Hummingbird's
     ///     own messages from `.warning` up; the default logs nothing.
+    ///   - watchStreams: the watch streams' heartbeat and queue.
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
         maximumConnections: Int = 10_000, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
+        watchStreams: WatchStreamSettings = WatchStreamSettings()
     ) {
         self.directory = directory
         self.host = host
@@ -65,6 +69,7 @@ public final class HTTPServer: Service, Sendable {
         self.maximumConnections = maximumConnections
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
+        self.watchStreams = watchStreams
     }
 
     /// The middlewares, outermost first: request metrics, the position applied on every answer,
@@ -90,9 +95,11 @@ public final class HTTPServer: Service, Sendable {
     /// - Parameters:
     ///   - rateLimit: requests a second per client address, 0 for no limit.
     ///   - logger: one line per request at `.info`, when its level lets them through.
-    public static func router(directory: DurableDirectory, rateLimit: Int = 0, logger: Logger? = nil) throws
-        -> Router<VicinityRequestContext>
-    {
+    ///   - watchStreams: how the watch streams behave.
+    public static func router(
+        directory: DurableDirectory, rateLimit: Int = 0, logger: Logger? = nil,
+        watchStreams: WatchStreamSettings = WatchStreamSettings()
+    ) throws -> Router<VicinityRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
         let router = Router(context: VicinityRequestContext.self, options: .autoGenerateHeadEndpoints)
         let table = RouteTable()
@@ -104,7 +111,8 @@ public final class HTTPServer: Service, Sendable {
             router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(requestsPerSecond: rateLimit)))
         }
         router.add(middleware: UnroutedRequestMiddleware(table: table))
-        let api = VicinityAPI(directory: directory)
+        router.add(middleware: RequestChannelMiddleware())
+        let api = VicinityAPI(directory: directory, watchStreams: watchStreams)
         try api.registerHandlers(
             on: TableRecordingTransport(router: router, table: table), configuration: configuration,
             middlewares: middlewares(for: api))
@@ -121,7 +129,8 @@ public final class HTTPServer: Service, Sendable {
     /// - Throws: when the address cannot be bound (in use, not an address of this machine): NIO's
     ///   error, before `onListening` was called; the caller names the address.
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        let router = try HTTPServer.router(directory: directory, rateLimit: rateLimit, logger: logger)
+        let router = try HTTPServer.router(
+            directory: directory, rateLimit: rateLimit, logger: logger, watchStreams: watchStreams)
         // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
@@ -133,7 +142,7 @@ public final class HTTPServer: Service, Sendable {
                 configuration: .init(
                     additionalChannelHandlers: [
                         ConnectionLimitHandler(count: connections, limit: maximumConnections),
-                        ParserErrorHandler(),
+                        ParserErrorHandler(), EventStreamHangupHandler(),
                     ], idleTimeout: idle)),
             configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
@@ -166,7 +175,8 @@ public final class HTTPServer: Service, Sendable {
         throw CancellationError()
     }
 
-    /// Stops accepting connections, finishes the requests in progress and returns when done.
+    /// Stops accepting connections, finishes the requests in progress and returns when done (a
+    /// watch stream in progress ends with a `closed` event).
     public func shutdown() async {
         let (group, task) = state.withLock { state in
             defer { state = (nil, nil) }

@@ -13,10 +13,11 @@ import Places
 struct MinimumPositionMiddleware: ServerMiddleware {
     let directory: DurableDirectory
 
-    /// The operations that read the directory, by operation id (`measureDistance` reads none).
+    /// The operations that read the directory, by operation id (`measureDistance` reads none); a
+    /// watch waits before its snapshot is taken.
     static let readOperations: Set<String> = [
         "findNearby", "findNearbyGeoJSON", "findNearest", "findNearestGeoJSON", "getPlace", "getUser",
-        "findNearbyUsers", "renderMap",
+        "findNearbyUsers", "renderMap", "watchNearby", "watchNearbyUsers",
     ]
 
     static let minimumPositionField = HTTPField.Name("Vicinity-Min-Position")!

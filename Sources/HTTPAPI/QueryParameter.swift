@@ -61,6 +61,29 @@ struct QueryParameter: Sendable {
     static let crs = QueryParameter(
         name: "crs", noun: "crs", expected: "a CRS", required: false, accepts: { _ in true })
 
+    // The watches': a centre that may be a user instead of a point, the models a watch can use,
+    // and the position to resume after.
+    static func optionalLatitude(_ name: String) -> QueryParameter { QueryParameter(name, Vocabulary.latitude) }
+    static func optionalLongitude(_ name: String) -> QueryParameter { QueryParameter(name, Vocabulary.longitude) }
+    static let user = QueryParameter(
+        name: "user", noun: "user id", expected: "a user id", required: false, accepts: { _ in true })
+    static let watchModel = QueryParameter(
+        name: "model", noun: "model", expected: "geodesic or haversine", required: false,
+        accepts: { $0 == "geodesic" || $0 == "haversine" })
+    /// A change-log position: the contract's `int64`, 0 or more.
+    static let positionExpected = "a whole number from 0 to \(Int64.max) (the id: of the last event received)"
+    static let lastEventID = QueryParameter(
+        name: "last_event_id", noun: "last event id", expected: positionExpected, required: false,
+        accepts: { QueryParameter.position($0) != nil })
+
+    /// Decimal digits only (no sign, no blanks) up to `Int64.max`; nil otherwise.
+    static func position(_ text: String) -> UInt64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = UInt64(text), value <= UInt64(Int64.max)
+        else { return nil }
+        return value
+    }
+
     /// The query parameters of each operation, by operation id. The values of string parameters
     /// (`kind`, `crs`) are checked by the handler: here only that each is given once.
     static let byOperation: [String: [QueryParameter]] = [
@@ -71,6 +94,10 @@ struct QueryParameter: Sendable {
         "measureDistance": [latitude("from_lat"), longitude("from_lon"), latitude("to_lat"), longitude("to_lon")],
         "findNearbyUsers": [latitude("lat"), longitude("lon"), radius, limit],
         "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii, kind],
+        "watchNearby": [
+            kind, optionalLatitude("lat"), optionalLongitude("lon"), user, radius, watchModel, lastEventID,
+        ],
+        "watchNearbyUsers": [optionalLatitude("lat"), optionalLongitude("lon"), user, radius, lastEventID],
     ]
 
     // MARK: - Checking

@@ -19,13 +19,20 @@ public struct VicinityAPI: Sendable {
     public let directory: DurableDirectory
     /// What `GET /metrics` shows; `MetricsMiddleware` counts the requests into it.
     public let metrics: HTTPMetrics
+    /// How the watch streams behave (heartbeat, queue).
+    public let watchStreams: WatchStreamSettings
 
     /// - Parameters:
     ///   - directory: the store's directory, shared with the line protocol in `serve`.
     ///   - metrics: the server's metrics.
-    public init(directory: DurableDirectory, metrics: HTTPMetrics = HTTPMetrics()) {
+    ///   - watchStreams: how the watch streams behave.
+    public init(
+        directory: DurableDirectory, metrics: HTTPMetrics = HTTPMetrics(),
+        watchStreams: WatchStreamSettings = WatchStreamSettings()
+    ) {
         self.directory = directory
         self.metrics = metrics
+        self.watchStreams = watchStreams
     }
 
     // MARK: - Who asks

@@ -42,6 +42,9 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
     var idleTimeout = 300
     @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
+    @Option(
+        help: "Seconds without an event before an HTTP watch stream (Server-Sent Events) gets a keep-alive comment.")
+    var sseHeartbeat = 15.0
     @Option(help: "Least severe messages logged: trace, debug, info (a line per request), notice, warning, error.")
     var logLevel = "notice"
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
@@ -81,6 +84,9 @@ struct ServeCommand: OutputCommand {
         }
         guard (1...256).contains(threadCount) else {
             throw ValidationError("invalid thread count \"\(threadCount)\": expected 1 to 256")
+        }
+        guard sseHeartbeat.isFinite, sseHeartbeat >= 0.01, sseHeartbeat <= 3_600 else {
+            throw ValidationError("invalid SSE heartbeat \"\(sseHeartbeat)\": expected 0.01 to 3600 seconds")
         }
         guard logKeepChanges >= 0, logKeepHours >= 0, logKeepHours.isFinite else {
             throw ValidationError(
@@ -139,7 +145,9 @@ struct ServeCommand: OutputCommand {
             let http = HTTPServer(
                 directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
                 idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, eventLoopGroup: eventLoops,
-                logger: logger)
+                logger: logger,
+                // One queue size for a client of either protocol (a connection, an SSE stream).
+                watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue))
             let host = self.host
             services.append(
                 ClosureService {

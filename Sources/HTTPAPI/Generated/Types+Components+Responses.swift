@@ -461,6 +461,108 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct WatchEvents: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/WatchEvents/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/headers/EventStreamCacheControl`.
+                internal enum EventStreamCacheControl: String, Codable, Hashable, Sendable, CaseIterable {
+                    case noStore = "no-store"
+                }
+                /// `no-store`: a live stream, never to be cached.
+                ///
+                /// - Remark: Generated from `#/components/responses/WatchEvents/headers/Cache-Control`.
+                internal var cacheControl: Components.Headers.EventStreamCacheControl
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cacheControl: `no-store`: a live stream, never to be cached.
+                internal init(cacheControl: Components.Headers.EventStreamCacheControl) {
+                    self.cacheControl = cacheControl
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.WatchEvents.Headers
+            /// - Remark: Generated from `#/components/responses/WatchEvents/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/WatchEvents/content/text\/event-stream`.
+                case textEventStream(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.textEventStream`.
+                ///
+                /// - Throws: An error if `self` is not `.textEventStream`.
+                /// - SeeAlso: `.textEventStream`.
+                internal var textEventStream: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .textEventStream(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.WatchEvents.Body
+            /// Creates a new `WatchEvents`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.WatchEvents.Headers,
+                body: Components.Responses.WatchEvents.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal struct TooManyRequestsOrWatches: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/TooManyRequestsOrWatches/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// Seconds to wait before retrying, when the server knows.
+                ///
+                /// - Remark: Generated from `#/components/responses/TooManyRequestsOrWatches/headers/Retry-After`.
+                internal var retryAfter: Components.Headers.RetryAfterOptional?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - retryAfter: Seconds to wait before retrying, when the server knows.
+                internal init(retryAfter: Components.Headers.RetryAfterOptional? = nil) {
+                    self.retryAfter = retryAfter
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.TooManyRequestsOrWatches.Headers
+            /// - Remark: Generated from `#/components/responses/TooManyRequestsOrWatches/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/TooManyRequestsOrWatches/content/application\/problem+json`.
+                case applicationProblemJson(Components.Schemas.Problem)
+                /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                ///
+                /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                /// - SeeAlso: `.applicationProblemJson`.
+                internal var applicationProblemJson: Components.Schemas.Problem {
+                    get throws {
+                        switch self {
+                        case let .applicationProblemJson(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.TooManyRequestsOrWatches.Body
+            /// Creates a new `TooManyRequestsOrWatches`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.TooManyRequestsOrWatches.Headers = .init(),
+                body: Components.Responses.TooManyRequestsOrWatches.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct InternalError: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/InternalError/content`.
             internal enum Body: Sendable, Hashable {

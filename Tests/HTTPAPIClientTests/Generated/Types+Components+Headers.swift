@@ -41,6 +41,12 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/Position`.
         internal typealias Position = Swift.Int64
+        /// `no-store`: a live stream, never to be cached.
+        ///
+        /// - Remark: Generated from `#/components/headers/EventStreamCacheControl`.
+        internal enum EventStreamCacheControl: String, Codable, Hashable, Sendable, CaseIterable {
+            case noStore = "no-store"
+        }
         /// Seconds to wait before retrying, when the server knows.
         ///
         /// - Remark: Generated from `#/components/headers/RetryAfterOptional`.

@@ -108,6 +108,44 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/WaitMs`.
         internal typealias WaitMs = Swift.Int
+        /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
+        /// required unless `user` is given (then it must be left out).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/WatchLat`.
+        internal typealias WatchLat = Swift.Double
+        /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
+        /// required unless `user` is given.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/WatchLon`.
+        internal typealias WatchLon = Swift.Double
+        /// A roaming watch: centred on this user's location wherever it goes (`center` events
+        /// tell each move of the centre; while the user has no location the watch holds nothing).
+        /// Instead of `lat` and `lon`. Needs that user's token or the admin's (403); a user that
+        /// does not exist, or is private to you, is a 404.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/WatchUser`.
+        internal typealias WatchUser = Components.Schemas.UserId
+        /// The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
+        /// R = 6,371,008.8 m). A watch cannot use `projected`.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/WatchModel`.
+        internal typealias WatchModel = Components.Schemas.WatchModelName
+        /// Resume after this change-log position (the `id:` of the last event received): for
+        /// clients that cannot send `Last-Event-ID`. The header wins when both are given.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/LastEventIdQuery`.
+        internal typealias LastEventIdQuery = Swift.Int64
+        /// Resume after this change-log position: the `id:` of the last event received, as
+        /// `EventSource` sends it when it reconnects (a whole number, 0 to 9223372036854775807).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/LastEventId`.
+        internal typealias LastEventId = Swift.String
         /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
         /// the nearby-users query). Percent-encoded as for place ids.
         ///

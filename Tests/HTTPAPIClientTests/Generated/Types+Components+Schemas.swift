@@ -1165,6 +1165,124 @@ extension Components {
                 case staleSince = "stale_since"
             }
         }
+        /// A watch's distance model (`projected` is not offered for watches).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WatchModelName`.
+        internal enum WatchModelName: String, Codable, Hashable, Sendable, CaseIterable {
+            case geodesic = "geodesic"
+            case haversine = "haversine"
+        }
+        /// The JSON of one Server-Sent Event's `data:` line on a watch stream (the event's name is
+        /// also its `event:` line). `inside`, `enter`, `exit` and `move` carry the object (`id`,
+        /// `name`, `kind`, `lat`, `lon`) and its `distance_m` and `bearing_deg` from the watch's
+        /// centre; `center` carries the new centre (left out when the watched user no longer has
+        /// a location); `reset` and `closed` carry a `message`.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/WatchEvent`.
+        internal struct WatchEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/event`.
+            internal enum EventPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case inside = "inside"
+                case ready = "ready"
+                case enter = "enter"
+                case exit = "exit"
+                case move = "move"
+                case center = "center"
+                case reset = "reset"
+                case closed = "closed"
+            }
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/event`.
+            internal var event: Components.Schemas.WatchEvent.EventPayload
+            /// The watch's number, unique in its server while it runs.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/watch`.
+            internal var watch: Swift.Int64
+            /// The change-log position of the change that caused the event (for `inside`, `ready` and `reset`, the one the snapshot reflects).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/position`.
+            internal var position: Swift.Int64
+            /// The place's or user's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/id`.
+            internal var id: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/name`.
+            internal var name: Swift.String?
+            /// The object's kind (`user` for users).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/kind`.
+            internal var kind: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/lat`.
+            internal var lat: Components.Schemas.Latitude?
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/lon`.
+            internal var lon: Components.Schemas.Longitude?
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/distance_m`.
+            internal var distanceM: Components.Schemas.DistanceMeters?
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/bearing_deg`.
+            internal var bearingDeg: Components.Schemas.BearingDegrees?
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/center`.
+            internal var center: Components.Schemas.Location?
+            /// Why the stream was reset or closed, in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WatchEvent/message`.
+            internal var message: Swift.String?
+            /// Creates a new `WatchEvent`.
+            ///
+            /// - Parameters:
+            ///   - event:
+            ///   - watch: The watch's number, unique in its server while it runs.
+            ///   - position: The change-log position of the change that caused the event (for `inside`, `ready` and `reset`, the one the snapshot reflects).
+            ///   - id: The place's or user's id.
+            ///   - name:
+            ///   - kind: The object's kind (`user` for users).
+            ///   - lat:
+            ///   - lon:
+            ///   - distanceM:
+            ///   - bearingDeg:
+            ///   - center:
+            ///   - message: Why the stream was reset or closed, in words.
+            internal init(
+                event: Components.Schemas.WatchEvent.EventPayload,
+                watch: Swift.Int64,
+                position: Swift.Int64,
+                id: Swift.String? = nil,
+                name: Swift.String? = nil,
+                kind: Swift.String? = nil,
+                lat: Components.Schemas.Latitude? = nil,
+                lon: Components.Schemas.Longitude? = nil,
+                distanceM: Components.Schemas.DistanceMeters? = nil,
+                bearingDeg: Components.Schemas.BearingDegrees? = nil,
+                center: Components.Schemas.Location? = nil,
+                message: Swift.String? = nil
+            ) {
+                self.event = event
+                self.watch = watch
+                self.position = position
+                self.id = id
+                self.name = name
+                self.kind = kind
+                self.lat = lat
+                self.lon = lon
+                self.distanceM = distanceM
+                self.bearingDeg = bearingDeg
+                self.center = center
+                self.message = message
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case event
+                case watch
+                case position
+                case id
+                case name
+                case kind
+                case lat
+                case lon
+                case distanceM = "distance_m"
+                case bearingDeg = "bearing_deg"
+                case center
+                case message
+            }
+        }
         /// RFC 9457 problem details. `type` is `about:blank` (the status says what kind of
         /// problem it is), `title` the status phrase, `detail` one line naming the bad value and
         /// the valid range. Clients must ignore members they do not know.

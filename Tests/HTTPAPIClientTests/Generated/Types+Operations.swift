@@ -950,6 +950,491 @@ internal enum Operations {
             }
         }
     }
+    /// Live updates of the places (or users) within a radius, as Server-Sent Events
+    ///
+    /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
+    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
+    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// change to that set, for as long as the connection stays open. The answer is a
+    /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
+    /// HTTP client that reads the body as it arrives.
+    ///
+    /// The set each event describes is exactly what `/v1/nearby` with the same kind, centre,
+    /// radius, model and token answers at the event's change-log position (same boundary,
+    /// same distances and bearings, same privacy: a user who turns private, forgets their
+    /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
+    /// public users (and yourself, with your own token).
+    ///
+    /// **Resuming.** Each complete change-log position ends with an event that carries
+    /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
+    /// `EventSource` does by itself), or `last_event_id=N` in the query, gets exactly the
+    /// events it missed after N while the server still remembers them, then `ready`; when it
+    /// no longer does, a `reset` event, then a fresh snapshot (`inside`…, `ready`). The header
+    /// wins over the query parameter. A stream cut in the middle of a position's events
+    /// resumes from the previous complete position: no event is lost or half-applied.
+    ///
+    /// **Heartbeat.** A comment line `: keep-alive` is sent after 15 s without an event
+    /// (`vicinity serve --sse-heartbeat`), so that proxies keep the connection and a client
+    /// can tell a quiet watch from a dead one.
+    ///
+    /// **Back-pressure.** The server queues a bounded number of events (10,000 unless
+    /// `vicinity serve --watch-queue` says otherwise) for a stream that is not read; beyond that the stream gets a final `closed` event (its `message`
+    /// says why) and ends, or the connection is closed when the client reads nothing at all. Other watchers are never slowed by it. A stream also ends with `closed` when the
+    /// watched user is removed, when the token stops working, or when the server stops.
+    ///
+    /// A watch holds one of the server's watch slots until the connection closes: beyond the
+    /// server's limits (flags of `vicinity serve`) it is a 429 naming the limit.
+    /// `Vicinity-Min-Position` waits, as on reads, before the snapshot is taken.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)`.
+    internal enum WatchNearby {
+        internal static let id: Swift.String = "watchNearby"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                /// spaces or control characters), or `user` for the public users (plus yourself, with your
+                /// own token).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/kind`.
+                internal var kind: Components.Parameters.Kind?
+                /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
+                /// required unless `user` is given (then it must be left out).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/lat`.
+                internal var lat: Components.Parameters.WatchLat?
+                /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
+                /// required unless `user` is given.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/lon`.
+                internal var lon: Components.Parameters.WatchLon?
+                /// A roaming watch: centred on this user's location wherever it goes (`center` events
+                /// tell each move of the centre; while the user has no location the watch holds nothing).
+                /// Instead of `lat` and `lon`. Needs that user's token or the admin's (403); a user that
+                /// does not exist, or is private to you, is a 404.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/user`.
+                internal var user: Components.Parameters.WatchUser?
+                /// Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                /// the Earth).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/radius`.
+                internal var radius: Components.Parameters.Radius?
+                /// The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
+                /// R = 6,371,008.8 m). A watch cannot use `projected`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/model`.
+                internal var model: Components.Parameters.WatchModel?
+                /// Resume after this change-log position (the `id:` of the last event received): for
+                /// clients that cannot send `Last-Event-ID`. The header wins when both are given.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/last_event_id`.
+                internal var lastEventId: Components.Parameters.LastEventIdQuery?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                ///   - lat: Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
+                ///   - lon: Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
+                ///   - user: A roaming watch: centred on this user's location wherever it goes (`center` events
+                ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
+                ///   - lastEventId: Resume after this change-log position (the `id:` of the last event received): for
+                internal init(
+                    kind: Components.Parameters.Kind? = nil,
+                    lat: Components.Parameters.WatchLat? = nil,
+                    lon: Components.Parameters.WatchLon? = nil,
+                    user: Components.Parameters.WatchUser? = nil,
+                    radius: Components.Parameters.Radius? = nil,
+                    model: Components.Parameters.WatchModel? = nil,
+                    lastEventId: Components.Parameters.LastEventIdQuery? = nil
+                ) {
+                    self.kind = kind
+                    self.lat = lat
+                    self.lon = lon
+                    self.user = user
+                    self.radius = radius
+                    self.model = model
+                    self.lastEventId = lastEventId
+                }
+            }
+            internal var query: Operations.WatchNearby.Input.Query
+            /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Resume after this change-log position: the `id:` of the last event received, as
+                /// `EventSource` sends it when it reconnects (a whole number, 0 to 9223372036854775807).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header/Last-Event-ID`.
+                internal var lastEventID: Components.Parameters.LastEventId?
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearby.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - lastEventID: Resume after this change-log position: the `id:` of the last event received, as
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///   - accept:
+                internal init(
+                    lastEventID: Components.Parameters.LastEventId? = nil,
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearby.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.WatchNearby.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.WatchNearby.Input.Query = .init(),
+                headers: Operations.WatchNearby.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            /// The watch's events as Server-Sent Events (`text/event-stream`, UTF-8), for as long as
+            /// the connection stays open. Each event is
+            ///
+            /// ```
+            /// id: N            (only on the last event of a change-log position, see below)
+            /// event: inside | ready | enter | exit | move | center | reset | closed
+            /// data: {…}        (one line of JSON: the WatchEvent schema)
+            /// ```
+            ///
+            /// followed by a blank line. `inside`: one per object of the initial set, nearest first
+            /// (ties by id); `ready`: the set is complete (after a resume: the replay is); `enter`:
+            /// came within the radius or into view; `exit`: left, or turned private, forgot its
+            /// location, was removed — the object as last reported, so that no cause can be told
+            /// from another; `move`: still inside, and its position, name, distance or bearing
+            /// changed; `center`: a roaming watch's centre moved (its exits come before it, its
+            /// enters and moves after it, measured from the new centre); `reset`: a resume could not
+            /// replay what was missed: drop the set, a fresh snapshot follows; `closed`: the stream
+            /// ends (`message` says why), and the stream ends.
+            ///
+            /// Applying each event to a set by `id` (`inside`/`enter`/`move` put, `exit` removes)
+            /// gives, after each `id:` line, exactly what `/v1/nearby` answers at that position.
+            /// `id:` is the change-log position, written on the last event of each position (on
+            /// `ready` for the snapshot) and never on `closed`: a client resuming with
+            /// `Last-Event-ID` therefore never skips part of a position. Numbers are written as in
+            /// `/v1/nearby`'s JSON (the shortest text that reads back to the same double). A comment
+            /// line `: keep-alive` arrives after every 15 s without an event.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WatchEvents)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Components.Responses.WatchEvents {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token where one is needed, or a token that matches neither the admin's nor any
+            /// user's. On writes this comes before any other check.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token that may not do this (for a private user it is a 404 instead).
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such user — or a private user that the token may not see, answered exactly alike so
+            /// that a private user's existence does not leak.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NoSuchUser)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NoSuchUser {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests from this client (with `Retry-After`, when the server has a request
+            /// budget), or too many watches: the server, or this client, holds as many as its limits
+            /// allow (`detail` names the limit and the flag that sets it); end one first.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequestsOrWatches)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequestsOrWatches {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textEventStream,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The places nearest to a point
     ///
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
@@ -4303,6 +4788,444 @@ internal enum Operations {
             internal static var allCases: [Self] {
                 [
                     .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// Live updates of the public users within a radius, as Server-Sent Events
+    ///
+    /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
+    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
+    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
+    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
+    /// heartbeat and limits as `/v1/nearby/watch`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)`.
+    internal enum WatchNearbyUsers {
+        internal static let id: Swift.String = "watchNearbyUsers"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
+                /// required unless `user` is given (then it must be left out).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/lat`.
+                internal var lat: Components.Parameters.WatchLat?
+                /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
+                /// required unless `user` is given.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/lon`.
+                internal var lon: Components.Parameters.WatchLon?
+                /// A roaming watch: centred on this user's location wherever it goes (`center` events
+                /// tell each move of the centre; while the user has no location the watch holds nothing).
+                /// Instead of `lat` and `lon`. Needs that user's token or the admin's (403); a user that
+                /// does not exist, or is private to you, is a 404.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/user`.
+                internal var user: Components.Parameters.WatchUser?
+                /// Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                /// the Earth).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/radius`.
+                internal var radius: Components.Parameters.Radius?
+                /// Resume after this change-log position (the `id:` of the last event received): for
+                /// clients that cannot send `Last-Event-ID`. The header wins when both are given.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/last_event_id`.
+                internal var lastEventId: Components.Parameters.LastEventIdQuery?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - lat: Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
+                ///   - lon: Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
+                ///   - user: A roaming watch: centred on this user's location wherever it goes (`center` events
+                ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                ///   - lastEventId: Resume after this change-log position (the `id:` of the last event received): for
+                internal init(
+                    lat: Components.Parameters.WatchLat? = nil,
+                    lon: Components.Parameters.WatchLon? = nil,
+                    user: Components.Parameters.WatchUser? = nil,
+                    radius: Components.Parameters.Radius? = nil,
+                    lastEventId: Components.Parameters.LastEventIdQuery? = nil
+                ) {
+                    self.lat = lat
+                    self.lon = lon
+                    self.user = user
+                    self.radius = radius
+                    self.lastEventId = lastEventId
+                }
+            }
+            internal var query: Operations.WatchNearbyUsers.Input.Query
+            /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Resume after this change-log position: the `id:` of the last event received, as
+                /// `EventSource` sends it when it reconnects (a whole number, 0 to 9223372036854775807).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header/Last-Event-ID`.
+                internal var lastEventID: Components.Parameters.LastEventId?
+                /// Read-your-writes: answer only once this server has applied the change log up to this
+                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
+                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
+                /// Without it, the read answers at once from what is applied.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header/Vicinity-Min-Position`.
+                internal var vicinityMinPosition: Components.Parameters.MinPosition?
+                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header/Vicinity-Wait-Ms`.
+                internal var vicinityWaitMs: Components.Parameters.WaitMs?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearbyUsers.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - lastEventID: Resume after this change-log position: the `id:` of the last event received, as
+                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
+                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
+                ///   - accept:
+                internal init(
+                    lastEventID: Components.Parameters.LastEventId? = nil,
+                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
+                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearbyUsers.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
+                    self.vicinityMinPosition = vicinityMinPosition
+                    self.vicinityWaitMs = vicinityWaitMs
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.WatchNearbyUsers.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                query: Operations.WatchNearbyUsers.Input.Query = .init(),
+                headers: Operations.WatchNearbyUsers.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            /// The watch's events as Server-Sent Events (`text/event-stream`, UTF-8), for as long as
+            /// the connection stays open. Each event is
+            ///
+            /// ```
+            /// id: N            (only on the last event of a change-log position, see below)
+            /// event: inside | ready | enter | exit | move | center | reset | closed
+            /// data: {…}        (one line of JSON: the WatchEvent schema)
+            /// ```
+            ///
+            /// followed by a blank line. `inside`: one per object of the initial set, nearest first
+            /// (ties by id); `ready`: the set is complete (after a resume: the replay is); `enter`:
+            /// came within the radius or into view; `exit`: left, or turned private, forgot its
+            /// location, was removed — the object as last reported, so that no cause can be told
+            /// from another; `move`: still inside, and its position, name, distance or bearing
+            /// changed; `center`: a roaming watch's centre moved (its exits come before it, its
+            /// enters and moves after it, measured from the new centre); `reset`: a resume could not
+            /// replay what was missed: drop the set, a fresh snapshot follows; `closed`: the stream
+            /// ends (`message` says why), and the stream ends.
+            ///
+            /// Applying each event to a set by `id` (`inside`/`enter`/`move` put, `exit` removes)
+            /// gives, after each `id:` line, exactly what `/v1/nearby` answers at that position.
+            /// `id:` is the change-log position, written on the last event of each position (on
+            /// `ready` for the snapshot) and never on `closed`: a client resuming with
+            /// `Last-Event-ID` therefore never skips part of a position. Numbers are written as in
+            /// `/v1/nearby`'s JSON (the shortest text that reads back to the same double). A comment
+            /// line `: keep-alive` arrives after every 15 s without an event.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WatchEvents)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Components.Responses.WatchEvents {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token where one is needed, or a token that matches neither the admin's nor any
+            /// user's. On writes this comes before any other check.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token that may not do this (for a private user it is a 404 instead).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such user — or a private user that the token may not see, answered exactly alike so
+            /// that a private user's existence does not leak.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NoSuchUser)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NoSuchUser {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests from this client (with `Retry-After`, when the server has a request
+            /// budget), or too many watches: the server, or this client, holds as many as its limits
+            /// allow (`detail` names the limit and the flag that sets it); end one first.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequestsOrWatches)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequestsOrWatches {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textEventStream,
                     .applicationProblemJson
                 ]
             }

@@ -36,6 +36,46 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/nearby.geojson`.
     /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)`.
     func findNearbyGeoJSON(_ input: Operations.FindNearbyGeoJSON.Input) async throws -> Operations.FindNearbyGeoJSON.Output
+    /// Live updates of the places (or users) within a radius, as Server-Sent Events
+    ///
+    /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
+    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
+    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// change to that set, for as long as the connection stays open. The answer is a
+    /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
+    /// HTTP client that reads the body as it arrives.
+    ///
+    /// The set each event describes is exactly what `/v1/nearby` with the same kind, centre,
+    /// radius, model and token answers at the event's change-log position (same boundary,
+    /// same distances and bearings, same privacy: a user who turns private, forgets their
+    /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
+    /// public users (and yourself, with your own token).
+    ///
+    /// **Resuming.** Each complete change-log position ends with an event that carries
+    /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
+    /// `EventSource` does by itself), or `last_event_id=N` in the query, gets exactly the
+    /// events it missed after N while the server still remembers them, then `ready`; when it
+    /// no longer does, a `reset` event, then a fresh snapshot (`inside`…, `ready`). The header
+    /// wins over the query parameter. A stream cut in the middle of a position's events
+    /// resumes from the previous complete position: no event is lost or half-applied.
+    ///
+    /// **Heartbeat.** A comment line `: keep-alive` is sent after 15 s without an event
+    /// (`vicinity serve --sse-heartbeat`), so that proxies keep the connection and a client
+    /// can tell a quiet watch from a dead one.
+    ///
+    /// **Back-pressure.** The server queues a bounded number of events (10,000 unless
+    /// `vicinity serve --watch-queue` says otherwise) for a stream that is not read; beyond that the stream gets a final `closed` event (its `message`
+    /// says why) and ends, or the connection is closed when the client reads nothing at all. Other watchers are never slowed by it. A stream also ends with `closed` when the
+    /// watched user is removed, when the token stops working, or when the server stops.
+    ///
+    /// A watch holds one of the server's watch slots until the connection closes: beyond the
+    /// server's limits (flags of `vicinity serve`) it is a 429 naming the limit.
+    /// `Vicinity-Min-Position` waits, as on reads, before the snapshot is taken.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)`.
+    func watchNearby(_ input: Operations.WatchNearby.Input) async throws -> Operations.WatchNearby.Output
     /// The places nearest to a point
     ///
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
@@ -128,6 +168,18 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/users/nearby`.
     /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)`.
     func findNearbyUsers(_ input: Operations.FindNearbyUsers.Input) async throws -> Operations.FindNearbyUsers.Output
+    /// Live updates of the public users within a radius, as Server-Sent Events
+    ///
+    /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
+    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
+    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
+    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
+    /// heartbeat and limits as `/v1/nearby/watch`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)`.
+    func watchNearbyUsers(_ input: Operations.WatchNearbyUsers.Input) async throws -> Operations.WatchNearbyUsers.Output
     /// One user's record
     ///
     /// Anyone may read a public user. A private user only with that user's token or the
@@ -266,6 +318,54 @@ extension APIProtocol {
         headers: Operations.FindNearbyGeoJSON.Input.Headers = .init()
     ) async throws -> Operations.FindNearbyGeoJSON.Output {
         try await findNearbyGeoJSON(Operations.FindNearbyGeoJSON.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Live updates of the places (or users) within a radius, as Server-Sent Events
+    ///
+    /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
+    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
+    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// change to that set, for as long as the connection stays open. The answer is a
+    /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
+    /// HTTP client that reads the body as it arrives.
+    ///
+    /// The set each event describes is exactly what `/v1/nearby` with the same kind, centre,
+    /// radius, model and token answers at the event's change-log position (same boundary,
+    /// same distances and bearings, same privacy: a user who turns private, forgets their
+    /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
+    /// public users (and yourself, with your own token).
+    ///
+    /// **Resuming.** Each complete change-log position ends with an event that carries
+    /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
+    /// `EventSource` does by itself), or `last_event_id=N` in the query, gets exactly the
+    /// events it missed after N while the server still remembers them, then `ready`; when it
+    /// no longer does, a `reset` event, then a fresh snapshot (`inside`…, `ready`). The header
+    /// wins over the query parameter. A stream cut in the middle of a position's events
+    /// resumes from the previous complete position: no event is lost or half-applied.
+    ///
+    /// **Heartbeat.** A comment line `: keep-alive` is sent after 15 s without an event
+    /// (`vicinity serve --sse-heartbeat`), so that proxies keep the connection and a client
+    /// can tell a quiet watch from a dead one.
+    ///
+    /// **Back-pressure.** The server queues a bounded number of events (10,000 unless
+    /// `vicinity serve --watch-queue` says otherwise) for a stream that is not read; beyond that the stream gets a final `closed` event (its `message`
+    /// says why) and ends, or the connection is closed when the client reads nothing at all. Other watchers are never slowed by it. A stream also ends with `closed` when the
+    /// watched user is removed, when the token stops working, or when the server stops.
+    ///
+    /// A watch holds one of the server's watch slots until the connection closes: beyond the
+    /// server's limits (flags of `vicinity serve`) it is a 429 naming the limit.
+    /// `Vicinity-Min-Position` waits, as on reads, before the snapshot is taken.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)`.
+    internal func watchNearby(
+        query: Operations.WatchNearby.Input.Query = .init(),
+        headers: Operations.WatchNearby.Input.Headers = .init()
+    ) async throws -> Operations.WatchNearby.Output {
+        try await watchNearby(Operations.WatchNearby.Input(
             query: query,
             headers: headers
         ))
@@ -424,6 +524,26 @@ extension APIProtocol {
         headers: Operations.FindNearbyUsers.Input.Headers = .init()
     ) async throws -> Operations.FindNearbyUsers.Output {
         try await findNearbyUsers(Operations.FindNearbyUsers.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Live updates of the public users within a radius, as Server-Sent Events
+    ///
+    /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
+    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
+    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
+    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
+    /// heartbeat and limits as `/v1/nearby/watch`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)`.
+    internal func watchNearbyUsers(
+        query: Operations.WatchNearbyUsers.Input.Query = .init(),
+        headers: Operations.WatchNearbyUsers.Input.Headers = .init()
+    ) async throws -> Operations.WatchNearbyUsers.Output {
+        try await watchNearbyUsers(Operations.WatchNearbyUsers.Input(
             query: query,
             headers: headers
         ))

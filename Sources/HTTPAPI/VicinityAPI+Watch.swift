@@ -1,0 +1,60 @@
+import Geo
+import OpenAPIRuntime
+import Places
+
+/// `GET /v1/nearby/watch` and `GET /v1/users/nearby/watch`: a radius query kept open as
+/// Server-Sent Events (`WatchEventStream`). The parameters are checked as `/v1/nearby` and
+/// `/v1/users/nearby` check theirs, with the same messages; the watch is made before the answer
+/// starts, so that everything the directory refuses (a roaming watch without the user's token, too
+/// many watches) is a problem document with its status, not an event.
+extension VicinityAPI {
+    /// The places (or users, `kind=user`) within a radius of a point or of a user, as they change.
+    func watchNearby(_ input: Operations.WatchNearby.Input) async throws -> Operations.WatchNearby.Output {
+        let query = input.query
+        let kind = try QueryValues.kind(query.kind)
+        let center = try QueryValues.watchCenter(lat: query.lat, lon: query.lon, user: query.user)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
+        let model: DistanceModel = query.model == .haversine ? .sphere : .geodesic
+        let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
+        let spec = WatchSpec(kind: kind, center: center, radiusMeters: radius, model: model)
+        let body = try openWatch(spec, after: after)
+        return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(body)))
+    }
+
+    /// The public users (and yourself, with your own token) within a radius, as they change.
+    func watchNearbyUsers(_ input: Operations.WatchNearbyUsers.Input) async throws
+        -> Operations.WatchNearbyUsers.Output
+    {
+        let query = input.query
+        let center = try QueryValues.watchCenter(lat: query.lat, lon: query.lon, user: query.user)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
+        let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
+        let spec = WatchSpec(kind: PlaceDirectory.userKind, center: center, radiusMeters: radius)
+        let body = try openWatch(spec, after: after)
+        return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(body)))
+    }
+
+    /// Starts the watch with the request's token and returns the stream's body.
+    private func openWatch(_ spec: WatchSpec, after position: LogPosition?) throws(HTTPAPIError) -> HTTPBody {
+        do {
+            return try WatchEventStream.open(
+                spec, presenting: RequestToken.current, after: position, directory: directory,
+                settings: watchStreams, channel: RequestChannel.current
+            ).body
+        } catch {
+            throw VicinityAPI.watchError(error)
+        }
+    }
+
+    /// A refusal of the directory's, named by the parameter it is about when it is one (the
+    /// handler checks them all first: this is for rules only the directory knows).
+    static func watchError(_ error: PlacesError) -> HTTPAPIError {
+        switch error {
+        case .invalidKind, .reservedKind: return .parameter("kind", in: .query, error)
+        case .invalidUserID: return .parameter("user", in: .query, error)
+        case .invalidValue(let noun, _, _) where ["kind", "radius", "model"].contains(noun):
+            return .parameter(noun, in: .query, error)
+        default: return .places(error)
+        }
+    }
+}
