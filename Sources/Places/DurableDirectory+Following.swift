@@ -234,11 +234,12 @@ extension DurableDirectory {
         var snapshot = try store.snapshot(cellSizeMeters: cell)
         withWriteLock { directory in
             snapshot.directory.openRegistration = directory.openRegistration
+            let old = directory
             directory = snapshot.directory
             let previous = applied.load(ordering: .relaxed)
             applied.store(snapshot.position, ordering: .releasing)
             bumpAllVersions(in: directory)
-            watchHub.reload(directory: directory, position: snapshot.position, previous: previous)
+            watchHub.reload(from: old, to: directory, position: snapshot.position, previous: previous)
         }
         for subscriber in watchHub.takeWakes() { subscriber.wake() }
         status.withLock { status in

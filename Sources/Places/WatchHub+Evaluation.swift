@@ -94,58 +94,83 @@ extension WatchHub {
 
     private func evaluate(_ transition: WatchTransition, view: WatchView) {
         stamp &+= 1
+        let stamp = self.stamp
         let key = transition.key
         if key.kind == PlaceDirectory.userKind, let following = roaming[key.id] {
             for id in following.sorted() {
                 guard let watch = watches[id] else { continue }
                 let center = centerNow(of: watch, in: view)
                 guard center != watch.center else { continue }
-                watch.stamp = stamp
-                queue(recenter(watch, to: center, view: view, at: transition.position, registered: true), for: watch)
+                doneMarks[Int(watch.slot)] = stamp
+                // The set it held is the one at the old centre with the user as they were.
+                var before = view
+                before.overlay.updateValue(transition.before, forKey: key)
+                queue(
+                    recenter(watch, to: center, from: before, to: view, at: transition.position, registered: true),
+                    for: watch)
             }
         }
         guard let index = indexes[key.kind] else { return }
-        // The watches containing the new location first (the object may be inside them), then
-        // those containing the old one and not the new (it can only have left them).
-        var inside = true
-        let visit = { (slot: UInt32) in
-            guard let watch = self.slots[Int(slot)], watch.stamp != self.stamp else { return }
-            watch.stamp = self.stamp
-            if let event = self.evaluate(watch, key, transition.after, inside: inside, at: transition.position) {
-                self.queue(event, for: watch)
+        // The watches containing the old location (the object may have been inside them), then
+        // those containing the new one; each watch is decided by the object's state before and
+        // after, as its principal sees them.
+        var old: [UInt32] = []
+        if let location = transition.before?.location {
+            index.forEachContaining(location) { slot in
+                oldMarks[Int(slot)] = stamp
+                old.append(slot)
             }
         }
-        if let location = transition.after?.location { index.forEachContaining(location, visit) }
-        inside = false
-        if let location = transition.before?.location, location != transition.after?.location {
-            index.forEachContaining(location, visit)
+        if let location = transition.after?.location {
+            index.forEachContaining(location) { slot in
+                newMarks[Int(slot)] = stamp
+                decide(slot, transition, wasWithin: oldMarks[Int(slot)] == stamp, isWithin: true)
+            }
+        }
+        for slot in old where newMarks[Int(slot)] != stamp {
+            decide(slot, transition, wasWithin: true, isWithin: false)
         }
     }
 
-    /// The event for one object's new state in one watch, if any, with the watch's set updated.
-    /// `inside` says whether its location is within the watch's circle, when the caller knows.
-    func evaluate(
-        _ watch: Watch, _ key: WatchedKey, _ state: ObjectState?, inside: Bool? = nil, at position: LogPosition
-    ) -> WatchEvent? {
-        if let object = state?.seen(as: key, by: watch.principal),
-            inside ?? (watch.circle?.contains(object.coordinate) ?? false)
-        {
-            guard let old = watch.members.updateValue(object, forKey: key.id) else {
-                if watch.members.count > limits.maximumObjects { overfull.append(watch) }
-                return watch.event(.enter, position, object)
-            }
-            return old == object ? nil : watch.event(.move, position, object)
-        }
-        guard let old = watch.members.removeValue(forKey: key.id) else { return nil }
-        return watch.event(.exit, position, old)
+    /// Queues the event a transition makes in the watch at `slot`, given whether its location
+    /// before and after is within the watch's circle.
+    @inline(__always)
+    private func decide(_ slot: UInt32, _ transition: WatchTransition, wasWithin: Bool, isWithin: Bool) {
+        guard doneMarks[Int(slot)] != stamp, let watch = slots[Int(slot)],
+            let event = event(in: watch, transition, wasWithin: wasWithin, isWithin: isWithin)
+        else { return }
+        queue(event, for: watch)
     }
 
-    /// Brings a watch to a centre (the same or a new one) and to what is within it in `view`:
-    /// exits measured from the old centre, a `center` event if it moved, then enters and moves.
+    /// The event for one object's change in one watch, if any: `enter`, `exit` (the object as it
+    /// was: what was last reported) or `move`.
+    func event(in watch: Watch, _ transition: WatchTransition, wasWithin: Bool, isWithin: Bool) -> WatchEvent? {
+        let was = wasWithin ? transition.before?.seen(as: transition.key, by: watch.principal) : nil
+        let now = isWithin ? transition.after?.seen(as: transition.key, by: watch.principal) : nil
+        switch (was, now) {
+        case (nil, let now?):
+            watch.size += 1
+            if watch.size > limits.maximumObjects { overfull.append(watch) }
+            return watch.event(.enter, transition.position, now)
+        case (let was?, nil):
+            watch.size -= 1
+            return watch.event(.exit, transition.position, was)
+        case (let was?, let now?):
+            return was == now ? nil : watch.event(.move, transition.position, now)
+        case (nil, nil):
+            return nil
+        }
+    }
+
+    /// Brings a watch to a centre (the same or a new one): the events that take what it held in
+    /// `old` (at its old centre) to what is within the new one in `new`: exits measured from the
+    /// old centre, a `center` event if it moved, then enters and moves.
     func recenter(
-        _ watch: Watch, to center: Coordinate?, view: WatchView, at position: LogPosition, registered: Bool
+        _ watch: Watch, to center: Coordinate?, from old: WatchView, to new: WatchView, at position: LogPosition,
+        registered: Bool
     ) -> [WatchEvent] {
         let oldCenter = watch.center
+        let held = watch.circle.map { old.members(of: watch.spec.kind, in: $0, principal: watch.principal) } ?? []
         let moved = center != oldCenter
         if moved {
             if registered && watch.circle != nil { indexes[watch.spec.kind]?.remove(watch.slot) }
@@ -154,25 +179,24 @@ extension WatchHub {
                 indexes[watch.spec.kind, default: CapIndex()].insert(circle, id: watch.slot)
             }
         }
-        let inside = watch.circle.map { view.members(of: watch.spec.kind, in: $0, principal: watch.principal) } ?? []
+        let inside = watch.circle.map { new.members(of: watch.spec.kind, in: $0, principal: watch.principal) } ?? []
         let ids = Set(inside.map(\.id))
+        var previous: [String: WatchedObject] = [:]
+        for object in held { previous[object.id] = object }
         var events: [WatchEvent] = []
-        for (id, old) in watch.members.sorted(by: { $0.key < $1.key }) where !ids.contains(id) {
-            events.append(watch.event(.exit, position, old, center: oldCenter))
+        for object in held.sorted(by: { $0.id < $1.id }) where !ids.contains(object.id) {
+            events.append(watch.event(.exit, position, object, center: oldCenter))
         }
         if moved { events.append(watch.event(.center, position)) }
-        var members: [String: WatchedObject] = [:]
-        members.reserveCapacity(inside.count)
         for object in inside {
-            if let old = watch.members[object.id] {
+            if let old = previous[object.id] {
                 if moved || old != object { events.append(watch.event(.move, position, object)) }
             } else {
                 events.append(watch.event(.enter, position, object))
             }
-            members[object.id] = object
         }
-        watch.members = members
-        if members.count > limits.maximumObjects { overfull.append(watch) }
+        watch.size = inside.count
+        if inside.count > limits.maximumObjects { overfull.append(watch) }
         return events
     }
 
@@ -267,26 +291,26 @@ extension WatchHub {
             view.overlay.updateValue(transition.before, forKey: transition.key)
         }
         move(watch, to: centerNow(of: watch, in: view))
-        watch.members = [:]
-        for object in watch.circle.map({ view.members(of: watch.spec.kind, in: $0, principal: watch.principal) }) ?? []
-        {
-            watch.members[object.id] = object
-        }
+        watch.size =
+            watch.circle.map { view.members(of: watch.spec.kind, in: $0, principal: watch.principal).count } ?? 0
         var events: [WatchEvent] = []
         for transition in missed {
+            let before = view
             view.overlay.updateValue(transition.after, forKey: transition.key)
             if transition.key.kind == PlaceDirectory.userKind, case .user(let id) = watch.spec.center,
                 id == transition.key.id
             {
                 let center = centerNow(of: watch, in: view)
                 if center != watch.center {
-                    events += recenter(watch, to: center, view: view, at: transition.position, registered: false)
+                    events += recenter(
+                        watch, to: center, from: before, to: view, at: transition.position, registered: false)
                     continue
                 }
             }
-            if transition.key.kind == watch.spec.kind,
-                let event = evaluate(watch, transition.key, transition.after, at: transition.position)
-            {
+            guard transition.key.kind == watch.spec.kind, let circle = watch.circle else { continue }
+            let wasWithin = transition.before?.location.map(circle.contains) ?? false
+            let isWithin = transition.after?.location.map(circle.contains) ?? false
+            if let event = event(in: watch, transition, wasWithin: wasWithin, isWithin: isWithin) {
                 events.append(event)
             }
         }
@@ -298,12 +322,13 @@ extension WatchHub {
     /// watches whose token stopped working or whose followed user is gone end, and the kept
     /// transitions are forgotten. A snapshot behind `previous` (a database restored or failed
     /// over) will reuse positions up to it for other changes: resumes from them start afresh.
-    func reload(directory: PlaceDirectory, position: LogPosition, previous: LogPosition) {
+    func reload(from old: PlaceDirectory, to directory: PlaceDirectory, position: LogPosition, previous: LogPosition) {
         lock.lock()
         defer { lock.unlock() }
         history.removeAll()
         historyFrom = position < previous ? previous + 1 : position
         let view = WatchView(directory: directory)
+        let oldView = WatchView(directory: old)
         for id in watches.keys.sorted() {
             guard let watch = watches[id] else { continue }
             if let reason = endedByReload(watch, directory: directory) {
@@ -312,7 +337,8 @@ extension WatchHub {
                 continue
             }
             queue(
-                recenter(watch, to: centerNow(of: watch, in: view), view: view, at: position, registered: true),
+                recenter(
+                    watch, to: centerNow(of: watch, in: view), from: oldView, to: view, at: position, registered: true),
                 for: watch)
             endOverfull(at: position)
         }

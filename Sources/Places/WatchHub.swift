@@ -11,10 +11,10 @@ final class WatchHub: @unchecked Sendable {
     final class Watch {
         // The fields an evaluation reads come first, so that they share the object's first cache
         // lines: with 100,000 watches, a visit is a cache miss, and one is better than five.
-        /// The last evaluation that visited it (one visit per change).
-        var stamp: UInt64 = 0
-        /// What the subscriber was last told is inside, by id.
-        var members: [String: WatchedObject] = [:]
+        /// How many objects the subscriber was last told are inside. Which ones is not kept: an
+        /// object is inside exactly when its state before a change is within the circle and seen
+        /// by the principal, so each change is decided by its own before and after.
+        var size = 0
         let id: WatchID
         let principal: Principal
         let subscriber: WatchSubscriber
@@ -66,8 +66,12 @@ final class WatchHub: @unchecked Sendable {
     var history: [WatchTransition] = []
     /// A resume from any position at or after this one can be replayed exactly.
     var historyFrom: LogPosition
-    /// Counts evaluations, to visit each watch once per change.
+    /// Counts evaluations; by slot, the last evaluation whose old location, new location, and
+    /// roaming re-centring found the watch (contiguous, so that marking touches no watch).
     var stamp: UInt64 = 0
+    var oldMarks: [UInt64] = []
+    var newMarks: [UInt64] = []
+    var doneMarks: [UInt64] = []
     /// Events held for each subscriber while one change is evaluated.
     var outbox: [(subscriber: WatchSubscriber, events: [WatchEvent])] = []
     var outboxSlots: [ObjectIdentifier: Int] = [:]
@@ -125,21 +129,26 @@ final class WatchHub: @unchecked Sendable {
             let view = WatchView(directory: directory)
             move(watch, to: centerNow(of: watch, in: view))
             let inside = watch.circle.map { view.members(of: spec.kind, in: $0, principal: principal) } ?? []
-            for object in inside {
-                watch.members[object.id] = object
-                events.append(watch.event(.inside, position, object))
-            }
+            watch.size = inside.count
+            for object in inside { events.append(watch.event(.inside, position, object)) }
         }
         events.append(watch.event(.ready, position))
-        guard watch.members.count <= limits.maximumObjects else {
+        guard watch.size <= limits.maximumObjects else {
             if slot < slots.count { freeSlots.append(slot) }
             throw .invalidValue(
-                noun: "watch", value: "\(watch.members.count) objects within \(spec.radiusMeters) m",
+                noun: "watch", value: "\(watch.size) objects within \(spec.radiusMeters) m",
                 expected: "at most \(limits.maximumObjects) (--max-watch-objects); narrow the radius")
         }
         nextID += 1
         // Registered only now, so that `move` above did not index it twice.
-        if slot == slots.count { slots.append(watch) } else { slots[Int(slot)] = watch }
+        if slot == slots.count {
+            slots.append(watch)
+            oldMarks.append(0)
+            newMarks.append(0)
+            doneMarks.append(0)
+        } else {
+            slots[Int(slot)] = watch
+        }
         watches[watch.id] = watch
         if let circle = watch.circle { indexes[spec.kind, default: CapIndex()].insert(circle, id: slot) }
         if case .user(let id) = spec.center { roaming[id, default: []].insert(watch.id) }

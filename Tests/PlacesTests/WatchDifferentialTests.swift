@@ -187,9 +187,12 @@ import Testing
                 try await addUser()
             } else if roll < 0.8 {
                 let number = Int(random.next() % 10)
+                // Now and then renamed where it stands: a move event with the same coordinate.
+                let standing = durable.read { $0.places.place(kind: "pharmacy", id: "p\(number)")?.coordinate }
+                let coordinate = random.nextUnit() < 0.3 ? standing ?? region.point(&random) : region.point(&random)
                 let place = Place(
-                    id: "p\(number)", kind: "pharmacy", name: "Pharmacy \(number)\(random.nextUnit() < 0.2 ? "b" : "")",
-                    coordinate: region.point(&random))
+                    id: "p\(number)", kind: "pharmacy", name: "Pharmacy \(number)\(random.nextUnit() < 0.3 ? "b" : "")",
+                    coordinate: coordinate)
                 try await durable.perform(.setPlace(place), by: .admin)
             } else if roll < 0.86 {
                 let number = Int(random.next() % 10)
