@@ -29,6 +29,8 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
     case projectionFailed(crs: String, latitude: Double, longitude: Double, reason: String)
     /// PROJ itself could not start (usually `proj.db` cannot be found).
     case projUnavailable(String)
+    /// A distance model that this operation cannot use; the text says which can.
+    case unsupportedModel(String)
 
     public var description: String {
         switch self {
@@ -58,6 +60,8 @@ public enum GeoError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot project \(GeoError.format(latitude)), \(GeoError.format(longitude)) to \(crs): \(reason)"
         case .projUnavailable(let reason):
             return "PROJ is unavailable: \(reason) (is libproj-dev installed and proj.db on the PROJ_DATA path?)"
+        case .unsupportedModel(let reason):
+            return reason
         }
     }
 

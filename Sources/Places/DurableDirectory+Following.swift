@@ -170,6 +170,11 @@ extension DurableDirectory {
                         end += 1
                     }
                 }
+                // What the changes do for the watches, worked out before they are applied.
+                var overlay: [WatchedKey: ObjectState?] = [:]
+                let steps = entries[offset..<end].map { entry in
+                    WatchHub.step(for: entry.change, at: entry.position, in: directory, overlay: &overlay)
+                }
                 do throws(PlacesError) {
                     if end - offset > 1 {
                         let places = entries[offset..<end].map { entry -> Place in
@@ -183,6 +188,7 @@ extension DurableDirectory {
                     } else {
                         try applyOne(entry.change, to: &directory)
                     }
+                    watchHub.evaluate(steps, directory: directory)
                 } catch {
                     let failure = PlacesError.storeFailed(
                         "stored, but not applied in memory until a restart: \(error.description)")
@@ -225,6 +231,7 @@ extension DurableDirectory {
             directory = snapshot.directory
             applied.store(snapshot.position, ordering: .releasing)
             bumpAllVersions(in: directory)
+            watchHub.reload(directory: directory, position: snapshot.position)
         }
         status.withLock { status in
             status.applied = snapshot.position

@@ -85,6 +85,8 @@ public final class DurableDirectory: @unchecked Sendable {
     /// The follower thread's stop flag and wake-up.
     let follower = NSCondition()
     var followerState: FollowerState = .idle
+    /// The watches, evaluated as each change is applied.
+    let watchHub: WatchHub
 
     /// Starts the writer thread.
     ///
@@ -103,6 +105,7 @@ public final class DurableDirectory: @unchecked Sendable {
         let head = position.map { LogHead(position: $0, committedAt: nil) } ?? (try? store.head())
         let start = head?.position ?? 0
         applied = Atomic(start)
+        watchHub = WatchHub(position: start)
         status = Mutex(ReplicationStatus(applied: start, appliedCommittedAt: head?.committedAt))
         // Weak: the thread object outlives the run (in its thread-specific data), and must not be
         // what frees the directory at thread exit.

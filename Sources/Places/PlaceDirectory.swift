@@ -55,6 +55,12 @@ public struct PlaceDirectory: Sendable {
     /// Whether an admin token has been set.
     public var hasAdminToken: Bool { adminDigest != nil }
 
+    /// The digest of the admin token, if one is set.
+    var adminTokenDigest: TokenDigest? { adminDigest }
+
+    /// The digest of a user's token, if the user exists.
+    func tokenDigest(ofUser id: String) -> TokenDigest? { digestOfUser[id] }
+
     /// The number of users, public and private.
     public var userCount: Int { registry.users.count }
 
