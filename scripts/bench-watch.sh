@@ -51,7 +51,7 @@ fi
 
 if [[ " $parts " == *" postgis "* ]]; then
     echo
-    echo "== PostGIS: the same fences as a trigger, the same $export_moves moves"
+    echo "== PostGIS: the same fences as a trigger, fed the same moves"
     # Debian's psycopg2 is for Debian's Python, which may not be the first python3 on the PATH.
     pg_python=python3
     python3 -c 'import psycopg2' 2>/dev/null || pg_python=/usr/bin/python3
@@ -112,7 +112,8 @@ END
 CREATE TRIGGER city_fences AFTER UPDATE OF geog ON city FOR EACH ROW EXECUTE FUNCTION city_fence_events();
 SQL
     echo "PostgreSQL $("${pg_run[@]}" "$pg_bin/postgres" --version | grep -oE '[0-9]+\.[0-9]+' | head -1)," \
-        "PostGIS $(psql_city -c 'SELECT postgis_lib_version()'), $(wc -l <"$work/export/fences.csv") fences"
+        "PostGIS $(psql_city -c 'SELECT postgis_lib_version()'), $(($(wc -l <"$work/export/fences.csv") - 1)) fences," \
+        "$(($(wc -l <"$work/export/places.csv") - 1)) places, $(($(wc -l <"$work/export/moves.csv") - 1)) moves"
     $pg_python scripts/bench_watch.py postgis --folder "$work/export" --work "$work" --pg-port "$pg_port" \
         --pg-user "$pg_user" --pg-pidfile "$work/pg/data/postmaster.pid" --rate "$pg_rate"
     stop_postgis

@@ -29,7 +29,7 @@ struct WatchBenchCommand: OutputCommand {
     @Option(help: "Moves a second.") var rate = 10_000.0
     @Option(help: "Seconds each phase lasts.") var seconds = 10.0
     @Option(help: "Longest step of a move, meters (each move goes a random distance up to it).") var step = 50.0
-    @Option(help: "Subscribers the watches are spread over.") var subscribers = 100
+    @Option(help: "Subscribers the watches are spread over.") var subscribers = 4
     @Option(help: "Random seed.") var seed: UInt64 = 20_261_122
     @Option(
         help: ArgumentHelp(
@@ -139,14 +139,15 @@ struct WatchBenchCommand: OutputCommand {
                     + "engine evaluation per change: mean, p50, p90, p99", perPhase, rate))
         for phase in phases {
             output.line(
-                String(
-                    format:
-                        "%-28@ %6.2f s  process %6.2f  writer %6.2f  consumer %6.2f  events/move %6.2f  "
-                        + "eval mean %6.2f  p50 %6.2f  p90 %6.2f  p99 %6.2f  (%d samples, %d of 1 change; lag ≤ %.1f ms)",
-                    phase.name, phase.wallSeconds, phase.processMicroseconds, phase.writerMicroseconds,
-                    phase.consumerMicroseconds, phase.eventsPerMove, phase.evaluationMean, phase.evaluationMedian,
-                    phase.evaluationP90, phase.evaluationP99, phase.samples, phase.singleChangeSamples,
-                    phase.worstLag * 1e3))
+                phase.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+                    + String(
+                        format:
+                            "%6.2f s  process %6.2f  writer %6.2f  consumer %6.2f  events/move %6.2f  "
+                            + "eval mean %6.2f  p50 %6.2f  p90 %6.2f  p99 %6.2f  (%d samples, %d of 1 change; lag ≤ %.1f ms)",
+                        phase.wallSeconds, phase.processMicroseconds, phase.writerMicroseconds,
+                        phase.consumerMicroseconds, phase.eventsPerMove, phase.evaluationMean, phase.evaluationMedian,
+                        phase.evaluationP90, phase.evaluationP99, phase.samples, phase.singleChangeSamples,
+                        phase.worstLag * 1e3))
         }
         let baseline = (phases[0].processMicroseconds + phases[3].processMicroseconds) / 2
         output.line(
