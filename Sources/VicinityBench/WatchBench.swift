@@ -4,7 +4,7 @@ import Places
 import Synchronization
 
 /// The measurements behind `vicinity-bench watches`: the synthetic city's points as places of one
-/// kind in a `DurableDirectory` over a store that keeps nothing (`NullPlaceStore`: the figures are
+/// kind (or as public users, `--users`) in a `DurableDirectory` over a store that keeps nothing (`NullPlaceStore`: the figures are
 /// the directory's and the watches', not a disk's), static watches of one radius around points
 /// of the query mixture, and moves of the places — each a `setPlace` with the place's coordinate
 /// moved by a step in a random direction — paced at a rate, phase by phase:
@@ -21,6 +21,9 @@ struct WatchBench {
         var subscribers = 100
         var capacity = 10_000_000
         var seed: UInt64 = 20_261_122
+        /// Whether the points are public users moved by `moveUser` and the watches of kind
+        /// `user`, instead of places of kind `city` moved by `setPlace`.
+        var users = false
     }
 
     /// One move: a place (its handle, which is also its id) and where it goes.
@@ -85,19 +88,43 @@ struct WatchBench {
         Place(id: String(handle), kind: kind, name: "Point \(handle)", coordinate: coordinate)
     }
 
-    /// A directory holding `points` as places of `kind`, in a `DurableDirectory` over a store that
-    /// keeps nothing.
-    static func directory(_ points: [Coordinate]) throws -> DurableDirectory {
+    /// The kind the watches watch.
+    var watchedKind: String { configuration.users ? PlaceDirectory.userKind : Self.kind }
+
+    /// The write that makes a move.
+    func request(_ move: Move) -> DirectoryRequest {
+        configuration.users
+            ? .moveUser("u\(move.handle)", to: move.coordinate)
+            : .setPlace(Self.place(move.handle, at: move.coordinate))
+    }
+
+    /// A directory holding `points` as places of `kind` (or as public users `u0`, `u1`, …), in a
+    /// `DurableDirectory` over a store that keeps nothing.
+    func directory(_ points: [Coordinate]) throws -> DurableDirectory {
         var catalog = try PlaceCatalog()
-        try catalog.add(contentsOf: points.enumerated().map { place($0.offset, at: $0.element) })
-        return DurableDirectory(PlaceDirectory(places: catalog), store: NullPlaceStore(), position: 0)
+        var directory: PlaceDirectory
+        if configuration.users {
+            // Every user shares one token digest: the benchmark moves them as the admin.
+            let digest = TokenDigest(of: "vicinity-bench")
+            directory = try PlaceDirectory(
+                places: catalog,
+                users: points.enumerated().map {
+                    (User(id: "u\($0.offset)", name: "User \($0.offset)", location: $0.element), digest)
+                },
+                adminTokenDigest: nil)
+        } else {
+            try catalog.add(contentsOf: points.enumerated().map { Self.place($0.offset, at: $0.element) })
+            directory = PlaceDirectory(places: catalog)
+        }
+        return DurableDirectory(directory, store: NullPlaceStore(), position: 0)
     }
 
     /// Starts one watch a centre, spread over the sink's subscribers in turn; returns their ids in
     /// the centres' order.
-    static func startWatches(
+    func startWatches(
         _ centres: [Coordinate], radiusMeters: Double, on durable: DurableDirectory, sink: WatchEventSink
     ) throws -> [WatchID] {
+        let kind = watchedKind
         var ids: [WatchID] = []
         ids.reserveCapacity(centres.count)
         for (offset, centre) in centres.enumerated() {
@@ -115,9 +142,10 @@ struct WatchBench {
 
     /// Applies `moves` at `rate` a second (each submitted when due, acknowledged on the writer
     /// thread), and measures the phase.
-    static func pace(
+    func pace(
         _ name: String, _ moves: ArraySlice<Move>, rate: Double, on durable: DurableDirectory, sink: WatchEventSink
     ) -> Phase {
+        let drain = Self.drain
         let recorder = AcknowledgementRecorder(durable: durable, moves: moves.count)
         drain(durable, sink)
         let statisticsBefore = durable.watchStatistics
@@ -134,7 +162,7 @@ struct WatchBench {
             while submitted < due {
                 let move = list[submitted]
                 let index = submitted
-                durable.submit(.setPlace(place(move.handle, at: move.coordinate)), by: .admin) { result in
+                durable.submit(request(move), by: .admin) { result in
                     if case .failure(let error) = result { preconditionFailure("move refused: \(error)") }
                     recorder.acknowledge(index)
                 }

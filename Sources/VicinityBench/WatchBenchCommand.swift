@@ -30,6 +30,13 @@ struct WatchBenchCommand: OutputCommand {
     @Option(help: "Seconds each phase lasts.") var seconds = 10.0
     @Option(help: "Longest step of a move, meters (each move goes a random distance up to it).") var step = 50.0
     @Option(help: "Subscribers the watches are spread over.") var subscribers = 4
+    @Flag(
+        help: """
+            Wake the consumer with a semaphore when events arrive (a system call on the writer thread \
+            while it sleeps) instead of letting it look every millisecond.
+            """)
+    var wakeBySignal = false
+    @Flag(help: "Move public users (moveUser) under watches of kind user, instead of places.") var users = false
     @Option(help: "Random seed.") var seed: UInt64 = 20_261_122
     @Option(
         help: ArgumentHelp(
@@ -59,6 +66,9 @@ struct WatchBenchCommand: OutputCommand {
         guard (1...100_000).contains(subscribers) else {
             throw ValidationError("invalid subscribers \"\(subscribers)\": expected 1 to 100000")
         }
+        guard !(users && export != nil) else {
+            throw ValidationError("--export writes places for PostGIS: it cannot be combined with --users")
+        }
         guard (1...10_000_000).contains(exportMoves) else {
             throw ValidationError("invalid export moves \"\(exportMoves)\": expected 1 to 10000000")
         }
@@ -74,23 +84,25 @@ struct WatchBenchCommand: OutputCommand {
         configuration.stepMeters = step
         configuration.subscribers = subscribers
         configuration.seed = seed
+        configuration.users = users
         let bench = WatchBench(configuration: configuration)
         let perPhase = max(1, Int(rate * seconds))
         output.progress("watches: making \(points) places, \(watches) centres and the moves")
         let (points, centres, moves) = bench.dataset(moves: export == nil ? 4 * perPhase : exportMoves)
         var start = DispatchTime.now().uptimeNanoseconds
-        let durable = try WatchBench.directory(points)
+        let durable = try bench.directory(points)
         defer { durable.close() }
         let loadSeconds = StoreBenchCommand.seconds(since: start)
         var limits = durable.watchLimits
         limits.maximumWatches = max(limits.maximumWatches, watches)
         limits.maximumPerSubscriber = max(limits.maximumPerSubscriber, watches / subscribers + 1)
         durable.watchLimits = limits
-        let sink = WatchEventSink(subscribers: subscribers, capacity: 50_000_000)
+        let sink = WatchEventSink(subscribers: subscribers, capacity: 50_000_000, signalling: wakeBySignal)
         defer { sink.stop() }
         output.line(
-            "vicinity watches — \(points.count) places, \(watches) watches of \(NumberText.plain(radius)) m, "
-                + "moves of up to \(NumberText.plain(step)) m, \(Benchmark.machineDescription())")
+            "vicinity watches — \(points.count) \(users ? "public users" : "places"), \(watches) watches of \(NumberText.plain(radius)) m, "
+                + "moves of up to \(NumberText.plain(step)) m, \(subscribers) subscribers woken by "
+                + (wakeBySignal ? "a semaphore" : "polling every 1 ms") + ", \(Benchmark.machineDescription())")
         output.line(String(format: "load %d places                %8.2f s", points.count, loadSeconds))
         if let folder = export {
             try exportRun(bench, points: points, centres: centres, moves: moves, durable, sink, to: folder, &output)
@@ -99,11 +111,11 @@ struct WatchBenchCommand: OutputCommand {
 
         var phases: [WatchBench.Phase] = []
         output.progress("watches: phase 1, no watches")
-        phases.append(WatchBench.pace("no watches", moves[0..<perPhase], rate: rate, on: durable, sink: sink))
+        phases.append(bench.pace("no watches", moves[0..<perPhase], rate: rate, on: durable, sink: sink))
         output.progress("watches: starting \(watches) watches")
         start = DispatchTime.now().uptimeNanoseconds
         let processBefore = WatchEventSink.processCPUSeconds()
-        _ = try WatchBench.startWatches(centres, radiusMeters: radius, on: durable, sink: sink)
+        _ = try bench.startWatches(centres, radiusMeters: radius, on: durable, sink: sink)
         let watchSeconds = StoreBenchCommand.seconds(since: start)
         WatchBench.drain(durable, sink)
         let drainedSeconds = StoreBenchCommand.seconds(since: start)
@@ -117,12 +129,12 @@ struct WatchBenchCommand: OutputCommand {
                 WatchEventSink.processCPUSeconds() - processBefore))
         output.progress("watches: phase 2, events discarded")
         phases.append(
-            WatchBench.pace(
+            bench.pace(
                 "\(watches) watches", moves[perPhase..<2 * perPhase], rate: rate, on: durable, sink: sink))
         sink.formatting.store(true, ordering: .relaxed)
         output.progress("watches: phase 3, events formatted")
         phases.append(
-            WatchBench.pace(
+            bench.pace(
                 "\(watches) watches, formatted", moves[2 * perPhase..<3 * perPhase], rate: rate, on: durable,
                 sink: sink))
         sink.formatting.store(false, ordering: .relaxed)
@@ -130,7 +142,7 @@ struct WatchBenchCommand: OutputCommand {
         WatchBench.drain(durable, sink)
         output.progress("watches: phase 4, no watches again")
         phases.append(
-            WatchBench.pace("no watches again", moves[3 * perPhase..<4 * perPhase], rate: rate, on: durable, sink: sink)
+            bench.pace("no watches again", moves[3 * perPhase..<4 * perPhase], rate: rate, on: durable, sink: sink)
         )
 
         output.line(
@@ -187,13 +199,13 @@ struct WatchBenchCommand: OutputCommand {
         try text.write(toFile: folder + "/moves.csv", atomically: true, encoding: .utf8)
 
         output.progress("watches: starting \(centres.count) watches")
-        let ids = try WatchBench.startWatches(centres, radiusMeters: radius, on: durable, sink: sink)
+        let ids = try bench.startWatches(centres, radiusMeters: radius, on: durable, sink: sink)
         let fenceOf = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($0.element, $0.offset) })
         WatchBench.drain(durable, sink)
         sink.keeping.store(true, ordering: .relaxed)
         let base = durable.readWithPosition { $1 }
         output.progress("watches: applying \(moves.count) moves")
-        let phase = WatchBench.pace("export", moves[...], rate: 1_000_000, on: durable, sink: sink)
+        let phase = bench.pace("export", moves[...], rate: 1_000_000, on: durable, sink: sink)
         let kept = sink.takeKept()
         var lines: [String] = []
         lines.reserveCapacity(kept.count)
@@ -208,8 +220,11 @@ struct WatchBenchCommand: OutputCommand {
         for event in kept { byKind[event.kind.rawValue, default: 0] += 1 }
         output.line(
             String(
-                format: "%d moves unpaced: %.2f s, process %.2f µs a move, engine evaluation mean %.2f µs a change",
-                moves.count, phase.wallSeconds, phase.processMicroseconds, phase.evaluationMean))
+                format: "%d moves unpaced: %.2f s (%.0f moves/s), process CPU %.2f µs a move, writer thread %.2f µs, "
+                    + "engine evaluation per change: mean %.2f µs, p50 %.2f, p99 %.2f; %.2f events a move",
+                moves.count, phase.wallSeconds, Double(moves.count) / phase.wallSeconds, phase.processMicroseconds,
+                phase.writerMicroseconds, phase.evaluationMean, phase.evaluationMedian, phase.evaluationP99,
+                phase.eventsPerMove))
         output.line(
             "events: " + byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 + "; wrote \(folder)/places.csv, fences.csv, moves.csv, events.csv")

@@ -40,16 +40,24 @@ final class WatchEventSink: @unchecked Sendable {
     private let keptEvents = Mutex<[Kept]>([])
     private let finished = DispatchSemaphore(value: 0)
 
+    /// Whether `wake` signals the consumer thread (a semaphore: a system call on the applying
+    /// thread whenever the consumer sleeps) or only marks the subscriber, the consumer looking
+    /// every `pollInterval` seconds.
+    let signalling: Bool
+    static let pollInterval = 0.001
+
     /// - Parameters:
     ///   - subscribers: how many subscribers to make, 1 or more.
     ///   - capacity: each one's queue capacity, events.
-    init(subscribers count: Int, capacity: Int) {
+    ///   - signalling: whether a wake-up signals the consumer, or it polls every millisecond.
+    init(subscribers count: Int, capacity: Int, signalling: Bool) {
+        self.signalling = signalling
         for index in 0..<max(1, count) {
             subscribers.append(
                 WatchSubscriber(capacity: capacity) { [weak self] in
                     guard let self else { return }
                     self.ready.withLock { $0.append(index) }
-                    self.signal.signal()
+                    if self.signalling { self.signal.signal() }
                 })
         }
         let thread = Thread { [self] in run() }
@@ -78,7 +86,11 @@ final class WatchEventSink: @unchecked Sendable {
         var line = ""
         line.reserveCapacity(256)
         while true {
-            signal.wait()
+            if signalling {
+                signal.wait()
+            } else {
+                Thread.sleep(forTimeInterval: Self.pollInterval)
+            }
             let indices = ready.withLock { ready in
                 defer { ready = [] }
                 return ready
