@@ -59,6 +59,7 @@ test: build-debug
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
 	VICINITY=$(BIN_DEBUG) scripts/real-clients.sh
+	VICINITY=$(BIN_DEBUG) scripts/watch-clients.sh
 	VICINITY=$(BIN_DEBUG) scripts/operator-faults.sh
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh

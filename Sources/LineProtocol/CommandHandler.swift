@@ -36,6 +36,11 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var reading = true
     /// The most pipelined writes run as one group.
     static let maximumGroup = 1_024
+    /// The connection's geo watches (made with the session; their subscriber on the first watch).
+    private var watches: ConnectionWatches?
+    /// While the channel is not writable and the connection watches: checks every 100 ms whether
+    /// the subscriber was closed for falling behind (no wake comes then: its queue was not empty).
+    private var watchPoll: RepeatedTask?
 
     init(service: LineService, configuration: ServerConfiguration) {
         self.service = service
@@ -53,7 +58,20 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }
             return
         }
-        self.session = session
+        let channel = context.channel
+        let watches = ConnectionWatches(capacity: configuration.watchQueue) {
+            // On the applying thread: hop to the connection's loop, which writes the events.
+            channel.eventLoop.execute {
+                guard let context = try? channel.pipeline.syncOperations.context(handlerType: CommandHandler.self),
+                    let handler = context.handler as? CommandHandler
+                else { return }
+                handler.writeWatchEvents(context: context)
+            }
+        }
+        self.watches = watches
+        var connected = session
+        connected.watches = watches
+        self.session = connected
         context.fireChannelActive()
     }
 
@@ -62,6 +80,11 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         session = nil
         closed = true
         stallTimer?.cancel()
+        watchPoll?.cancel()
+        watchPoll = nil
+        // Always: the hub forgets the watches and the subscriber's queue is freed.
+        if let subscriber = watches?.current { service.directory.unwatchAll(for: subscriber) }
+        watches = nil
         context.fireChannelInactive()
     }
 
@@ -93,7 +116,10 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? IdleStateHandler.IdleStateEvent, event == .read, !busy, queue.isEmpty {
+        // A connection that watches only listens (as a Redis subscriber, it is never idle).
+        if let event = event as? IdleStateHandler.IdleStateEvent, event == .read, !busy, queue.isEmpty,
+            (watches?.count ?? 0) == 0
+        {
             closed = true
             context.close(promise: nil)
             return
@@ -106,8 +132,21 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             stallTimer?.cancel()
             stallTimer = nil
             setAutoRead(true, context: context)
+            watchPoll?.cancel()
+            watchPoll = nil
             process(context: context, flush: true)
-        } else if stallTimer == nil, configuration.outputStallSeconds > 0 {
+            writeWatchEvents(context: context)
+        } else if watchPoll == nil, watches?.current != nil {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            watchPoll = context.eventLoop.scheduleRepeatedTask(
+                initialDelay: .milliseconds(100), delay: .milliseconds(100)
+            ) { _ in
+                if bound.value.0.watches?.current?.isClosed == true {
+                    bound.value.0.writeWatchEvents(context: bound.value.1)
+                }
+            }
+        }
+        if !context.channel.isWritable, stallTimer == nil, configuration.outputStallSeconds > 0 {
             setAutoRead(false, context: context)
             let channel = context.channel
             stallTimer = context.eventLoop.scheduleTask(in: .seconds(Int64(configuration.outputStallSeconds))) {
@@ -115,6 +154,48 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// Writes the watch events queued for this connection, between replies (on the loop, never
+    /// inside one), while the channel is writable: when it is not, they stay in the subscriber's
+    /// bounded queue (which closes it when the client never catches up) and this resumes when the
+    /// channel is writable again. A subscriber closed for falling behind gets its final `closed`
+    /// events written, an error, and the connection closed.
+    func writeWatchEvents(context: ChannelHandlerContext) {
+        guard !closed, let watches, let subscriber = watches.current else { return }
+        var wrote = false
+        while context.channel.isWritable || subscriber.isClosed {
+            let events = subscriber.take()
+            if events.isEmpty { break }
+            var buffer = context.channel.allocator.buffer(capacity: 192 * events.count)
+            let format = self.format
+            for event in events {
+                // A watch ended by UNWATCH may still have had events queued: none follow it.
+                guard let channel = watches.channel(of: event.watch) else { continue }
+                WatchEventText.write(event, channel: channel, format: format, to: &buffer)
+                if event.kind == .closed { _ = watches.remove(event.watch) }
+            }
+            if buffer.readableBytes > 0 {
+                context.write(wrapOutboundOut(buffer), promise: nil)
+                wrote = true
+            }
+        }
+        if subscriber.isClosed {
+            closed = true
+            write(
+                .error(
+                    "ERR closing the connection: its watch events were not read in time (more than "
+                        + "\(watches.capacity) waiting)"), context: context)
+            context.flush()
+            context.close(promise: nil)
+            return
+        }
+        if wrote { context.flush() }
+    }
+
+    /// The format replies and events are written in now.
+    private var format: RESPReplyEncoder.Format {
+        session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
     }
 
     /// Turns reading on or off, only when that changes it (setting an option costs a future).
@@ -140,7 +221,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ///   `channelReadComplete`, so that a read's replies go out together.
     private func process(context: ChannelHandlerContext, flush: Bool) {
         while !busy, !closed, !queue.isEmpty, context.channel.isWritable, let session {
-            if session.transaction == nil, let group = takeWriteGroup() {
+            // In watch mode every command goes through `execute`, which refuses writes there.
+            if session.transaction == nil, !LineService.inWatchMode(session), let group = takeWriteGroup() {
                 busy = true
                 let eventLoop = context.eventLoop
                 let bound = NIOLoopBound((self, context), eventLoop: eventLoop)
@@ -228,8 +310,6 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ reply: RESPReply, context: ChannelHandlerContext) {
         var buffer = context.channel.allocator.buffer(capacity: 64)
-        let format: RESPReplyEncoder.Format =
-            session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
         RESPReplyEncoder.write(reply, format: format, to: &buffer)
         context.write(wrapOutboundOut(buffer), promise: nil)
     }

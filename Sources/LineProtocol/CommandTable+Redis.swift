@@ -219,9 +219,32 @@ extension CommandTable {
             "WATCH", arity: -2, flags: "noscript loading stale fast allow_busy", keys: (1, -1, 1),
             acl: "@transaction", specs: [spec("RO", at: 1, last: -1)], since: "2.2.0", group: "transactions",
             complexity: "O(1) for every key.",
-            summary: "Watch the given keys to determine execution of the MULTI/EXEC block", syntax: "key ..."),
+            summary:
+                "Watch the given keys to determine execution of the MULTI/EXEC block. Vicinity: WATCH NEARBY kind "
+                + "latitude longitude radius [UNIT unit] [MODEL geodesic|haversine], or WATCH NEARBY kind USER id "
+                + "radius [UNIT unit] [MODEL model] (roaming), starts a live radius query and answers its id; its "
+                + "events are pushed as [message, channel, JSON event]. WATCH is a watch when its first argument "
+                + "is NEARBY and five or more arguments follow WATCH, else it watches keys",
+            syntax: "key ..."),
         command(
-            "UNWATCH", arity: 1, flags: "noscript loading stale fast allow_busy", acl: "@transaction",
-            since: "2.2.0", group: "transactions", summary: "Forget about all watched keys"),
+            "UNWATCH", arity: -1, flags: "noscript loading stale fast allow_busy", acl: "@transaction",
+            since: "2.2.0", group: "transactions",
+            summary:
+                "Forget about all watched keys. Vicinity: UNWATCH id ends one watch; plain UNWATCH in watch mode "
+                + "(RESP2) also ends every watch",
+            syntax: "[id:integer]"),
+        command(
+            "SUBSCRIBE", arity: -2, flags: "pubsub noscript loading stale", acl: "@pubsub", since: "2.0.0",
+            group: "pubsub", complexity: "O(N) where N is the number of channels to subscribe to.",
+            summary:
+                "Listen for messages published to the given channels. Vicinity: a channel spells a watch, "
+                + "\"NEARBY kind latitude longitude radius [UNIT unit] [MODEL model]\" or \"NEARBY kind USER id "
+                + "radius …\"; its events arrive as messages on that channel",
+            syntax: "channel ..."),
+        command(
+            "UNSUBSCRIBE", arity: -1, flags: "pubsub noscript loading stale", acl: "@pubsub", since: "2.0.0",
+            group: "pubsub", complexity: "O(N) where N is the number of clients already subscribed to a channel.",
+            summary: "Stop listening for messages posted to the given channels (Vicinity: end those watches)",
+            syntax: "[channel ...]"),
     ]
 }

@@ -51,6 +51,7 @@ public final class LineServer: Service, Sendable {
         let logger = self.logger
         // Requests are logged only when the level lets them through: no handler, no cost.
         let logsRequests = logger.logLevel <= .info
+        service.directory.watchLimits = configuration.watchLimits
         let bootstrap = ServerBootstrap(group: eventLoopGroup)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)

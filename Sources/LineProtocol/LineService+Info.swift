@@ -6,11 +6,14 @@ import Places
 /// such as redis_exporter read, next to Vicinity's own.
 extension LineService {
     /// `INFO [section …]` as Redis 7.0 answers it: no section (or `default`) gives server, clients,
-    /// memory, persistence, stats, replication and keyspace; `commandstats` the per-command counters; `all` and
-    /// `everything` every section; names are case-insensitive, unknown ones give nothing, sections
+    /// memory, persistence, stats, replication, keyspace and watches; `commandstats` the
+    /// per-command counters; `all` and `everything` every section; names are case-insensitive, unknown ones give nothing, sections
     /// are separated by an empty line.
     func info(sections asked: [String], admin: Bool = false) -> String {
-        let all = ["server", "clients", "memory", "persistence", "stats", "replication", "keyspace", "commandstats"]
+        let all = [
+            "server", "clients", "memory", "persistence", "stats", "replication", "keyspace", "watches",
+            "commandstats",
+        ]
         var wanted = Set<String>()
         for name in asked.isEmpty ? ["default"] : asked {
             switch name {
@@ -61,11 +64,29 @@ extension LineService {
                 var lines = ["# Keyspace", "places:\(places)", "place_kinds:\(kinds)", "public_users:\(publicUsers)"]
                 if keys > 0 { lines.append("db0:keys=\(keys),expires=0,avg_ttl=0") }
                 text.append(lines)
+            case "watches":
+                text.append(watchLines())
             default:
                 text.append(["# Commandstats"] + statistics.infoLines)
             }
         }
         return text.map { $0.joined(separator: "\r\n") + "\r\n" }.joined(separator: "\r\n")
+    }
+
+    /// `# Watches` (`WATCH NEARBY`, `SUBSCRIBE`, and the HTTP API's streams): what the directory
+    /// holds now, its limits, and counters since start.
+    private func watchLines() -> [String] {
+        let statistics = directory.watchStatistics
+        let limits = directory.watchLimits
+        return [
+            "# Watches", "watches:\(statistics.watches)", "watch_subscribers:\(statistics.subscribers)",
+            "watch_events_queued:\(statistics.eventsQueued)",
+            "watch_subscribers_dropped:\(statistics.subscribersDropped)",
+            "watch_changes_evaluated:\(statistics.changesEvaluated)",
+            "watch_evaluation_seconds:\(LineService.fixed(statistics.evaluationSeconds, decimals: 6))",
+            "max_watches:\(limits.maximumWatches)", "max_watches_per_client:\(limits.maximumPerSubscriber)",
+            "watch_history:\(limits.historyChanges)",
+        ]
     }
 
     /// `# Memory`: `used_memory` is the bytes glibc's allocator has handed out (`mallinfo2`: in-use

@@ -123,6 +123,17 @@ public final class LineService: Sendable {
             session.record?.update(session)
             completion(reply, session)
         }
+        do throws(CommandFailure) {
+            if let reply = try watchStep(upperName, arguments, &running) {
+                record(failure: nil)
+                finish(reply, running)
+                return
+            }
+        } catch {
+            record(failure: error.line)
+            finish(.error(error.line), running)
+            return
+        }
         switch transactionStep(upperName, arguments, &running) {
         case .proceed:
             break

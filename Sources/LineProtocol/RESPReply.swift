@@ -42,6 +42,12 @@ public enum RESPReply: Sendable {
     case boolean(Bool)
     /// RESP3 `=`: text with a format hint; RESP2 the text as a bulk string.
     case verbatim(VerbatimFormat, ByteBuffer)
+    /// RESP3 `>`: out-of-band data (a watch's event, a `SUBSCRIBE` confirmation), written between
+    /// replies; RESP2 an array, as Redis sends pub/sub messages to a RESP2 client.
+    case push([RESPReply])
+    /// Several replies to one command, one after another (`SUBSCRIBE a b` answers one
+    /// confirmation per channel); in JSON one line each.
+    case sequence([RESPReply])
 
     /// One pair of a ``RESPReply/map(_:)``.
     public struct MapEntry: Sendable, Equatable {
@@ -88,7 +94,8 @@ extension RESPReply: Equatable {
         case (.bulkText(let text), .bulkString(let bytes)), (.bulkString(let bytes), .bulkText(let text)):
             return text.utf8.elementsEqual(bytes.readableBytesView)
         case (.nullBulk, .nullBulk), (.nullArray, .nullArray), (.null, .null): return true
-        case (.array(let a), .array(let b)): return a == b
+        case (.array(let a), .array(let b)), (.push(let a), .push(let b)), (.sequence(let a), .sequence(let b)):
+            return a == b
         case (.map(let a), .map(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.doubleText(let a), .doubleText(let b)): return a == b

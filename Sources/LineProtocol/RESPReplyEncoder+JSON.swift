@@ -4,6 +4,10 @@ import NIOCore
 /// The JSON line format (``RESPReplyEncoder/Format/json``).
 extension RESPReplyEncoder {
     static func writeJSONLine(_ reply: RESPReply, to out: inout ByteBuffer) {
+        if case .sequence(let replies) = reply {
+            for reply in replies { writeJSONLine(reply, to: &out) }
+            return
+        }
         if case .error(let text) = reply {
             out.writeStaticString("{\"ok\":false,\"err\":")
             writeJSONString(text.utf8, to: &out)
@@ -30,7 +34,7 @@ extension RESPReplyEncoder {
             writeJSONString(text.utf8, to: &out)
         case .nullBulk, .nullArray, .null:
             out.writeStaticString("null")
-        case .array(let elements):
+        case .array(let elements), .push(let elements), .sequence(let elements):
             out.writeStaticString("[")
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.writeStaticString(",") }
@@ -120,7 +124,7 @@ extension RESPReplyEncoder {
 
     /// The UTF-8 text as a JSON string (RFC 8259 §7): `"` and `\` escaped, control bytes as short escapes
     /// or `\u00XX`, everything else as is.
-    private static func writeJSONString(_ text: String.UTF8View, to out: inout ByteBuffer) {
+    static func writeJSONString(_ text: String.UTF8View, to out: inout ByteBuffer) {
         out.writeStaticString("\"")
         for byte in text {
             switch byte {

@@ -17,6 +17,7 @@ import NIOCore
 /// | ``RESPReply/doubleText(_:)`` | bulk string of the text | `,text` |
 /// | ``RESPReply/boolean(_:)`` | `:1` / `:0` | `#t` / `#f` |
 /// | ``RESPReply/verbatim(_:_:)`` | bulk string of the text | `=len` `txt:text` |
+/// | ``RESPReply/push(_:)`` | `*n` then the elements | `>n` then the elements |
 ///
 /// A double's text is the shortest that reads back to the same value, integral values without a
 /// fraction (`3`, `0.1`, `1e+20`), and `inf`, `-inf`, `nan` as RESP3 spells them. The JSON mapping is
@@ -102,6 +103,11 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
             out.writeStaticString(resp3 ? "_\r\n" : "$-1\r\n")
         case .nullArray:
             out.writeStaticString(resp3 ? "_\r\n" : "*-1\r\n")
+        case .push(let elements):
+            writeLength(prefix: UInt8(ascii: resp3 ? ">" : "*"), elements.count, to: &out)
+            for element in elements { writeRESP(element, resp3: resp3, to: &out) }
+        case .sequence(let replies):
+            for reply in replies { writeRESP(reply, resp3: resp3, to: &out) }
         case .array(let elements):
             writeLength(prefix: UInt8(ascii: "*"), elements.count, to: &out)
             var start = 0

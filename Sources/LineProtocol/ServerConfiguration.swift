@@ -1,3 +1,5 @@
+import Places
+
 /// How `LineServer` listens and what it allows each client.
 public struct ServerConfiguration: Sendable {
     /// The address to bind: 127.0.0.1 unless told otherwise.
@@ -17,6 +19,13 @@ public struct ServerConfiguration: Sendable {
     public var outputHighWaterMark = 1 << 20
     /// Request size limits (inline line, bulk, arguments).
     public var limits = ProtocolLimits.default
+    /// Watches held at once (server, per connection) and changes remembered for resuming one;
+    /// `LineServer.start` sets them on the directory, which the HTTP API's watches share
+    /// (`serve --max-watches`, `--max-watches-per-client`, `--watch-history`).
+    public var watchLimits = WatchLimits()
+    /// Watch events queued for one connection, 1 or more, beyond which a connection that does not
+    /// read them is closed (`serve --watch-queue`, default 10,000).
+    public var watchQueue = 10_000
 
     public init() {}
 }

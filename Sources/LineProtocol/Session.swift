@@ -27,6 +27,9 @@ public struct Session: Sendable {
     var record: ClientRegistry.Record?
     /// The commands queued since `MULTI`; nil outside a transaction.
     var transaction: QueuedTransaction?
+    /// The connection's geo watches (`WATCH NEARBY`, `SUBSCRIBE`); nil for a session without a
+    /// connection of its own, which cannot watch.
+    var watches: ConnectionWatches?
     /// `WATCH`ed keys and their change counters when watched (`DurableDirectory.version(ofKey:)`).
     var watchedKeys: [String: UInt64] = [:]
     /// The log position of the last write acknowledged on this connection (`POSITION`), shared by

@@ -51,6 +51,14 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Change-log entries always kept, counted back from the newest (followers further behind reload).")
     var logKeepChanges = 1_000_000
     @Option(help: "Hours a change-log entry is always kept.") var logKeepHours = 24.0
+    @Option(help: "Watches held at once on this server (line protocol and HTTP together).")
+    var maxWatches = WatchLimits().maximumWatches
+    @Option(help: "Watches one client (a connection, an HTTP stream) holds at once.")
+    var maxWatchesPerClient = WatchLimits().maximumPerSubscriber
+    @Option(help: "Watch events queued for one line-protocol connection before one that does not read them is closed.")
+    var watchQueue = ServerConfiguration().watchQueue
+    @Option(help: "Latest changes remembered to resume a watch from a log position; 0: a resume starts afresh.")
+    var watchHistory = WatchLimits().historyChanges
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -77,8 +85,8 @@ struct ServeCommand: OutputCommand {
                 "invalid change-log retention: --log-keep-changes and --log-keep-hours must be 0 or more")
         }
         guard maxClients >= 1, idleTimeout >= 0, outputStallTimeout >= 0, maxInlineBytes >= 1, maxBulkBytes >= 1,
-            maxRequestBytes >= 1
-        else { throw ValidationError("limits must be 1 or more (timeouts 0 or more)") }
+            maxRequestBytes >= 1, maxWatches >= 1, maxWatchesPerClient >= 1, watchQueue >= 1, watchHistory >= 0
+        else { throw ValidationError("limits must be 1 or more (timeouts and --watch-history 0 or more)") }
     }
 
     func execute(_ output: inout CommandOutput) throws {
@@ -102,6 +110,8 @@ struct ServeCommand: OutputCommand {
         durable.follow(
             pollInterval: 1,
             retention: LogRetention(changes: UInt64(logKeepChanges), seconds: logKeepHours * 3600))
+        // Both protocols' watches share these limits.
+        durable.watchLimits = lineConfiguration.watchLimits
         // Every way out commits what was acknowledged (closing twice is harmless).
         defer { durable.close() }
         let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threadCount)
@@ -171,6 +181,9 @@ struct ServeCommand: OutputCommand {
         configuration.limits.maximumInlineBytes = maxInlineBytes
         configuration.limits.maximumBulkBytes = maxBulkBytes
         configuration.limits.maximumRequestBytes = maxRequestBytes
+        configuration.watchLimits = WatchLimits(
+            maximumWatches: maxWatches, maximumPerSubscriber: maxWatchesPerClient, historyChanges: watchHistory)
+        configuration.watchQueue = watchQueue
         return configuration
     }
 

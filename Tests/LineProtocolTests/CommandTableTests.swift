@@ -140,9 +140,10 @@ import Testing
         #expect(await fixture.run(["COMMAND", "GETKEYS", "NOPE"]) == .error("ERR Invalid command specified"))
     }
 
-    /// The transaction branch's commands are described already, with Redis 7.0's arities.
+    /// The transaction branch's commands are described already, with Redis 7.0's arities (but
+    /// UNWATCH's: it takes a watch's id, `UNWATCH id`, in Vicinity).
     @Test(arguments: [
-        ("MULTI", 1), ("EXEC", 1), ("DISCARD", 1), ("WATCH", -2), ("UNWATCH", 1), ("GEOSEARCHSTORE", -8),
+        ("MULTI", 1), ("EXEC", 1), ("DISCARD", 1), ("WATCH", -2), ("UNWATCH", -1), ("GEOSEARCHSTORE", -8),
         ("ZRANGE", -4), ("ZRANGEBYSCORE", -4), ("ZSCORE", 3), ("ZRANK", 3), ("ZREVRANK", 3), ("ZCOUNT", 4),
     ])
     func comingCommandsHaveEntries(name: String, arity: Int) throws {

@@ -10,9 +10,15 @@ public final class RawClient: @unchecked Sendable {
     private let socketDescriptor: Int32
 
     /// Connects to 127.0.0.1 on `port`; throws `ECONNREFUSED` when nothing accepts.
-    public init(port: Int) throws {
+    ///
+    /// - Parameter receiveBuffer: the socket's receive buffer, bytes (`SO_RCVBUF`, set before
+    ///   connecting: the kernel then does not grow it); nil for the system's.
+    public init(port: Int, receiveBuffer: Int? = nil) throws {
         socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { throw POSIXError(.EMFILE) }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -134,7 +140,7 @@ public final class RawClient: @unchecked Sendable {
             guard let length = Int(header) else { return nil }
             if length < 0 { return next }
             return next + length + 2 <= bytes.count ? next + length + 2 : nil
-        case UInt8(ascii: "*"), UInt8(ascii: "%"):
+        case UInt8(ascii: "*"), UInt8(ascii: "%"), UInt8(ascii: ">"):
             guard var elements = Int(header) else { return nil }
             if bytes[start] == UInt8(ascii: "%") { elements *= 2 }
             var position = next
