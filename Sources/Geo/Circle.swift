@@ -17,6 +17,8 @@ public struct Circle: Sendable {
     let reject: Double
     /// The central angle on the unit sphere that holds the whole circle (for covers), radians.
     let angularRadius: Double
+    /// For the haversine model, the sphere's radius in meters; nil for the ellipsoid.
+    let sphereRadius: Double?
 
     /// - Throws: `GeoError.invalidRadius` for a negative or non-finite radius;
     ///   `GeoError.unsupportedModel` for a projected model (its distances need a projection per
@@ -42,6 +44,7 @@ public struct Circle: Sendable {
         self.center = center
         self.radiusMeters = radiusMeters
         self.model = model
+        self.sphereRadius = sphereRadius
         (accept, reject) = bounds.thresholds(radiusMeters: radiusMeters)
         let reach = radiusMeters + bounds.halfWidth(atDistance: radiusMeters)
         angularRadius = reach / (sphereRadius ?? WGS84.minimumRadiusOfCurvature)

@@ -76,6 +76,26 @@ public final class HTTPMetrics: Sendable {
             help: "Snapshots loaded because the change log no longer held the next change.")
     }
 
+    private static var watches: MetricNameDescriptor {
+        named("watches", "held", help: "Watches held now, over every connection and stream.")
+    }
+    private static var watchSubscribers: MetricNameDescriptor {
+        named("watch", "subscribers", help: "Connections and streams holding at least one watch.")
+    }
+    private static var watchEvents: MetricNameDescriptor {
+        named("watch", "events", unit: "total", help: "Watch events queued for subscribers since the start.")
+    }
+    private static var watchDropped: MetricNameDescriptor {
+        named(
+            "watch", "subscribers_dropped", unit: "total",
+            help: "Subscribers closed because they fell more than their queue behind.")
+    }
+    private static var watchEvaluation: MetricNameDescriptor {
+        named(
+            "watch", "evaluation_cpu", unit: "seconds",
+            help: "CPU time spent evaluating applied changes against the watches since the start.")
+    }
+
     private static func named(_ subsystem: String, _ name: String, unit: String = "", help: String)
         -> MetricNameDescriptor
     {
@@ -148,6 +168,21 @@ public final class HTTPMetrics: Sendable {
         registry.makeGauge(descriptor: HTTPMetrics.storeChanges).set(Int64(statistics.changes))
         registry.makeGauge(descriptor: HTTPMetrics.storeCommitSeconds).set(statistics.commitSeconds)
         showReplication(directory.replication)
+        let watching = directory.watchStatistics
+        registry.makeGauge(descriptor: HTTPMetrics.watches).set(Int64(watching.watches))
+        registry.makeGauge(descriptor: HTTPMetrics.watchSubscribers).set(Int64(watching.subscribers))
+        registry.makeGauge(descriptor: HTTPMetrics.watchEvaluation).set(watching.evaluationSeconds)
+        addGrowth(
+            [
+                (
+                    "watch events", registry.makeCounter(descriptor: HTTPMetrics.watchEvents),
+                    UInt64(watching.eventsQueued)
+                ),
+                (
+                    "watch drops", registry.makeCounter(descriptor: HTTPMetrics.watchDropped),
+                    UInt64(watching.subscribersDropped)
+                ),
+            ])
         return registry.emitToString()
     }
 
@@ -159,8 +194,6 @@ public final class HTTPMetrics: Sendable {
         registry.makeGauge(descriptor: HTTPMetrics.changePosition, labels: [("position", "latest")])
             .set(Int64(clamping: max(status.latest, status.applied)))
         registry.makeGauge(descriptor: HTTPMetrics.storeReachable).set(Int64(status.unreachableSince == nil ? 1 : 0))
-        // Counters only grow: each scrape adds what the total grew by since the last one, under
-        // one lock so that two scrapes at once add it once.
         let totals: [(series: String, counter: Counter, total: UInt64)] = [
             (
                 "own", registry.makeCounter(descriptor: HTTPMetrics.changesApplied, labels: [("source", "own")]),
@@ -173,6 +206,12 @@ public final class HTTPMetrics: Sendable {
             ),
             ("reloads", registry.makeCounter(descriptor: HTTPMetrics.snapshotReloads), status.reloads),
         ]
+        addGrowth(totals)
+    }
+
+    /// Counters only grow: each scrape adds what each total grew by since the last one, under one
+    /// lock so that two scrapes at once add it once.
+    private func addGrowth(_ totals: [(series: String, counter: Counter, total: UInt64)]) {
         totalsShown.withLock { shown in
             for (series, counter, total) in totals {
                 let before = shown[series] ?? 0

@@ -38,9 +38,6 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let maximumGroup = 1_024
     /// The connection's geo watches (made with the session; their subscriber on the first watch).
     private var watches: ConnectionWatches?
-    /// While the channel is not writable and the connection watches: checks every 100 ms whether
-    /// the subscriber was closed for falling behind (no wake comes then: its queue was not empty).
-    private var watchPoll: RepeatedTask?
 
     init(service: LineService, configuration: ServerConfiguration) {
         self.service = service
@@ -80,8 +77,6 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         session = nil
         closed = true
         stallTimer?.cancel()
-        watchPoll?.cancel()
-        watchPoll = nil
         // Always: the hub forgets the watches and the subscriber's queue is freed.
         if let subscriber = watches?.current { service.directory.unwatchAll(for: subscriber) }
         watches = nil
@@ -132,19 +127,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             stallTimer?.cancel()
             stallTimer = nil
             setAutoRead(true, context: context)
-            watchPoll?.cancel()
-            watchPoll = nil
             process(context: context, flush: true)
             writeWatchEvents(context: context)
-        } else if watchPoll == nil, watches?.current != nil {
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            watchPoll = context.eventLoop.scheduleRepeatedTask(
-                initialDelay: .milliseconds(100), delay: .milliseconds(100)
-            ) { _ in
-                if bound.value.0.watches?.current?.isClosed == true {
-                    bound.value.0.writeWatchEvents(context: bound.value.1)
-                }
-            }
         }
         if !context.channel.isWritable, stallTimer == nil, configuration.outputStallSeconds > 0 {
             setAutoRead(false, context: context)

@@ -100,15 +100,23 @@ extension LineService {
             return .sequence(confirmations)
         case "UNSUBSCRIBE":
             try refuseInTransaction(name, &session)
-            let ended = endWatches(arguments.count > 1 ? Set(arguments.dropFirst()) : nil, session)
-            if ended.isEmpty {
-                // Redis answers an UNSUBSCRIBE that ends nothing with a null channel and the count.
-                let names = arguments.dropFirst().map { RESPReply.text($0) }
-                let count = session.watches?.count ?? 0
-                let channels = names.isEmpty ? [RESPReply.nullBulk] : names
-                return .sequence(channels.map { .push([.text("unsubscribe"), $0, .integer(count)]) })
+            // As Redis: one confirmation per channel named (a channel not subscribed too, with the
+            // count); without a channel one per watch ended, or a null channel when none was held.
+            var confirmations: [RESPReply] = []
+            func confirm(_ channel: RESPReply, _ remaining: Int) {
+                confirmations.append(.push([.text("unsubscribe"), channel, .integer(remaining)]))
             }
-            return .sequence(ended.map { .push([.text("unsubscribe"), .text($0.channel), .integer($0.remaining)]) })
+            if arguments.count == 1 {
+                for ended in endWatches(nil, session) { confirm(.text(ended.channel), ended.remaining) }
+                if confirmations.isEmpty { confirm(.nullBulk, session.watches?.count ?? 0) }
+            } else {
+                for channel in arguments.dropFirst() {
+                    let ended = endWatches([channel], session)
+                    if ended.isEmpty { confirm(.text(channel), session.watches?.count ?? 0) }
+                    for watch in ended { confirm(.text(watch.channel), watch.remaining) }
+                }
+            }
+            return .sequence(confirmations)
         default:
             return nil
         }

@@ -56,7 +56,7 @@ extension WatchHub {
         defer { lock.unlock() }
         record(steps, upTo: last.position)
         guard !watches.isEmpty else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = Self.threadCPUSeconds()
         let view = WatchView(directory: directory)
         for step in steps {
             if let transition = step.transition { evaluate(transition, view: view) }
@@ -64,7 +64,15 @@ extension WatchHub {
             flush()
         }
         statistics.changesEvaluated += steps.count
-        statistics.evaluationSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        statistics.evaluationSeconds += Self.threadCPUSeconds() - start
+    }
+
+    /// The CPU time the calling thread has used, seconds: what an evaluation costs, whatever else
+    /// the machine is doing.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Keeps the transitions for resuming, as many as the limit says.
@@ -76,7 +84,7 @@ extension WatchHub {
             return
         }
         for step in steps { if let transition = step.transition { history.append(transition) } }
-        if history.count > keep + keep / 4 + 1_024 {
+        if history.count > keep + keep / 4 + 64 {
             let dropped = history.count - keep
             historyFrom = max(historyFrom, history[dropped - 1].position)
             history.removeFirst(dropped)
@@ -96,23 +104,30 @@ extension WatchHub {
             }
         }
         guard let index = indexes[key.kind] else { return }
+        // The watches containing the new location first (the object may be inside them), then
+        // those containing the old one and not the new (it can only have left them).
+        var inside = true
         let visit = { (slot: UInt32) in
             guard let watch = self.slots[Int(slot)], watch.stamp != self.stamp else { return }
             watch.stamp = self.stamp
-            if let event = self.evaluate(watch, key, transition.after, at: transition.position) {
-                self.queue([event], for: watch)
+            if let event = self.evaluate(watch, key, transition.after, inside: inside, at: transition.position) {
+                self.queue(event, for: watch)
             }
         }
-        if let location = transition.before?.location { index.forEachCandidate(near: location, visit) }
-        if let location = transition.after?.location, location != transition.before?.location {
-            index.forEachCandidate(near: location, visit)
+        if let location = transition.after?.location { index.forEachContaining(location, visit) }
+        inside = false
+        if let location = transition.before?.location, location != transition.after?.location {
+            index.forEachContaining(location, visit)
         }
     }
 
     /// The event for one object's new state in one watch, if any, with the watch's set updated.
-    func evaluate(_ watch: Watch, _ key: WatchedKey, _ state: ObjectState?, at position: LogPosition) -> WatchEvent? {
-        if let object = state?.seen(as: key, by: watch.principal), let circle = watch.circle,
-            circle.contains(object.coordinate)
+    /// `inside` says whether its location is within the watch's circle, when the caller knows.
+    func evaluate(
+        _ watch: Watch, _ key: WatchedKey, _ state: ObjectState?, inside: Bool? = nil, at position: LogPosition
+    ) -> WatchEvent? {
+        if let object = state?.seen(as: key, by: watch.principal),
+            inside ?? (watch.circle?.contains(object.coordinate) ?? false)
         {
             guard let old = watch.members.updateValue(object, forKey: key.id) else {
                 return watch.event(.enter, position, object)
@@ -183,12 +198,20 @@ extension WatchHub {
     /// Holds events for a watch's subscriber until `flush`.
     func queue(_ events: [WatchEvent], for watch: Watch) {
         guard !events.isEmpty else { return }
-        let key = ObjectIdentifier(watch.subscriber)
-        if outbox[key] == nil {
-            outbox[key] = (watch.subscriber, events)
-        } else {
-            outbox[key]!.events.append(contentsOf: events)
-        }
+        outbox[outboxSlot(for: watch.subscriber)].events.append(contentsOf: events)
+    }
+
+    /// Holds one event for a watch's subscriber until `flush`.
+    func queue(_ event: WatchEvent, for watch: Watch) {
+        outbox[outboxSlot(for: watch.subscriber)].events.append(event)
+    }
+
+    private func outboxSlot(for subscriber: WatchSubscriber) -> Int {
+        let key = ObjectIdentifier(subscriber)
+        if let slot = outboxSlots[key] { return slot }
+        outboxSlots[key] = outbox.count
+        outbox.append((subscriber, []))
+        return outbox.count - 1
     }
 
     /// Hands each subscriber the events held for it (those of one position together), closing the
@@ -197,7 +220,8 @@ extension WatchHub {
         guard !outbox.isEmpty else { return }
         let held = outbox
         outbox.removeAll(keepingCapacity: true)
-        for (subscriber, events) in held.values {
+        outboxSlots.removeAll(keepingCapacity: true)
+        for (subscriber, events) in held {
             statistics.eventsQueued += events.count
             if !subscriber.deliver(events) { drop(subscriber, position: events[0].position) }
         }

@@ -9,19 +9,22 @@ import Geo
 /// initial set and the changes after it never overlap or leave a gap.
 final class WatchHub: @unchecked Sendable {
     final class Watch {
+        // The fields an evaluation reads come first, so that they share the object's first cache
+        // lines: with 100,000 watches, a visit is a cache miss, and one is better than five.
+        /// The last evaluation that visited it (one visit per change).
+        var stamp: UInt64 = 0
+        /// What the subscriber was last told is inside, by id.
+        var members: [String: WatchedObject] = [:]
         let id: WatchID
-        let spec: WatchSpec
         let principal: Principal
         let subscriber: WatchSubscriber
         /// The centre now (nil: a roaming watch whose user has no location).
         var center: Coordinate?
-        var circle: Circle?
-        /// What the subscriber was last told is inside, by id.
-        var members: [String: WatchedObject] = [:]
+        let model: DistanceModel
         /// Its number in `indexes[spec.kind]` while it has a circle.
         let slot: UInt32
-        /// The last evaluation that visited it (one visit per change).
-        var stamp: UInt64 = 0
+        let spec: WatchSpec
+        var circle: Circle?
 
         init(id: WatchID, spec: WatchSpec, principal: Principal, subscriber: WatchSubscriber, slot: UInt32) {
             self.id = id
@@ -29,6 +32,7 @@ final class WatchHub: @unchecked Sendable {
             self.principal = principal
             self.subscriber = subscriber
             self.slot = slot
+            model = spec.model
         }
 
         func event(
@@ -37,7 +41,7 @@ final class WatchHub: @unchecked Sendable {
         ) -> WatchEvent {
             WatchEvent(
                 watch: id, kind: kind, position: position, object: object, center: center ?? self.center,
-                model: spec.model, message: message)
+                model: model, message: message)
         }
     }
 
@@ -62,15 +66,11 @@ final class WatchHub: @unchecked Sendable {
     /// Counts evaluations, to visit each watch once per change.
     var stamp: UInt64 = 0
     /// Events held for each subscriber while one change is evaluated.
-    var outbox: [ObjectIdentifier: (subscriber: WatchSubscriber, events: [WatchEvent])] = [:]
+    var outbox: [(subscriber: WatchSubscriber, events: [WatchEvent])] = []
+    var outboxSlots: [ObjectIdentifier: Int] = [:]
 
     init(position: LogPosition) {
         historyFrom = position
-    }
-
-    /// Whether changes need capturing at all: someone watches, or transitions are kept.
-    var isActive: Bool {
-        lock.withLock { !watches.isEmpty || limits.historyChanges > 0 }
     }
 
     // MARK: - Registering

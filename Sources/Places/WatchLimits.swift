@@ -26,7 +26,7 @@ public struct WatchStatistics: Sendable, Hashable {
     public var eventsQueued = 0
     /// Subscribers closed for falling behind, since start.
     public var subscribersDropped = 0
-    /// Changes evaluated against the watches since start, and the time it took, seconds.
+    /// Changes evaluated against the watches since start, and the CPU time it took, seconds.
     public var changesEvaluated = 0
     public var evaluationSeconds = 0.0
 }

@@ -9,7 +9,8 @@ import Synchronization
 /// emptied and holds one `closed` event per watch), so a subscriber that does not read costs at
 /// most `capacity` events of memory and never delays anybody else. `wake` runs (on the applying
 /// thread; it must not block) whenever events arrive in an empty queue: the front end then calls
-/// `take()` from its own thread, and again until it returns nothing.
+/// `take()` from its own thread, and again until it returns nothing; it also runs once when the
+/// subscriber is closed.
 public final class WatchSubscriber: Sendable {
     struct State {
         var queue: [WatchEvent] = []
@@ -67,16 +68,17 @@ public final class WatchSubscriber: Sendable {
     }
 
     /// Closes: empties the queue, and queues `finals` (one `closed` event per watch) in its place.
+    /// Always wakes the front end, even one that stopped taking (a full socket), so that it can
+    /// end the connection.
     func close(with finals: [WatchEvent]) {
-        let wakeUp = state.withLock { state -> Bool in
+        let closing = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.closed = true
             state.queue = finals
             state.watches = []
-            let wakeUp = state.asleep
             state.asleep = false
-            return wakeUp
+            return true
         }
-        if wakeUp { wake() }
+        if closing { wake() }
     }
 }

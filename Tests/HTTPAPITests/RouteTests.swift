@@ -234,7 +234,7 @@ import Testing
             lines.contains(
                 "# HELP vicinity_http_requests_total HTTP requests answered, by operation of openapi.yaml and status sent."
             ))
-        #expect(lines.filter { $0.hasPrefix("# HELP vicinity_") }.count == 11)
+        #expect(lines.filter { $0.hasPrefix("# HELP vicinity_") }.count == 16)
     }
 
     @Test func aKindLeftEmptyIsShownAsZeroPoints() async throws {

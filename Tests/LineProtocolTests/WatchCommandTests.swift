@@ -72,6 +72,8 @@ import Testing
         client.send("PING\r\n")
         #expect(client.receive(replies: 1) == "+PONG\r\n")
         #expect(fixture.server.service.directory.watchStatistics.watches == 0)
+        client.send("UNSUBSCRIBE\r\n")
+        #expect(client.receive(replies: 1) == "*3\r\n$11\r\nunsubscribe\r\n$-1\r\n:0\r\n")
         await fixture.server.shutdown()
     }
 
@@ -106,6 +108,8 @@ import Testing
         mover.send("USER.MOVE mehmet 41.0886 29.0157\r\n")
         _ = mover.receive(replies: 1)
         _ = step("USER.DEL ayse\r\n", expecting: ["exit"])
+        watcher.send(Self.resp("UNSUBSCRIBE", "news"))
+        #expect(watcher.receive(replies: 1) == "*3\r\n$11\r\nunsubscribe\r\n$4\r\nnews\r\n:1\r\n")
         watcher.send("UNSUBSCRIBE\r\n")
         #expect(
             watcher.receive(replies: 1)

@@ -21,6 +21,8 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
         var failure: @Sendable () -> any Error = { Failure() }
         /// Set while the store plays a database out of reach: every call throws `storeUnavailable`.
         var unreachable: String?
+        /// Reads of the log after a position before this one answer `.trimmed`.
+        var trimmedThrough: LogPosition = 0
     }
 
     private let state = Mutex(State())
@@ -85,6 +87,7 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
     public func changes(after position: LogPosition, limit: Int) throws -> LogRead {
         try state.withLock { state in
             try checkReachable(state)
+            if position < state.trimmedThrough { return .trimmed(oldestKept: state.trimmedThrough + 1) }
             let start = Int(min(position, LogPosition(state.log.count)))
             return .changes(Array(state.log[start..<min(state.log.count, start + max(1, limit))]))
         }
@@ -104,4 +107,9 @@ public final class MemoryStore: PlaceStore, @unchecked Sendable {
     }
 
     public func trimLog(keeping retention: LogRetention) throws -> Int { 0 }
+
+    /// Plays a log trimmed through its newest entry: a follower behind it must load a snapshot.
+    public func trimEverything() {
+        state.withLock { $0.trimmedThrough = LogPosition($0.log.count) }
+    }
 }
