@@ -103,7 +103,8 @@ struct WatchBenchCommand: OutputCommand {
             "vicinity watches — \(points.count) \(users ? "public users" : "places"), \(watches) watches of \(NumberText.plain(radius)) m, "
                 + "moves of up to \(NumberText.plain(step)) m, \(subscribers) subscribers woken by "
                 + (wakeBySignal ? "a semaphore" : "polling every 1 ms") + ", \(Benchmark.machineDescription())")
-        output.line(String(format: "load %d places                %8.2f s", points.count, loadSeconds))
+        output.line(
+            String(format: "load %d %@ %8.2f s", points.count, users ? "users " : "places", loadSeconds))
         if let folder = export {
             try exportRun(bench, points: points, centres: centres, moves: moves, durable, sink, to: folder, &output)
             return
