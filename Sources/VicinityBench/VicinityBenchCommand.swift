@@ -10,6 +10,9 @@ struct VicinityBenchCommand: ParsableCommand {
             Run a release build (swift build -c release, then .build/release/vicinity-bench bench): \
             the figures of a debug build say little. scripts/bench-*.sh run these commands.
             """,
-        subcommands: [BenchCommand.self, StoreBenchCommand.self, LineBenchCommand.self, CrashWriterCommand.self]
+        subcommands: [
+            BenchCommand.self, StoreBenchCommand.self, LineBenchCommand.self, WatchBenchCommand.self,
+            CrashWriterCommand.self,
+        ]
     )
 }

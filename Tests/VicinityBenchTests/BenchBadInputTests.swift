@@ -10,6 +10,8 @@ import Testing
         (["bench", "--nearest", "0"], "invalid nearest \"0\": expected 1 or more"),
         (["bench-store", "--writes", "0"], "invalid writes \"0\": expected 1 to 1000000"),
         (["line-bench", "--port", "0", "--file", "x"], "invalid port \"0\": expected 1 to 65535"),
+        (["watches", "--rate", "0"], "invalid rate \"0.0\": expected 1 to 1000000 moves a second"),
+        (["watches", "--subscribers", "0"], "invalid subscribers \"0\": expected 1 to 100000"),
         (["crash-writer", "--db", "x", "--writers", "0"], "invalid writers \"0\": expected 1 to 64"),
     ])
     func usageErrors(arguments: [String], message: String) {
@@ -22,7 +24,7 @@ import Testing
     @Test func helpListsTheToolsThatVicinityNoLongerShips() {
         let outcome = BenchTool.run(["--help"])
         #expect(outcome.status == 0)
-        for command in ["bench", "bench-store", "line-bench", "crash-writer"] {
+        for command in ["bench", "bench-store", "line-bench", "watches", "crash-writer"] {
             #expect(outcome.standardOutput.contains("\n  \(command) "), "\(command)")
         }
     }
