@@ -17,7 +17,7 @@ extension VicinityAPI {
         let model: DistanceModel = query.model == .haversine ? .sphere : .geodesic
         let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
         let spec = WatchSpec(kind: kind, center: center, radiusMeters: radius, model: model)
-        let body = try openWatch(spec, after: after)
+        let body = try await openWatch(spec, after: after)
         return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(body)))
     }
 
@@ -30,12 +30,17 @@ extension VicinityAPI {
         let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
         let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
         let spec = WatchSpec(kind: PlaceDirectory.userKind, center: center, radiusMeters: radius)
-        let body = try openWatch(spec, after: after)
+        let body = try await openWatch(spec, after: after)
         return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(body)))
     }
 
-    /// Starts the watch with the request's token and returns the stream's body.
-    private func openWatch(_ spec: WatchSpec, after position: LogPosition?) throws(HTTPAPIError) -> HTTPBody {
+    /// Starts the watch with the request's token and returns the stream's body. A resume from a
+    /// position this server has not applied yet (the client was on a node ahead of this one)
+    /// first waits for it, up to `resumeWaitSeconds`, rather than start afresh at once.
+    private func openWatch(_ spec: WatchSpec, after position: LogPosition?) async throws(HTTPAPIError) -> HTTPBody {
+        if let position, position > directory.appliedPosition {
+            _ = await directory.waitUntilApplied(position, timeout: Self.resumeWaitSeconds)
+        }
         do {
             return try WatchEventStream.open(
                 spec, presenting: RequestToken.current, after: position, directory: directory,
@@ -45,6 +50,9 @@ extension VicinityAPI {
             throw VicinityAPI.watchError(error)
         }
     }
+
+    /// How long a resume waits for its position to be applied here, seconds.
+    static let resumeWaitSeconds = 2.0
 
     /// A refusal of the directory's, named by the parameter it is about when it is one (the
     /// handler checks them all first: this is for rules only the directory knows).

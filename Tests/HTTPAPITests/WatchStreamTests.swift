@@ -170,6 +170,25 @@ import Testing
         await server.shutdown()
     }
 
+    @Test func aResumeFromAPositionThisServerHasNotAppliedYetWaitsForIt() async throws {
+        let store = MemoryStore()
+        let fixture = try await APIFixture(store: store)
+        defer { fixture.close() }
+        let (server, port) = try await Self.serve(fixture)
+        // Written by another node: this one has not applied it when the client comes back.
+        let elsewhere = Place(
+            id: "yeni", kind: "pharmacy", name: "Yeni",
+            coordinate: try Coordinate(latitude: 41.0885, longitude: 29.0156))
+        let ahead = try store.commit([.putPlace(elsewhere)]).position
+        let resumed = try EventStreamClient(port: port, target: Self.nearby, headers: ["Last-Event-ID": String(ahead)])
+        try await Task.sleep(for: .milliseconds(200))
+        fixture.api.directory.follow(pollInterval: 0.01)
+        let events = await resumed.receive("ready").events
+        #expect(events.map(\.name) == ["ready"], "nothing was missed: no reset, no snapshot; \(events)")
+        resumed.close()
+        await server.shutdown()
+    }
+
     @Test func aResumeFromAPositionNoLongerRememberedIsAResetAndAFreshSnapshot() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
