@@ -260,9 +260,14 @@ extension WatchHub {
     /// ones that fell behind.
     func flush() {
         guard !outbox.isEmpty else { return }
-        let held = outbox
-        outbox.removeAll(keepingCapacity: true)
+        var held: [(subscriber: WatchSubscriber, events: [WatchEvent])] = []
+        swap(&held, &outbox)
         outboxSlots.removeAll(keepingCapacity: true)
+        defer {
+            // The emptied list goes back, with its capacity, for the next change.
+            held.removeAll(keepingCapacity: true)
+            if outbox.isEmpty { swap(&held, &outbox) }
+        }
         for (subscriber, events) in held {
             statistics.eventsQueued += events.count
             var owesWake = false

@@ -13,7 +13,11 @@ import Synchronization
 /// returns nothing; it also runs once when the subscriber is closed.
 public final class WatchSubscriber: Sendable {
     struct State {
-        var queue: [WatchEvent] = []
+        /// The queued events, as the batches they came in (one position's each): the applying
+        /// thread appends a batch without copying its events; `take` joins them on the front
+        /// end's thread.
+        var batches: [[WatchEvent]] = []
+        var count = 0
         var closed = false
         /// The subscriber's watches (kept by the hub; here for the per-subscriber limit).
         var watches: Set<WatchID> = []
@@ -36,12 +40,14 @@ public final class WatchSubscriber: Sendable {
 
     /// Takes every queued event, in order (the events of one log position always together).
     public func take() -> [WatchEvent] {
-        state.withLock { state in
-            let events = state.queue
-            state.queue = []
+        let batches = state.withLock { state in
+            let batches = state.batches
+            state.batches = []
+            state.count = 0
             state.asleep = true
-            return events
+            return batches
         }
+        return batches.count == 1 ? batches[0] : Array(batches.joined())
     }
 
     /// True once closed (by falling behind, or by `DurableDirectory.unwatchAll`): no further
@@ -62,8 +68,9 @@ public final class WatchSubscriber: Sendable {
         guard !events.isEmpty else { return true }
         return state.withLock { state -> Bool in
             guard !state.closed else { return true }
-            guard state.queue.isEmpty || state.queue.count + events.count <= capacity else { return false }
-            state.queue.append(contentsOf: events)
+            guard state.count == 0 || state.count + events.count <= capacity else { return false }
+            state.batches.append(events)
+            state.count += events.count
             if state.asleep { owesWake = true }
             state.asleep = false
             return true
@@ -79,7 +86,8 @@ public final class WatchSubscriber: Sendable {
         state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.closed = true
-            state.queue = finals
+            state.batches = finals.isEmpty ? [] : [finals]
+            state.count = finals.count
             state.watches = []
             state.asleep = false
             return true
@@ -88,6 +96,9 @@ public final class WatchSubscriber: Sendable {
 
     /// Forgets the queued events of one watch (ended by its subscriber: none follow it).
     func forget(_ watch: WatchID) {
-        state.withLock { state in state.queue.removeAll { $0.watch == watch } }
+        state.withLock { state in
+            state.batches = state.batches.map { $0.filter { $0.watch != watch } }.filter { !$0.isEmpty }
+            state.count = state.batches.reduce(0) { $0 + $1.count }
+        }
     }
 }
