@@ -1,14 +1,23 @@
 import Foundation
 import TestSupport
 import Testing
+import VicinityCLI
 
 @testable import VicinityBench
 
 /// `vicinity-bench watches` on a small city: the four paced phases report, and `--export` writes
 /// the files scripts/bench-watch.sh feeds PostGIS, with events that are the moves' effect.
 @Suite struct WatchBenchTests {
-    @Test func pacedPhasesReportEachPhase() throws {
-        let outcome = BenchTool.run([
+    /// Runs the tool on a thread of its own: it paces with sleeps and waits on semaphores, which on
+    /// Swift's cooperative threads (as many as the cores) would stall every async test meanwhile.
+    static func run(_ arguments: [String]) async -> CLI.Outcome {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: BenchTool.run(arguments)) }.start()
+        }
+    }
+
+    @Test func pacedPhasesReportEachPhase() async throws {
+        let outcome = await Self.run([
             "watches", "--points", "3000", "--watches", "200", "--rate", "2000", "--seconds", "0.2",
             "--subscribers", "4", "--step", "200",
         ])
@@ -20,10 +29,10 @@ import Testing
         #expect(outcome.standardOutput.contains("events taken: inside "))
     }
 
-    @Test func exportWritesTheCityTheFencesTheMovesAndTheirEvents() throws {
+    @Test func exportWritesTheCityTheFencesTheMovesAndTheirEvents() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let outcome = BenchTool.run([
+        let outcome = await Self.run([
             "watches", "--points", "3000", "--watches", "200", "--export", folder.path, "--export-moves", "500",
             "--step", "200",
         ])
