@@ -4,7 +4,7 @@ import Geo
 /// The watches of one directory: who watches what, the spatial index of their circles, the
 /// recent transitions kept for resuming, and the evaluation of every applied change.
 ///
-/// Every method runs under the hub's lock. The directory calls `capture`/`evaluate` around each
+/// Every method runs under the hub's lock. The directory calls `step`/`evaluate` around each
 /// change it applies, holding its write lock, and `register` holding its read lock, so a watch's
 /// initial set and the changes after it never overlap or leave a gap.
 final class WatchHub: @unchecked Sendable {
@@ -154,7 +154,6 @@ final class WatchHub: @unchecked Sendable {
         if case .user(let id) = spec.center { roaming[id, default: []].insert(watch.id) }
         byPrincipal[principal, default: []].insert(watch.id)
         bySubscriber[ObjectIdentifier(subscriber), default: []].insert(watch.id)
-        subscriber.state.withLock { _ = $0.watches.insert(watch.id) }
         statistics.eventsQueued += events.count
         var owesWake = false
         if !subscriber.deliver(events, owesWake: &owesWake) {
@@ -231,7 +230,6 @@ final class WatchHub: @unchecked Sendable {
         let key = ObjectIdentifier(watch.subscriber)
         bySubscriber[key]?.remove(watch.id)
         if bySubscriber[key]?.isEmpty == true { bySubscriber[key] = nil }
-        watch.subscriber.state.withLock { _ = $0.watches.remove(watch.id) }
     }
 
     /// Closes a subscriber that fell behind: all its watches end, each with a `closed` event.

@@ -19,8 +19,6 @@ public final class WatchSubscriber: Sendable {
         var batches: [[WatchEvent]] = []
         var count = 0
         var closed = false
-        /// The subscriber's watches (kept by the hub; here for the per-subscriber limit).
-        var watches: Set<WatchID> = []
         /// Whether `wake` is owed: set when the queue was emptied by `take`.
         var asleep = true
     }
@@ -54,9 +52,6 @@ public final class WatchSubscriber: Sendable {
     /// events come, but those queued (the final `closed` ones) can still be taken.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// The watches this subscriber holds.
-    public var watches: Set<WatchID> { state.withLock { $0.watches } }
-
     /// Appends the events of one position: false when they do not fit (the caller closes the
     /// subscriber). One position's events always go into an empty queue, however many: a watch's
     /// set is bounded by `WatchLimits.maximumObjects`, and splitting them would break the rule that
@@ -88,7 +83,6 @@ public final class WatchSubscriber: Sendable {
             state.closed = true
             state.batches = finals.isEmpty ? [] : [finals]
             state.count = finals.count
-            state.watches = []
             state.asleep = false
             return true
         }
