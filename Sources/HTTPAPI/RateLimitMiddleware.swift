@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Places
 
 /// Answers 429 with `Retry-After` to a client address over its `RateLimiter` budget, before the
 /// request reaches the API (nothing of it is read). Clients are told apart by IP address only,

@@ -38,7 +38,8 @@ extension PlaceDirectory {
                 hit.user.location.map {
                     QueryHit(
                         id: hit.user.id, name: hit.user.name, kind: PlaceDirectory.userKind, coordinate: $0,
-                        distanceMeters: hit.distanceMeters, bearingDegrees: 0, visibility: hit.user.visibility)
+                        distanceMeters: hit.distanceMeters, bearingDegrees: 0, visibility: hit.user.visibility,
+                        precision: hit.distanceStepMeters > 0 ? hit.user.effectivePrecision : nil)
                 }
             }
             return PlaceDirectory.cut(hits, reach)
@@ -113,6 +114,13 @@ extension PlaceDirectory {
             }
         } catch {
             throw .geo(error)
+        }
+        // Distances to users others see at a precision are rounded to it, after the bearing and
+        // the exact measure, which are taken from the published location.
+        for index in hits.indices {
+            if let precision = hits[index].precision {
+                hits[index].distanceMeters = precision.rounded(distanceMeters: hits[index].distanceMeters)
+            }
         }
     }
 }

@@ -16,10 +16,14 @@ public struct QueryHit: Sendable, Hashable {
     public var bearingDegrees: Double
     /// For users: `private` only for the asking user's own record; nil for places.
     public var visibility: Visibility?
+    /// For a user seen by anyone but themselves: the precision others see them at (the
+    /// coordinate is the published one and the distance is rounded to its cell size); nil for
+    /// places and the asker's own record.
+    public var precision: LocationPrecision?
 
     public init(
         id: String, name: String, kind: String, coordinate: Coordinate, distanceMeters: Double,
-        bearingDegrees: Double, visibility: Visibility? = nil
+        bearingDegrees: Double, visibility: Visibility? = nil, precision: LocationPrecision? = nil
     ) {
         self.id = id
         self.name = name
@@ -28,6 +32,7 @@ public struct QueryHit: Sendable, Hashable {
         self.distanceMeters = distanceMeters
         self.bearingDegrees = bearingDegrees
         self.visibility = visibility
+        self.precision = precision
     }
 }
 

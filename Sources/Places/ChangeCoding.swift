@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// The text form of a `DirectoryChange` in a store's change log: one line of tab-separated fields,
@@ -9,9 +10,16 @@ import Geo
 /// |---|---|
 /// | `P` putPlace | kind, id, name, lat, lon, then attribute name and value pairs in order |
 /// | `R` removePlace | kind, id |
-/// | `A` addUser / `U` putUser | id, name, lat, lon (both empty: no location), visibility, token digest (hex) |
-/// | `M` moveUser | id, lat, lon (both empty: location forgotten) |
-/// | `V` setVisibility | id, `public` or `private` |
+/// | `A` addUser / `U` putUser | id, name, lat, lon (both empty: no location), visibility, token digest (hex), precision, location expiry, private until |
+/// | `M` moveUser | id, lat, lon (both empty: location forgotten), expiry |
+/// | `V` setVisibility | id, `public` or `private`, private until |
+/// | `N` setPrecision | id, `exact`, `street`, `district` or `city` |
+/// | `X` forgetLocation | id, the expiry it is for |
+/// | `G` endPrivacy | id, the private-until it is for |
+///
+/// Times are whole seconds since 1970 (UTC), empty for none. A user line of the first version (no
+/// precision and timers) reads as `LocationPrecision.stored` without timers; `M` and `V` lines
+/// without their last field read without a timer.
 /// | `D` removeUser | id |
 /// | `T` setAdminToken | token digest (hex) |
 ///
@@ -34,10 +42,16 @@ public enum ChangeCoding {
             fields = ["A"] + userFields(user, digest)
         case .putUser(let user, let digest):
             fields = ["U"] + userFields(user, digest)
-        case .moveUser(let id, let location):
-            fields = ["M", id] + locationFields(location)
-        case .setVisibility(let id, let visibility):
-            fields = ["V", id, visibility.rawValue]
+        case .moveUser(let id, let location, let expiry):
+            fields = ["M", id] + locationFields(location) + [time(expiry)]
+        case .setVisibility(let id, let visibility, let until):
+            fields = ["V", id, visibility.rawValue, time(until)]
+        case .setPrecision(let id, let precision):
+            fields = ["N", id, precision.rawValue]
+        case .forgetLocation(let id, let expiry):
+            fields = ["X", id, time(expiry)]
+        case .endPrivacy(let id, let until):
+            fields = ["G", id, time(until)]
         case .removeUser(let id):
             fields = ["D", id]
         case .setAdminToken(let digest):
@@ -76,18 +90,38 @@ public enum ChangeCoding {
         case "R":
             return .removePlace(kind: try field(1), id: try field(2))
         case "A", "U":
-            guard fields.count == 7 else { throw corrupt(text, "a user needs 6 fields") }
+            guard fields.count == 7 || fields.count == 10 else { throw corrupt(text, "a user needs 6 or 9 fields") }
             guard let visibility = Visibility(rawValue: fields[5]) else { throw corrupt(text, "bad visibility") }
-            let user = User(
+            var user = User(
                 id: fields[1], name: fields[2], location: try location(fields[3], fields[4], text),
-                visibility: visibility)
+                visibility: visibility, precision: .stored)
+            if fields.count == 10 {
+                guard let precision = LocationPrecision(rawValue: fields[7]) else {
+                    throw corrupt(text, "bad precision")
+                }
+                user.precision = precision
+                user.locationExpiresAt = try time(fields[8], text)
+                user.privateUntil = try time(fields[9], text)
+            }
             let digest = try digest(fields[6], text)
             return fields[0] == "A" ? .addUser(user, tokenDigest: digest) : .putUser(user, tokenDigest: digest)
         case "M":
-            return .moveUser(try field(1), to: try location(try field(2), try field(3), text))
+            return .moveUser(
+                try field(1), to: try location(try field(2), try field(3), text),
+                expiresAt: fields.count > 4 ? try time(fields[4], text) : nil)
         case "V":
             guard let visibility = Visibility(rawValue: try field(2)) else { throw corrupt(text, "bad visibility") }
-            return .setVisibility(try field(1), visibility)
+            return .setVisibility(
+                try field(1), visibility, privateUntil: fields.count > 3 ? try time(fields[3], text) : nil)
+        case "N":
+            guard let precision = LocationPrecision(rawValue: try field(2)) else {
+                throw corrupt(text, "bad precision")
+            }
+            return .setPrecision(try field(1), precision)
+        case "X", "G":
+            guard let at = try time(try field(2), text) else { throw corrupt(text, "a timer needs its time") }
+            return fields[0] == "X"
+                ? .forgetLocation(try field(1), expiresAt: at) : .endPrivacy(try field(1), privateUntil: at)
         case "D":
             return .removeUser(try field(1))
         case "T":
@@ -98,7 +132,20 @@ public enum ChangeCoding {
     }
 
     private static func userFields(_ user: User, _ digest: TokenDigest) -> [String] {
-        [user.id, user.name] + locationFields(user.location) + [user.visibility.rawValue, hex(digest)]
+        [user.id, user.name] + locationFields(user.location) + [
+            user.visibility.rawValue, hex(digest), user.effectivePrecision.rawValue, time(user.locationExpiresAt),
+            time(user.privateUntil),
+        ]
+    }
+
+    private static func time(_ date: Date?) -> String {
+        date.map { String(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? ""
+    }
+
+    private static func time(_ text: String, _ line: String) throws(PlacesError) -> Date? {
+        if text.isEmpty { return nil }
+        guard let seconds = Int64(text), abs(seconds) < 1 << 40 else { throw corrupt(line, "bad time") }
+        return Date(timeIntervalSince1970: Double(seconds))
     }
 
     private static func locationFields(_ location: Coordinate?) -> [String] {

@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// One change to the directory's data, as a store keeps it: what a `DirectoryRequest` comes to
@@ -9,10 +10,19 @@ public enum DirectoryChange: Sendable, Hashable {
     case removePlace(kind: String, id: String)
     /// A new user with the digest of their token.
     case addUser(User, tokenDigest: TokenDigest)
-    /// A user's location changed (nil: unknown, on no map); nothing else of the record.
-    case moveUser(String, to: Coordinate?)
-    /// A user's visibility changed; nothing else of the record.
-    case setVisibility(String, Visibility)
+    /// A user's location changed (nil: unknown, on no map) with when it expires (nil: never);
+    /// nothing else of the record.
+    case moveUser(String, to: Coordinate?, expiresAt: Date? = nil)
+    /// A user's visibility changed, with when a private user turns public again (nil: never);
+    /// nothing else of the record.
+    case setVisibility(String, Visibility, privateUntil: Date? = nil)
+    /// A user's precision changed; nothing else of the record.
+    case setPrecision(String, LocationPrecision)
+    /// A timer: the user's location is forgotten, if it still expires at `expiresAt` (a move in
+    /// between made a new expiry, and then this change does nothing).
+    case forgetLocation(String, expiresAt: Date)
+    /// A timer: the user turns public, if still private until `privateUntil`.
+    case endPrivacy(String, privateUntil: Date)
     /// A user's whole record as stored: what a store answers for the user changes it made, and
     /// how a directory is loaded.
     case putUser(User, tokenDigest: TokenDigest)
@@ -20,6 +30,20 @@ public enum DirectoryChange: Sendable, Hashable {
     case removeUser(String)
     /// A new admin token (its digest); the previous one stops working.
     case setAdminToken(TokenDigest)
+}
+
+extension DirectoryChange {
+    /// The user a change names, or nil for a change about places or the admin token.
+    public var userID: String? {
+        switch self {
+        case .addUser(let user, _), .putUser(let user, _): return user.id
+        case .moveUser(let id, _, _), .setVisibility(let id, _, _), .setPrecision(let id, _),
+            .forgetLocation(let id, _),
+            .endPrivacy(let id, _), .removeUser(let id):
+            return id
+        case .putPlace, .removePlace, .setAdminToken: return nil
+        }
+    }
 }
 
 /// A write asked of the directory, before it is checked against who asks and what is there.
@@ -32,8 +56,14 @@ public enum DirectoryRequest: Sendable, Hashable {
     case addUser(User)
     /// Move a user, or forget their location with nil (that user or admin).
     case moveUser(String, to: Coordinate?)
-    /// Make a user public or private (that user or admin).
-    case setVisibility(String, Visibility)
+    /// Make a user public or private (that user or admin); private for `forSeconds` only (ghost
+    /// mode with a timer: 1 second to 10 years) or, with nil, until changed.
+    case setVisibility(String, Visibility, forSeconds: Int? = nil)
+    /// Set how precisely others see a user (that user or admin).
+    case setPrecision(String, LocationPrecision)
+    /// Run the timers of a user that are due now: forget an expired location, end a timed
+    /// private spell (the admin: a server runs them as the operator).
+    case runTimers(String)
     /// Remove a user (that user or admin).
     case removeUser(String)
     /// Replace the admin token (admin); the reply carries the new token.
@@ -49,7 +79,8 @@ public enum DirectoryRequest: Sendable, Hashable {
         case .setPlace(let place): return "place\u{0}\(place.kind)\u{0}\(place.id)"
         case .removePlace(let kind, let id): return "place\u{0}\(kind)\u{0}\(id)"
         case .addUser(let user): return "user\u{0}\(user.id)"
-        case .moveUser(let id, _), .setVisibility(let id, _), .removeUser(let id), .replaceUserToken(let id):
+        case .moveUser(let id, _), .setVisibility(let id, _, _), .setPrecision(let id, _), .runTimers(let id),
+            .removeUser(let id), .replaceUserToken(let id):
             return "user\u{0}\(id)"
         case .rotateAdminToken: return "admin"
         }

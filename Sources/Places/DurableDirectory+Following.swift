@@ -188,7 +188,7 @@ extension DurableDirectory {
                         }
                         try directory.applyPlaces(places)
                         for kind in Set(places.map(\.kind)) {
-                            touch(.removePlace(kind: kind, id: ""), userListedBefore: false, in: directory)
+                            touch(.removePlace(kind: kind, id: ""), userSeenBefore: nil, in: directory)
                         }
                     } else {
                         try applyOne(entry.change, to: &directory)
@@ -228,12 +228,13 @@ extension DurableDirectory {
     }
 
     /// Replaces memory with a fresh snapshot of the store (the log no longer holds what comes
-    /// next); keeps this process's own settings (`openRegistration`).
+    /// next); keeps this process's own settings (`openRegistration`, `privacy`).
     private func reload() throws {
         let cell = read { $0.places.cellSizeMeters }
         var snapshot = try store.snapshot(cellSizeMeters: cell)
         withWriteLock { directory in
             snapshot.directory.openRegistration = directory.openRegistration
+            snapshot.directory.privacy = directory.privacy
             let old = directory
             directory = snapshot.directory
             let previous = applied.load(ordering: .relaxed)
@@ -303,9 +304,9 @@ extension DurableDirectory {
 
     /// Applies one change and counts it against its key's version (under the write lock).
     private func applyOne(_ change: DirectoryChange, to directory: inout PlaceDirectory) throws(PlacesError) {
-        let listed = directory.listsUser(of: change)
+        let seen = directory.publicView(of: change)
         try directory.apply(change)
-        touch(change, userListedBefore: listed, in: directory)
+        touch(change, userSeenBefore: seen, in: directory)
     }
 
     /// Records what a commit or a read of the store said about reaching it.

@@ -317,16 +317,16 @@ public final class DurableDirectory: @unchecked Sendable {
 
     /// Counts a stored change, just applied, against its key's version; under the write lock.
     ///
-    /// A user change counts against `user` only when the user was on that key before it or is
-    /// after it (public, with a location): a private user's moves must not show, not even as a
-    /// `WATCH user` that fails.
-    func touch(_ change: DirectoryChange, userListedBefore: Bool, in directory: PlaceDirectory) {
+    /// A user change counts against `user` only when what others see of the user changed
+    /// (`PlaceDirectory.publicView(of:)`): a private user's moves, and a public user's moves
+    /// inside one cell, must not show, not even as a `WATCH user` that fails.
+    func touch(_ change: DirectoryChange, userSeenBefore: User?, in directory: PlaceDirectory) {
         let key: String
         switch change {
         case .putPlace(let place): key = place.kind
         case .removePlace(let kind, _): key = kind
-        case .addUser, .moveUser, .setVisibility, .putUser, .removeUser:
-            guard userListedBefore || directory.listsUser(of: change) else { return }
+        case .addUser, .moveUser, .setVisibility, .setPrecision, .forgetLocation, .endPrivacy, .putUser, .removeUser:
+            guard userSeenBefore != directory.publicView(of: change) else { return }
             key = PlaceDirectory.userKind
         case .setAdminToken: return
         }

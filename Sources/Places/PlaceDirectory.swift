@@ -28,6 +28,9 @@ public struct PlaceDirectory: Sendable {
     /// one who adds it receives the new user's token. Off by default. Not stored: each server
     /// process says whether it allows it.
     public var openRegistration = false
+    /// The privacy rules this process applies to the writes it plans: the precision of new users,
+    /// how long a location lasts, the clock. Not stored (each node says its own).
+    public var privacy = PrivacySettings()
 
     /// - Parameter places: the places to serve; users start empty.
     public init(places: PlaceCatalog) {
@@ -67,17 +70,13 @@ public struct PlaceDirectory: Sendable {
     /// The number of users on maps (public, with a location): the size of the user index.
     public var publicUserCount: Int { registry.index.count }
 
-    /// Whether the user a change names is on the `user` key now: public, with a location. False
-    /// for a change that names no user.
-    func listsUser(of change: DirectoryChange) -> Bool {
-        let id: String
-        switch change {
-        case .addUser(let user, _), .putUser(let user, _): id = user.id
-        case .moveUser(let userID, _), .setVisibility(let userID, _), .removeUser(let userID): id = userID
-        case .putPlace, .removePlace, .setAdminToken: return false
-        }
-        guard let user = registry.users[id] else { return false }
-        return user.visibility == .public && user.location != nil
+    /// What anyone but the user sees now of the user a change names (`User.seen(by:)` of a
+    /// public user with a location: the published location, name and precision), or nil when they
+    /// see nothing of them (private, no location, absent, or a change that names no user). A
+    /// change that leaves this unchanged — a move inside one cell — shows on no key.
+    func publicView(of change: DirectoryChange) -> User? {
+        guard let id = change.userID, let user = registry.users[id], user.isOnMaps else { return nil }
+        return user.seen(by: .anonymous)
     }
 
     /// Everything the directory holds, as text that two directories holding the same data print
@@ -164,16 +163,43 @@ public struct PlaceDirectory: Sendable {
             _ = try Vocabulary.userID.parse(user.id)
             _ = try Vocabulary.name.parse(user.name)
             guard registry.users[user.id] == nil else { throw .userExists(user.id) }
+            user.precision = user.precision ?? privacy.defaultPrecision
+            user.locationExpiresAt = user.location == nil ? nil : privacy.expiryOfLocationSetNow
+            user.privateUntil = nil
             let (clearText, digest) = Token.issue()
             return PlannedChange(change: .addUser(user, tokenDigest: digest), token: clearText)
         // The changes name the stored record's id, byte for byte: the request's may be another
         // spelling of it that Swift takes as equal and the store (comparing bytes) would miss.
         case .moveUser(let id, let location):
             let user = try ownRecord(id, for: principal, action: "moving a user")
-            return PlannedChange(change: .moveUser(user.id, to: location))
-        case .setVisibility(let id, let visibility):
+            let expiry = location == nil ? nil : privacy.expiryOfLocationSetNow
+            return PlannedChange(change: .moveUser(user.id, to: location, expiresAt: expiry))
+        case .setVisibility(let id, let visibility, let seconds):
             let user = try ownRecord(id, for: principal, action: "changing a user's visibility")
-            return PlannedChange(change: .setVisibility(user.id, visibility))
+            var until: Date?
+            if let seconds {
+                guard visibility == .private else {
+                    throw .invalidValue(
+                        noun: "visibility", value: "public for \(seconds) s",
+                        expected: "a time limit only with private (public lasts until changed)")
+                }
+                until = privacy.second.addingTimeInterval(Double(try Vocabulary.privateSpell.check(seconds)))
+            }
+            return PlannedChange(change: .setVisibility(user.id, visibility, privateUntil: until))
+        case .setPrecision(let id, let precision):
+            let user = try ownRecord(id, for: principal, action: "changing a user's precision")
+            return PlannedChange(change: .setPrecision(user.id, precision))
+        case .runTimers(let id):
+            guard principal == .admin else { throw .forbidden(action: "running a user's timers needs the admin token") }
+            guard let user = registry.users[id] else { throw .noSuchUser(id) }
+            let now = privacy.now()
+            if let expiry = user.locationExpiresAt, expiry <= now, user.location != nil {
+                return PlannedChange(change: .forgetLocation(user.id, expiresAt: expiry))
+            }
+            if let until = user.privateUntil, until <= now, user.visibility == .private {
+                return PlannedChange(change: .endPrivacy(user.id, privateUntil: until))
+            }
+            throw .invalidValue(noun: "timers of user", value: id, expected: "a timer that is due (none is)")
         case .removeUser(let id):
             let user = try ownRecord(id, for: principal, action: "removing a user")
             return PlannedChange(change: .removeUser(user.id))
@@ -204,20 +230,43 @@ public struct PlaceDirectory: Sendable {
             try registry.put(user)
             if let old = digestOfUser.updateValue(digest, forKey: user.id), old != digest { userByDigest[old] = nil }
             userByDigest[digest] = user.id
-        case .moveUser(let id, let location):
-            guard var user = registry.users[id] else { return }
-            user.location = location
-            try registry.put(user)
-        case .setVisibility(let id, let visibility):
-            guard var user = registry.users[id] else { return }
-            user.visibility = visibility
-            try registry.put(user)
+        case .moveUser, .setVisibility, .setPrecision, .forgetLocation, .endPrivacy:
+            guard let id = change.userID, let user = registry.users[id] else { return }
+            let changed = PlaceDirectory.user(user, after: change)
+            if changed != user { try registry.put(changed) }
         case .removeUser(let id):
             try registry.remove(id)
             if let digest = digestOfUser.removeValue(forKey: id) { userByDigest[digest] = nil }
         case .setAdminToken(let digest):
             adminDigest = digest
         }
+    }
+
+    /// A user record after a change that names it (`moveUser`, `setVisibility`, `setPrecision`, a
+    /// timer; unchanged for a timer that is no longer due, and for any other change).
+    public static func user(_ user: User, after change: DirectoryChange) -> User {
+        var user = user
+        switch change {
+        case .moveUser(_, let location, let expiry):
+            user.location = location
+            user.locationExpiresAt = location == nil ? nil : expiry
+        case .setVisibility(_, let visibility, let until):
+            user.visibility = visibility
+            user.privateUntil = visibility == .private ? until : nil
+        case .setPrecision(_, let precision):
+            user.precision = precision
+        case .forgetLocation(_, let expiry):
+            guard user.locationExpiresAt == expiry else { break }
+            user.location = nil
+            user.locationExpiresAt = nil
+        case .endPrivacy(_, let until):
+            guard user.privateUntil == until, user.visibility == .private else { break }
+            user.visibility = .public
+            user.privateUntil = nil
+        default:
+            break
+        }
+        return user
     }
 
     /// `apply(.putPlace(_:))` for many places at once, in order.
@@ -254,21 +303,37 @@ public struct PlaceDirectory: Sendable {
 
     // MARK: - Reading users
 
-    /// A user's record: anyone may read a public user; a private one only themselves or the admin.
+    /// A user's record: anyone may read a public user, as others see it (`User.seen(by:)`: the
+    /// published location, no timers); a private one only themselves or the admin, who read the
+    /// whole record.
     public func user(_ id: String, as principal: Principal) throws(PlacesError) -> User {
         guard let user = registry.users[id], user.visibility == .public || principal.owns(id) else {
             throw .noSuchUser(id)
         }
-        return user
+        return user.seen(by: principal)
     }
 
-    /// Users within `radiusMeters` of `center`, nearest first, ties by id: the public ones, and the
-    /// asking user wherever their own record puts them.
+    /// A user as maps show them to `principal` (the `user` key of the Redis commands, `GEOPOS`):
+    /// the user themselves at their exact location, everyone else — the admin too — at the
+    /// published one, as every query answers (`User.onMap(for:)`).
+    ///
+    /// - Throws: `.noSuchUser` for a missing user, or a private one that is not the asker's.
+    public func userOnMap(_ id: String, as principal: Principal) throws(PlacesError) -> User {
+        guard let user = registry.users[id], user.visibility == .public || principal == .user(id) else {
+            throw .noSuchUser(id)
+        }
+        return user.onMap(for: principal)
+    }
+
+    /// Users within `radiusMeters` of `center`, nearest first, ties by id: the public ones at their
+    /// published locations (`User.onMap(for:)`), and the asking user at their exact location,
+    /// wherever their own record puts them. Distances are to those locations, not rounded (the
+    /// query layer rounds them, `UserHit.distanceStepMeters`).
     public func nearbyUsers(
         _ center: Coordinate, radiusMeters: Double, model: DistanceModel = .geodesic, limit: Int? = nil,
         as principal: Principal
     ) throws(PlacesError) -> [UserHit] {
-        var hits = try publicUsers { index, order throws(GeoError) in
+        var hits = try publicUsers(principal) { index, order throws(GeoError) in
             try index.within(radiusMeters: radiusMeters, of: center, model: model, tieOrder: order)
         }
         if let own = try ownHit(principal, from: center, model: model), own.distanceMeters <= radiusMeters {
@@ -281,20 +346,23 @@ public struct PlaceDirectory: Sendable {
         return hits
     }
 
-    /// The `count` users nearest to `center` that the principal may see.
+    /// The `count` users nearest to `center` that the principal may see, as `nearbyUsers` gives
+    /// them.
     public func nearestUsers(
         _ count: Int, to center: Coordinate, model: DistanceModel = .geodesic, maxDistanceMeters: Double? = nil,
         as principal: Principal
     ) throws(PlacesError) -> [UserHit] {
-        var hits = try publicUsers { index, order throws(GeoError) in
-            try index.nearest(count, to: center, model: model, maxDistanceMeters: maxDistanceMeters, tieOrder: order)
+        // One more than asked when the asker is in the index: their published entry is dropped.
+        let asked = count < Int.max && ownIndexed(principal) ? count + 1 : count
+        var hits = try publicUsers(principal) { index, order throws(GeoError) in
+            try index.nearest(asked, to: center, model: model, maxDistanceMeters: maxDistanceMeters, tieOrder: order)
         }
         if let own = try ownHit(principal, from: center, model: model),
             own.distanceMeters <= (maxDistanceMeters ?? .infinity)
         {
             hits = merged(hits, with: own)
-            if hits.count > count { hits.removeSubrange(count...) }
         }
+        if hits.count > count { hits.removeSubrange(count...) }
         return hits
     }
 
@@ -304,6 +372,12 @@ public struct PlaceDirectory: Sendable {
     ) throws(PlacesError) -> Int {
         try nearbyUsers(center, radiusMeters: radiusMeters, model: model, as: principal).count
     }
+
+    /// The earliest timer of any user (a location's expiry, the end of a private spell), or nil.
+    public var nextUserTimer: Date? { registry.nextTimer }
+
+    /// The users whose timers are due at `now`, in id order.
+    public func usersWithTimersDue(at now: Date) -> [String] { registry.timersDue(at: now) }
 
     // MARK: - Internals
 
@@ -361,31 +435,42 @@ public struct PlaceDirectory: Sendable {
         return user
     }
 
-    private func publicUsers(_ query: (GridIndex, TieOrder) throws(GeoError) -> [GridHit]) throws(PlacesError)
-        -> [UserHit]
-    {
+    private func publicUsers(
+        _ principal: Principal, _ query: (GridIndex, TieOrder) throws(GeoError) -> [GridHit]
+    ) throws(PlacesError) -> [UserHit] {
         let registry = self.registry
         let order: TieOrder = { (registry.id(of: $0) ?? "") < (registry.id(of: $1) ?? "") }
+        let own: String? = if case .user(let id) = principal { id } else { nil }
         do {
             return try query(registry.index, order).compactMap { hit in
-                registry.id(of: hit.handle).flatMap { registry.users[$0] }.map {
-                    UserHit(user: $0, distanceMeters: hit.distanceMeters)
+                // The asker's own entry is at the published location: `ownHit` adds the exact one.
+                guard let id = registry.id(of: hit.handle), id != own, let user = registry.users[id] else {
+                    return nil
                 }
+                return UserHit(
+                    user: user.onMap(for: principal), distanceMeters: hit.distanceMeters,
+                    distanceStepMeters: user.distanceStep(for: principal))
             }
         } catch {
             throw .geo(error)
         }
     }
 
-    /// The asking user's own record at its distance, when it is not in the public index.
+    /// Whether the asker is a user with an entry in the index.
+    private func ownIndexed(_ principal: Principal) -> Bool {
+        guard case .user(let id) = principal, let user = registry.users[id] else { return false }
+        return user.isOnMaps
+    }
+
+    /// The asking user's own record at its exact location and distance.
     private func ownHit(_ principal: Principal, from center: Coordinate, model: DistanceModel) throws(PlacesError)
         -> UserHit?
     {
-        guard case .user(let id) = principal, let user = registry.users[id], !user.isOnMaps,
-            let location = user.location
-        else { return nil }
+        guard case .user(let id) = principal, let user = registry.users[id], let location = user.location else {
+            return nil
+        }
         do {
-            return UserHit(user: user, distanceMeters: try model.distance(center, location))
+            return UserHit(user: user, distanceMeters: try model.distance(center, location), distanceStepMeters: 0)
         } catch {
             throw .geo(error)
         }
@@ -405,6 +490,23 @@ public struct PlaceDirectory: Sendable {
 
 /// A user found by a query, at a distance in meters under the query's model.
 public struct UserHit: Sendable, Hashable {
+    /// The user as the asker sees them (`User.onMap(for:)`).
     public var user: User
+    /// To `user.location`, not rounded.
     public var distanceMeters: Double
+    /// What a reply rounds the distance to (`LocationPrecision.cellMeters`); 0 for the asker's own
+    /// record and exact users.
+    public var distanceStepMeters: Double
+
+    public init(user: User, distanceMeters: Double, distanceStepMeters: Double = 0) {
+        self.user = user
+        self.distanceMeters = distanceMeters
+        self.distanceStepMeters = distanceStepMeters
+    }
+
+    /// `distance` as a reply gives it: rounded to the nearest multiple of `distanceStepMeters`.
+    public func shown(_ distance: Double) -> Double {
+        guard distanceStepMeters > 0, distance.isFinite else { return distance }
+        return (distance / distanceStepMeters).rounded() * distanceStepMeters
+    }
 }

@@ -96,6 +96,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A watch beyond a limit: `scope` names which (`this connection`, `this server`) and
     /// `flag` the server flag that sets it.
     case tooManyWatches(limit: Int, scope: String, flag: String)
+    /// A query about users beyond the asker's budget (`UserQueryLimit`, `--user-query-rate`):
+    /// `perSecond` on average, in bursts of `burst`; it may go ahead in `retryAfterSeconds`.
+    case tooManyQueries(perSecond: Int, burst: Int, retryAfterSeconds: Int)
 
     public var description: String {
         switch self {
@@ -184,6 +187,10 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
                 + PlacesError.oneLine(reason, cut: false) + ")"
         case .tooManyWatches(let limit, let scope, let flag):
             return "too many watches: \(scope) holds \(limit), the most it may (\(flag)); end one first"
+        case .tooManyQueries(let perSecond, let burst, let retry):
+            return
+                "too many queries about users: over the rate of \(perSecond) a second in bursts of \(burst) "
+                + "(--user-query-rate); retry in \(retry) s"
         }
     }
 

@@ -140,6 +140,55 @@ public enum Vocabulary {
         noun: "visibility", expected: "public or private", read: { Visibility(rawValue: $0.lowercased()) },
         show: { $0.rawValue })
 
+    /// `exact`, `street`, `district` or `city`, in any letter case.
+    public static let precision = ValueRule<LocationPrecision>(
+        noun: "precision", expected: "exact, street (~100 m), district (~1 km) or city (~10 km)",
+        read: { LocationPrecision(rawValue: $0.lowercased()) }, show: { $0.rawValue })
+
+    /// How long a user stays private before turning public by themselves (`--for`, `FOR`,
+    /// `for_seconds`): whole seconds from 1 second to 10 years, written as seconds or as numbers
+    /// with units `d`, `h`, `m`, `s` (`3h`, `90m`, `1d12h`).
+    public static let privateSpell = ValueRule<Int>(
+        noun: "duration", expected: "1s to 3650d, as seconds or with units d, h, m, s (e.g. 3h, 90m, 1d12h)",
+        read: { Vocabulary.seconds(in: $0) }, accepts: { (1...315_360_000).contains($0) })
+
+    /// How long a location lasts without a move (`--user-location-ttl`): 0 (for ever) to 3650
+    /// days, written as `privateSpell` is.
+    public static let locationTTL = ValueRule<Int>(
+        noun: "location lifetime",
+        expected: "0 (never forget) to 3650d, as seconds or with units d, h, m, s (e.g. 12h)",
+        read: { Vocabulary.seconds(in: $0) }, accepts: { (0...315_360_000).contains($0) })
+
+    /// The seconds a duration text says: digits alone, or numbers each followed by `d`, `h`, `m`
+    /// or `s` (`1d12h`); nil for anything else or beyond 10^12 seconds.
+    static func seconds(in text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return Int(text) }
+        var total = 0
+        var number: Int?
+        for byte in bytes {
+            if byte >= 0x30 && byte <= 0x39 {
+                number = (number ?? 0) * 10 + Int(byte - 0x30)
+                guard number! <= 1_000_000_000_000 else { return nil }
+                continue
+            }
+            let unit: Int
+            switch byte {
+            case UInt8(ascii: "d"), UInt8(ascii: "D"): unit = 86_400
+            case UInt8(ascii: "h"), UInt8(ascii: "H"): unit = 3_600
+            case UInt8(ascii: "m"), UInt8(ascii: "M"): unit = 60
+            case UInt8(ascii: "s"), UInt8(ascii: "S"): unit = 1
+            default: return nil
+            }
+            guard let value = number else { return nil }
+            total += value * unit
+            guard total <= 1_000_000_000_000 else { return nil }
+            number = nil
+        }
+        return number == nil ? total : nil
+    }
+
     /// The column names of a place in CSV: no attribute may take one.
     public static let reservedAttributeNames: Set<String> = ["id", "name", "lat", "lon", "kind"]
 

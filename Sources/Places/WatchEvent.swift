@@ -5,13 +5,16 @@ public struct WatchedObject: Sendable, Hashable {
     /// The place's or user's id.
     public var id: String
     public var name: String
-    /// WGS84 degrees.
+    /// WGS84 degrees: for a user seen by anyone else, their published location.
     public var coordinate: Coordinate
+    /// What distances to it are rounded to (a user's `LocationPrecision.cellMeters`; 0: not).
+    public var distanceStepMeters: Double
 
-    public init(id: String, name: String, coordinate: Coordinate) {
+    public init(id: String, name: String, coordinate: Coordinate, distanceStepMeters: Double = 0) {
         self.id = id
         self.name = name
         self.coordinate = coordinate
+        self.distanceStepMeters = distanceStepMeters
     }
 }
 
@@ -74,10 +77,13 @@ public struct WatchEvent: Sendable, Hashable {
 
     /// Meters from the centre to the object under the watch's model, and the initial bearing in
     /// degrees clockwise from north in [0, 360) — `DistanceModel.measure`, as `vicinity dist`
-    /// computes them; nil for an event without an object.
+    /// computes them, the distance rounded as `object.distanceStepMeters` says; nil for an event
+    /// without an object.
     public func measure() -> (distanceMeters: Double, bearingDegrees: Double)? {
         guard let object, let center else { return nil }
         guard let measured = try? model.measure(center, object.coordinate) else { return nil }
-        return (measured.distanceMeters, measured.bearing)
+        let step = object.distanceStepMeters
+        let distance = step > 0 ? (measured.distanceMeters / step).rounded() * step : measured.distanceMeters
+        return (distance, measured.bearing)
     }
 }

@@ -111,6 +111,10 @@ extension WatchHub {
             }
         }
         guard let index = indexes[key.kind] else { return }
+        if transition.before?.isBlurred == true || transition.after?.isBlurred == true {
+            evaluateBlurred(transition, index: index, stamp: stamp)
+            return
+        }
         // The watches containing the old location (the object may have been inside them), then
         // those containing the new one; each watch is decided by the object's state before and
         // after, as its principal sees them.
@@ -130,6 +134,39 @@ extension WatchHub {
         for slot in old where newMarks[Int(slot)] != stamp {
             decide(slot, transition, wasWithin: true, isWithin: false)
         }
+    }
+
+    /// A user seen at two locations (exact by themselves, published by everyone else): every
+    /// watch containing any of them is a candidate, decided by where its principal sees the user.
+    private func evaluateBlurred(_ transition: WatchTransition, index: CapIndex, stamp: UInt64) {
+        var candidates: [UInt32] = []
+        let points = [
+            transition.before?.location, transition.before?.published, transition.after?.location,
+            transition.after?.published,
+        ]
+        for case let point? in points {
+            index.forEachContaining(point) { slot in
+                guard oldMarks[Int(slot)] != stamp else { return }
+                oldMarks[Int(slot)] = stamp
+                candidates.append(slot)
+            }
+        }
+        for slot in candidates {
+            guard doneMarks[Int(slot)] != stamp, let watch = slots[Int(slot)], let circle = watch.circle else {
+                continue
+            }
+            let wasWithin = Self.isWithin(circle, transition.before, transition.key, watch.principal)
+            let isWithin = Self.isWithin(circle, transition.after, transition.key, watch.principal)
+            if let event = event(in: watch, transition, wasWithin: wasWithin, isWithin: isWithin) {
+                queue(event, for: watch)
+            }
+        }
+    }
+
+    /// Whether `principal` sees the object in `state` inside `circle`.
+    static func isWithin(_ circle: Circle, _ state: ObjectState?, _ key: WatchedKey, _ principal: Principal) -> Bool {
+        guard let object = state?.seen(as: key, by: principal) else { return false }
+        return circle.contains(object.coordinate)
     }
 
     /// Queues the event a transition makes in the watch at `slot`, given whether its location
@@ -313,8 +350,8 @@ extension WatchHub {
                 }
             }
             guard transition.key.kind == watch.spec.kind, let circle = watch.circle else { continue }
-            let wasWithin = transition.before?.location.map(circle.contains) ?? false
-            let isWithin = transition.after?.location.map(circle.contains) ?? false
+            let wasWithin = Self.isWithin(circle, transition.before, transition.key, watch.principal)
+            let isWithin = Self.isWithin(circle, transition.after, transition.key, watch.principal)
             if let event = event(in: watch, transition, wasWithin: wasWithin, isWithin: isWithin) {
                 events.append(event)
             }

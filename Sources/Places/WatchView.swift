@@ -22,8 +22,10 @@ struct WatchView {
                     circle.center, radiusMeters: circle.radiusMeters, model: circle.model, as: principal)) ?? []
             for hit in hits where overlay[WatchedKey(kind: kind, id: hit.user.id)] == nil {
                 guard let location = hit.user.location else { continue }
-                found.append(
-                    (WatchedObject(id: hit.user.id, name: hit.user.name, coordinate: location), hit.distanceMeters))
+                let object = WatchedObject(
+                    id: hit.user.id, name: hit.user.name, coordinate: location,
+                    distanceStepMeters: hit.distanceStepMeters)
+                found.append((object, hit.distanceMeters))
             }
         } else {
             let hits =

@@ -53,7 +53,16 @@ extension PostgresPlaceStore {
         );
         INSERT INTO vicinity_log_head ("only", position, committed_at) VALUES (1, 0, NULL);
         CREATE SEQUENCE vicinity_log_unsafe_sequence;
+        """,
+        // v2: people's privacy: how precisely others see each user (the users stored before read
+        // as street), when a location expires and when a private spell ends (seconds since 1970).
         """
+        ALTER TABLE vicinity_user
+            ADD COLUMN precision text NOT NULL DEFAULT 'street'
+                CHECK (precision IN ('exact', 'street', 'district', 'city')),
+            ADD COLUMN location_expires_at bigint,
+            ADD COLUMN private_until bigint
+        """,
     ]
 
     /// The `pg_advisory_xact_lock` key that makes concurrent migrations take turns ("VCNT").

@@ -234,7 +234,8 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
     }
 
     /// The columns a user statement returns, in the order `user(from:)` reads them.
-    static let userColumns = "id, name, lat, lon, visibility, token_sha256"
+    static let userColumns =
+        "id, name, lat, lon, visibility, token_sha256, precision, location_expires_at, private_until"
 
     /// Stores one change; a user change answers with the user's whole stored record. The flag
     /// says whether a place change replaced a stored place (nil for other changes).
@@ -268,9 +269,11 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
             // row: exactly one of two nodes adding one id at once succeeds.
             let row = try await connection.query(
                 """
-                INSERT INTO vicinity_user (id, name, lat, lon, visibility, token_sha256)
+                INSERT INTO vicinity_user (id, name, lat, lon, visibility, token_sha256, precision,
+                    location_expires_at, private_until)
                 VALUES (\(user.id), \(user.name), \(user.location?.latitude), \(user.location?.longitude),
-                    \(user.visibility.rawValue), \(ByteBuffer(bytes: digest.bytes)))
+                    \(user.visibility.rawValue), \(ByteBuffer(bytes: digest.bytes)), \(user.effectivePrecision.rawValue),
+                    \(seconds(user.locationExpiresAt)), \(seconds(user.privateUntil)))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING \(unescaped: userColumns)
                 """, logger: logger
@@ -281,28 +284,73 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
             return (
                 try await storedUser(
                     """
-                    INSERT INTO vicinity_user (id, name, lat, lon, visibility, token_sha256)
+                    INSERT INTO vicinity_user (id, name, lat, lon, visibility, token_sha256, precision,
+                        location_expires_at, private_until)
                     VALUES (\(user.id), \(user.name), \(user.location?.latitude), \(user.location?.longitude),
-                        \(user.visibility.rawValue), \(ByteBuffer(bytes: digest.bytes)))
+                        \(user.visibility.rawValue), \(ByteBuffer(bytes: digest.bytes)),
+                        \(user.effectivePrecision.rawValue), \(seconds(user.locationExpiresAt)),
+                        \(seconds(user.privateUntil)))
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, lat = excluded.lat, lon = excluded.lon,
-                        visibility = excluded.visibility, token_sha256 = excluded.token_sha256
+                        visibility = excluded.visibility, token_sha256 = excluded.token_sha256,
+                        precision = excluded.precision, location_expires_at = excluded.location_expires_at,
+                        private_until = excluded.private_until
                     RETURNING \(unescaped: userColumns)
                     """, id: user.id, on: connection, logger: logger), nil
             )
-        case .moveUser(let id, let location):
+        case .moveUser(let id, let location, let expiry):
             return (
                 try await storedUser(
                     """
-                    UPDATE vicinity_user SET lat = \(location?.latitude), lon = \(location?.longitude)
+                    UPDATE vicinity_user SET lat = \(location?.latitude), lon = \(location?.longitude),
+                        location_expires_at = \(seconds(location == nil ? nil : expiry))
                     WHERE id = \(id) RETURNING \(unescaped: userColumns)
                     """, id: id, on: connection, logger: logger), nil
             )
-        case .setVisibility(let id, let visibility):
+        case .setVisibility(let id, let visibility, let until):
             return (
                 try await storedUser(
                     """
-                    UPDATE vicinity_user SET visibility = \(visibility.rawValue)
+                    UPDATE vicinity_user SET visibility = \(visibility.rawValue),
+                        private_until = \(seconds(visibility == .private ? until : nil))
                     WHERE id = \(id) RETURNING \(unescaped: userColumns)
+                    """, id: id, on: connection, logger: logger), nil
+            )
+        case .setPrecision(let id, let precision):
+            return (
+                try await storedUser(
+                    """
+                    UPDATE vicinity_user SET precision = \(precision.rawValue)
+                    WHERE id = \(id) RETURNING \(unescaped: userColumns)
+                    """, id: id, on: connection, logger: logger), nil
+            )
+        case .forgetLocation(let id, let expiry):
+            // A timer that another node ran first, or that a move overtook, changes nothing: the
+            // record as it stands is the answer.
+            return (
+                try await storedUser(
+                    """
+                    WITH changed AS (
+                        UPDATE vicinity_user SET lat = NULL, lon = NULL, location_expires_at = NULL
+                        WHERE id = \(id) AND location_expires_at = \(seconds(expiry))
+                        RETURNING \(unescaped: userColumns))
+                    SELECT \(unescaped: userColumns) FROM changed
+                    UNION ALL
+                    SELECT \(unescaped: userColumns) FROM vicinity_user
+                    WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changed)
+                    """, id: id, on: connection, logger: logger), nil
+            )
+        case .endPrivacy(let id, let until):
+            return (
+                try await storedUser(
+                    """
+                    WITH changed AS (
+                        UPDATE vicinity_user SET visibility = 'public', private_until = NULL
+                        WHERE id = \(id) AND visibility = 'private' AND private_until = \(seconds(until))
+                        RETURNING \(unescaped: userColumns))
+                    SELECT \(unescaped: userColumns) FROM changed
+                    UNION ALL
+                    SELECT \(unescaped: userColumns) FROM vicinity_user
+                    WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changed)
                     """, id: id, on: connection, logger: logger), nil
             )
         case .removeUser(let id):
@@ -364,17 +412,24 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
         return .putUser(user, tokenDigest: digest)
     }
 
+    /// A time as stored: whole seconds since 1970.
+    static func seconds(_ date: Date?) -> Int64? { date.map { Int64($0.timeIntervalSince1970.rounded(.down)) } }
+
     /// A user record from a row of `userColumns`.
     static func user(from row: PostgresRow) throws -> (User, TokenDigest) {
-        let (id, name, latitude, longitude, visibility, token) = try row.decode(
-            (String, String, Double?, Double?, String, ByteBuffer).self)
+        let (id, name, latitude, longitude, visibility, token, precision, expiry, until) = try row.decode(
+            (String, String, Double?, Double?, String, ByteBuffer, String, Int64?, Int64?).self)
         var location: Coordinate?
         if let latitude, let longitude { location = try Coordinate(latitude: latitude, longitude: longitude) }
         guard let digest = TokenDigest(bytes: Array(token.readableBytesView)) else {
             throw PostgresStoreError.readFailed("a token digest that is not 32 bytes")
         }
         return (
-            User(id: id, name: name, location: location, visibility: Visibility(rawValue: visibility) ?? .private),
+            User(
+                id: id, name: name, location: location, visibility: Visibility(rawValue: visibility) ?? .private,
+                precision: LocationPrecision(rawValue: precision) ?? .stored,
+                locationExpiresAt: expiry.map { Date(timeIntervalSince1970: Double($0)) },
+                privateUntil: until.map { Date(timeIntervalSince1970: Double($0)) }),
             digest
         )
     }

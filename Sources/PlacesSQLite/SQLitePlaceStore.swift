@@ -159,6 +159,17 @@ public final class SQLitePlaceStore: PlaceStore {
                     INSERT INTO change_log_head (only, position, committed_at) VALUES (1, 0, NULL);
                     """)
         }
+        migrator.registerMigration("v4: people's privacy") { db in
+            // How precisely others see each user (the users stored before read as street), when a
+            // location expires and when a private spell ends (seconds since 1970).
+            try db.execute(
+                sql: """
+                    ALTER TABLE user ADD COLUMN precision TEXT NOT NULL DEFAULT 'street'
+                        CHECK (precision IN ('exact', 'street', 'district', 'city'));
+                    ALTER TABLE user ADD COLUMN location_expires_at INTEGER;
+                    ALTER TABLE user ADD COLUMN private_until INTEGER;
+                    """)
+        }
         return migrator
     }()
 
@@ -205,7 +216,7 @@ public final class SQLitePlaceStore: PlaceStore {
     /// Stores one change; a user change answers with the user's whole stored record. The flag
     /// says whether a place change replaced a stored place (nil for other changes).
     private static func store(_ change: DirectoryChange, in db: Database) throws -> (DirectoryChange, Bool?) {
-        let returning = "RETURNING id, name, lat, lon, visibility, token_sha256"
+        let returning = "RETURNING \(userColumns)"
         switch change {
         case .putPlace(let place):
             let existed =
@@ -228,26 +239,55 @@ public final class SQLitePlaceStore: PlaceStore {
                 try storedUser(
                     db,
                     sql: """
-                        INSERT INTO user (id, name, lat, lon, visibility, token_sha256) VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO user (id, name, lat, lon, visibility, token_sha256, precision,
+                            location_expires_at, private_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET name = excluded.name, lat = excluded.lat, lon = excluded.lon,
-                            visibility = excluded.visibility, token_sha256 = excluded.token_sha256 \(returning)
+                            visibility = excluded.visibility, token_sha256 = excluded.token_sha256,
+                            precision = excluded.precision, location_expires_at = excluded.location_expires_at,
+                            private_until = excluded.private_until \(returning)
                         """,
                     arguments: [
                         user.id, user.name, user.location?.latitude, user.location?.longitude,
-                        user.visibility.rawValue, Data(digest.bytes),
+                        user.visibility.rawValue, Data(digest.bytes), user.effectivePrecision.rawValue,
+                        seconds(user.locationExpiresAt), seconds(user.privateUntil),
                     ], id: user.id), nil
             )
-        case .moveUser(let id, let location):
+        case .moveUser(let id, let location, let expiry):
             return (
                 try storedUser(
-                    db, sql: "UPDATE user SET lat = ?, lon = ? WHERE id = ? \(returning)",
-                    arguments: [location?.latitude, location?.longitude, id], id: id), nil
+                    db, sql: "UPDATE user SET lat = ?, lon = ?, location_expires_at = ? WHERE id = ? \(returning)",
+                    arguments: [location?.latitude, location?.longitude, seconds(location == nil ? nil : expiry), id],
+                    id: id), nil
             )
-        case .setVisibility(let id, let visibility):
+        case .setVisibility(let id, let visibility, let until):
             return (
                 try storedUser(
-                    db, sql: "UPDATE user SET visibility = ? WHERE id = ? \(returning)",
-                    arguments: [visibility.rawValue, id], id: id), nil
+                    db, sql: "UPDATE user SET visibility = ?, private_until = ? WHERE id = ? \(returning)",
+                    arguments: [visibility.rawValue, seconds(visibility == .private ? until : nil), id], id: id), nil
+            )
+        case .setPrecision(let id, let precision):
+            return (
+                try storedUser(
+                    db, sql: "UPDATE user SET precision = ? WHERE id = ? \(returning)",
+                    arguments: [precision.rawValue, id], id: id), nil
+            )
+        case .forgetLocation(let id, let expiry):
+            // A timer that another writer ran first, or that a move overtook, changes nothing: the
+            // record as it stands is the answer.
+            try db.cachedStatement(
+                sql: "UPDATE user SET lat = NULL, lon = NULL, location_expires_at = NULL "
+                    + "WHERE id = ? AND location_expires_at = ?"
+            ).execute(arguments: [id, seconds(expiry)])
+            return (
+                try storedUser(db, sql: "SELECT \(userColumns) FROM user WHERE id = ?", arguments: [id], id: id), nil
+            )
+        case .endPrivacy(let id, let until):
+            try db.cachedStatement(
+                sql: "UPDATE user SET visibility = 'public', private_until = NULL "
+                    + "WHERE id = ? AND visibility = 'private' AND private_until = ?"
+            ).execute(arguments: [id, seconds(until)])
+            return (
+                try storedUser(db, sql: "SELECT \(userColumns) FROM user WHERE id = ?", arguments: [id], id: id), nil
             )
         case .removeUser(let id):
             try db.cachedStatement(sql: "DELETE FROM user WHERE id = ?").execute(arguments: [id])
@@ -272,7 +312,14 @@ public final class SQLitePlaceStore: PlaceStore {
         return .putUser(user, tokenDigest: digest)
     }
 
-    /// A user record from a row of (id, name, lat, lon, visibility, token_sha256).
+    /// The columns of a user record, as `user(from:)` reads them.
+    static let userColumns =
+        "id, name, lat, lon, visibility, token_sha256, precision, location_expires_at, private_until"
+
+    /// A time as stored: whole seconds since 1970.
+    static func seconds(_ date: Date?) -> Int64? { date.map { Int64($0.timeIntervalSince1970.rounded(.down)) } }
+
+    /// A user record from a row of `userColumns`.
     static func user(from row: Row) throws -> (User, TokenDigest) {
         let latitude: Double? = row[2]
         let longitude: Double? = row[3]
@@ -282,7 +329,15 @@ public final class SQLitePlaceStore: PlaceStore {
         guard let digest = TokenDigest(bytes: [UInt8](row[5] as Data)) else {
             throw SQLiteStoreError.corrupt("a token digest that is not 32 bytes")
         }
-        return (User(id: row[0], name: row[1], location: location, visibility: visibility), digest)
+        let precision = (row[6] as String?).flatMap(LocationPrecision.init(rawValue:)) ?? .stored
+        let expiry: Int64? = row[7]
+        let until: Int64? = row[8]
+        return (
+            User(
+                id: row[0], name: row[1], location: location, visibility: visibility, precision: precision,
+                locationExpiresAt: expiry.map { Date(timeIntervalSince1970: Double($0)) },
+                privateUntil: until.map { Date(timeIntervalSince1970: Double($0)) }), digest
+        )
     }
 
     /// The upsert for `rows` places at once.
@@ -398,7 +453,7 @@ public final class SQLitePlaceStore: PlaceStore {
     }
 
     static func fetchUsers(_ db: Database) throws -> [(user: User, tokenDigest: TokenDigest)] {
-        try Row.fetchAll(db, sql: "SELECT id, name, lat, lon, visibility, token_sha256 FROM user ORDER BY id").map {
+        try Row.fetchAll(db, sql: "SELECT \(userColumns) FROM user ORDER BY id").map {
             try user(from: $0)
         }
     }

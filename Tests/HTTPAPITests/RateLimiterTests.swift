@@ -1,4 +1,5 @@
 import HTTPTypes
+import Places
 import Testing
 
 @testable import HTTPAPI

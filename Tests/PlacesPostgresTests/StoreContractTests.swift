@@ -149,9 +149,10 @@ struct ContractDatabase: Sendable {
             guard case .changes(let entries) = try store.changes(after: 0, limit: 10) else { return }
             #expect(
                 entries.map(\.change) == [
-                    .putUser(User(id: "ayse", name: "Ayşe", location: here), tokenDigest: digest),
+                    .putUser(User(id: "ayse", name: "Ayşe", location: here, precision: .street), tokenDigest: digest),
                     .putUser(
-                        User(id: "ayse", name: "Ayşe", location: here, visibility: .private), tokenDigest: digest),
+                        User(id: "ayse", name: "Ayşe", location: here, visibility: .private, precision: .street),
+                        tokenDigest: digest),
                 ])
         }
     }

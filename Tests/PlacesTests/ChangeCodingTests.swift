@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import Places
 import Testing
@@ -24,14 +25,22 @@ import Testing
         let place = Place(
             id: "id" + pick(), kind: "kind" + pick(), name: pick(), coordinate: try coordinate(),
             attributes: attributes)
-        let located = User(id: "u" + pick(), name: pick(), location: try coordinate(), visibility: .public)
-        let nowhere = User(id: "v" + pick(), name: pick(), location: nil, visibility: .private)
+        let precisions = LocationPrecision.allCases
+        func precision() -> LocationPrecision { precisions[Int(random.next() % UInt64(precisions.count))] }
+        func time() -> Date { Date(timeIntervalSince1970: Double(random.next() % 4_000_000_000)) }
+        let located = User(
+            id: "u" + pick(), name: pick(), location: try coordinate(), visibility: .public, precision: precision(),
+            locationExpiresAt: random.next() % 2 == 0 ? nil : time())
+        let nowhere = User(
+            id: "v" + pick(), name: pick(), location: nil, visibility: .private, precision: precision(),
+            privateUntil: random.next() % 2 == 0 ? nil : time())
         return [
             .putPlace(place), .removePlace(kind: "kind" + pick(), id: "id" + pick()),
             .addUser(located, tokenDigest: digest), .putUser(nowhere, tokenDigest: digest),
-            .moveUser("u" + pick(), to: try coordinate()), .moveUser("u", to: nil),
-            .setVisibility("u" + pick(), .private), .setVisibility("u", .public), .removeUser("u" + pick()),
-            .setAdminToken(digest),
+            .moveUser("u" + pick(), to: try coordinate(), expiresAt: time()), .moveUser("u", to: nil),
+            .setVisibility("u" + pick(), .private, privateUntil: time()), .setVisibility("u", .public),
+            .setPrecision("u" + pick(), precision()), .forgetLocation("u" + pick(), expiresAt: time()),
+            .endPrivacy("u" + pick(), privateUntil: time()), .removeUser("u" + pick()), .setAdminToken(digest),
         ]
     }
 
@@ -43,6 +52,19 @@ import Testing
         }
     }
 
+    /// A log written before precision and timers existed reads on: a user line of six fields is a
+    /// user at `LocationPrecision.stored` with no timers, `M` and `V` lines without their last
+    /// field have no timer.
+    @Test func linesOfTheFirstVersionReadOn() throws {
+        let digest = String(repeating: "ab", count: 32)
+        let old = try ChangeCoding.decode("U\tu\tU\t41\t29\tpublic\t\(digest)")
+        guard case .putUser(let user, _) = old else { throw PlacesError.noSuchUser("u") }
+        #expect(user.precision == .street && user.locationExpiresAt == nil && user.privateUntil == nil)
+        #expect(
+            try ChangeCoding.decode("M\tu\t41\t29") == .moveUser("u", to: try Coordinate(latitude: 41, longitude: 29)))
+        #expect(try ChangeCoding.decode("V\tu\tprivate") == .setVisibility("u", .private))
+    }
+
     @Test func theLogHoldsATokensDigestOnly() throws {
         let (clear, digest) = Token.issue()
         let text = ChangeCoding.encode(.setAdminToken(digest))
@@ -52,6 +74,7 @@ import Testing
 
     @Test(arguments: [
         "", "X\ta", "P\tk\ti\tn\t91\t0", "P\tk\ti\tn\t1", "U\tu\tn\t\t\tpublic\tzz", "V\tu\tmaybe", "T\t00",
+        "N\tu\tblurry", "X\tu\t", "G\tu\tsoon", "M\tu\t1\t2\tlater",
     ])
     func aLineThatIsNoChangeIsAnErrorNamingIt(text: String) {
         #expect(throws: PlacesError.self) { try ChangeCoding.decode(text) }

@@ -24,7 +24,10 @@ import Testing
         #expect(throws: PlacesError.invalidToken) { try durable.read { try $0.principal(presenting: ayse) } }
         #expect(try durable.read { try $0.principal(presenting: fresh) } == .user("ayse"))
         let user = try durable.read { try $0.user("ayse", as: .user("ayse")) }
-        #expect(user == User(id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41, longitude: 29)))
+        #expect(
+            user
+                == User(
+                    id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41, longitude: 29), precision: .exact))
     }
 
     @Test func onlyTheUserOrTheAdminReplacesAToken() throws {

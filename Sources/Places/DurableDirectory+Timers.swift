@@ -1,0 +1,47 @@
+import Foundation
+
+/// Users' timers: a location not refreshed within `PrivacySettings.locationTTLSeconds` is
+/// forgotten, a private spell with an end (`setVisibility(…, forSeconds:)`) ends. Each runs as an
+/// ordinary stored change (`forgetLocation`, `endPrivacy`), conditional on the timer it is for, so
+/// every node applies it in log order with its watch events, and two nodes running one timer at
+/// once change the record once.
+extension DurableDirectory {
+    /// The earliest timer of any user, or nil when none is set.
+    public var nextUserTimer: Date? { read { $0.nextUserTimer } }
+
+    /// Runs every user timer that is due by the directory's clock (`PrivacySettings.now`).
+    ///
+    /// - Returns: the changes it stored (a timer another writer ran first stores a change that
+    ///   changes nothing, and counts).
+    @discardableResult
+    public func runDueUserTimers() async -> Int {
+        let due = read { $0.usersWithTimersDue(at: $0.privacy.now()) }
+        var stored = 0
+        for id in due {
+            // A user may have both timers due: each run takes the earliest one.
+            for _ in 0..<2 {
+                do {
+                    try await perform(.runTimers(id), by: .admin)
+                    stored += 1
+                } catch {
+                    break
+                }
+            }
+        }
+        return stored
+    }
+
+    /// Runs the users' timers as they fall due until the task is cancelled: wakes at the next
+    /// timer, and at least every `pollSeconds` (a timer set by another node, or by a write just
+    /// made, is found then), so a timer runs within that long of its time.
+    public func runUserTimers(pollSeconds: Double = 1) async {
+        while !Task.isCancelled {
+            await runDueUserTimers()
+            var wait = pollSeconds
+            if let next = nextUserTimer {
+                wait = min(wait, max(0.01, next.timeIntervalSince(read { $0.privacy.now() })))
+            }
+            do { try await Task.sleep(for: .seconds(wait)) } catch { return }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Geo
+
+/// How precisely others see where a user is.
+///
+/// The stored location stays exact; the user and the admin read it in the user's record. Everyone
+/// else — every query, count, distance, bearing, map, watch and Redis reply, the admin's queries
+/// included — sees only the **published** location: the centre of the cell of a fixed global grid
+/// that holds the exact one. Any position inside one cell gives the same published coordinate,
+/// to the bit, so no reply to others can depend on more than the cell.
+///
+/// The grid: latitude bands `180° / round(πR · 180 / 180° / size)` high (R = 6,371,008.8 m,
+/// 111,195 m a degree), each band cut into `max(1, round(360° · cos(band centre) · 111,195 m /
+/// size))` equal cells of longitude starting at −180°. Cells are therefore about `size` meters
+/// on each side everywhere (narrower only in the bands touching a pole, where one band is a
+/// single cell). A cell's centre is rounded to 1e-7° (≈ 1 cm).
+public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
+    /// Others see the exact location.
+    case exact
+    /// Cells of about 100 m.
+    case street
+    /// Cells of about 1 km.
+    case district
+    /// Cells of about 10 km.
+    case city
+
+    /// The side of a cell, meters (0 for `exact`): distances to a user seen at this precision
+    /// are rounded to a multiple of it.
+    public var cellMeters: Double {
+        switch self {
+        case .exact: return 0
+        case .street: return 100
+        case .district: return 1_000
+        case .city: return 10_000
+        }
+    }
+
+    /// What others see of `location`: the centre of its cell (the location itself for `exact`).
+    public func published(_ location: Coordinate) -> Coordinate {
+        guard self != .exact else { return location }
+        let metersPerDegree = Double.pi * 6_371_008.8 / 180
+        let bands = max(1, Int((180 * metersPerDegree / cellMeters).rounded()))
+        let bandHeight = 180 / Double(bands)
+        let band = min(bands - 1, max(0, Int(((location.latitude + 90) / bandHeight).rounded(.down))))
+        let latitude = -90 + (Double(band) + 0.5) * bandHeight
+        let cells = max(1, Int((360 * cos(latitude * .pi / 180) * metersPerDegree / cellMeters).rounded()))
+        let cellWidth = 360 / Double(cells)
+        let cell = Int(((location.longitude + 180) / cellWidth).rounded(.down)) % cells
+        let longitude = -180 + (Double(cell) + 0.5) * cellWidth
+        let rounded = { (degrees: Double) in (degrees * 1e7).rounded() / 1e7 }
+        // Inside the valid ranges by construction; the rounding cannot leave them.
+        return (try? Coordinate(latitude: rounded(latitude), longitude: rounded(longitude))) ?? location
+    }
+
+    /// A distance as others may learn it: the nearest multiple of `cellMeters` (unchanged for
+    /// `exact`).
+    public func rounded(distanceMeters: Double) -> Double {
+        guard cellMeters > 0, distanceMeters.isFinite else { return distanceMeters }
+        return (distanceMeters / cellMeters).rounded() * cellMeters
+    }
+
+    /// The precision a user record made before precision existed is read with.
+    public static let stored = LocationPrecision.street
+}
+
+/// The privacy rules one server process applies to the writes it plans (not stored: each node
+/// says its own, as `--user-precision` and `--user-location-ttl`).
+public struct PrivacySettings: Sendable {
+    /// The precision a new user gets when the registration names none.
+    public var defaultPrecision: LocationPrecision
+    /// How long a location lasts without a move before it is forgotten, seconds; 0 for ever.
+    public var locationTTLSeconds: Int
+    /// The time now; tests inject a clock.
+    public var now: @Sendable () -> Date
+
+    /// What the product ships: new users at `street`, locations forgotten after 12 hours
+    /// (`vicinity serve` and `vicinity user add` without flags).
+    public static let recommended = PrivacySettings(defaultPrecision: .street, locationTTLSeconds: 43_200)
+
+    /// - Parameters:
+    ///   - defaultPrecision: `exact` unless said otherwise: a directory made in code (a test, an
+    ///     embedding) shows what it is given; every front end passes its flag, `recommended` by
+    ///     default.
+    ///   - locationTTLSeconds: 0 (never) unless said otherwise.
+    public init(
+        defaultPrecision: LocationPrecision = .exact, locationTTLSeconds: Int = 0,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.defaultPrecision = defaultPrecision
+        self.locationTTLSeconds = locationTTLSeconds
+        self.now = now
+    }
+
+    /// The time now, to the whole second (as stored).
+    var second: Date { Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) }
+
+    /// When a location set now expires, or nil when locations never do.
+    var expiryOfLocationSetNow: Date? {
+        locationTTLSeconds > 0 ? second.addingTimeInterval(Double(locationTTLSeconds)) : nil
+    }
+}
