@@ -14,7 +14,7 @@ struct BearerTokenMiddleware: ServerMiddleware {
     /// The operations that write: they need a token before their body or parameters are looked at.
     static let writeOperations: Set<String> = [
         "putPlace", "deletePlace", "registerUser", "deleteUser", "moveUser", "forgetUserLocation",
-        "setUserVisibility",
+        "setUserVisibility", "setUserPrecision",
     ]
 
     /// The operations whose contract takes no token (`security` not declared): the header is not

@@ -13,7 +13,9 @@ struct BodyLimitMiddleware: ServerMiddleware {
     static let defaultMaximumBytes = 262_144
 
     /// The operations with a JSON request body.
-    static let operationsWithBody: Set<String> = ["putPlace", "registerUser", "moveUser", "setUserVisibility"]
+    static let operationsWithBody: Set<String> = [
+        "putPlace", "registerUser", "moveUser", "setUserVisibility", "setUserPrecision",
+    ]
 
     var maximumBytes = BodyLimitMiddleware.defaultMaximumBytes
 

@@ -9,7 +9,7 @@ import Places
 /// The runtime carries these into its `ServerError`, and `ProblemMiddleware` sends them.
 extension HTTPAPIError: HTTPResponseConvertible {
     /// 400 for bad parameters (and a body value outside its enum, as a parameter's would be),
-    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 429 for a watch beyond the server's limits, 503 for a write not stored
+    /// 401/403/404/409 for who may see or do what, 422 for a body that breaks its rules or a projection that cannot be made, 429 for a watch beyond the server's limits or a query about users beyond the asker's budget, 503 for a write not stored
     /// (with `Retry-After` when the database is out of reach) or a position not applied in time.
     public var httpStatus: HTTPResponse.Status {
         switch self {
@@ -39,6 +39,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
             fields[.wwwAuthenticate] = "Bearer realm=\"vicinity\"" + (invalid ? ", error=\"invalid_token\"" : "")
         }
         if case .tooManyRequests(_, let seconds) = self { fields[.retryAfter] = String(seconds) }
+        if case .places(.tooManyQueries(_, _, let seconds)) = self { fields[.retryAfter] = String(seconds) }
         if case .tooManyConnections = self { fields[.retryAfter] = "1" }
         if case .positionNotApplied = self { fields[.retryAfter] = "1" }
         // Long enough for a database that restarts or fails over, short enough to retry soon.
@@ -93,7 +94,7 @@ extension HTTPAPIError: HTTPResponseConvertible {
         case .geo(.projectionFailed): return .unprocessableContent
         case .geo: return .badRequest
         case .storeFailed, .closed, .storeUnavailable: return .serviceUnavailable
-        case .tooManyWatches: return .tooManyRequests
+        case .tooManyWatches, .tooManyQueries: return .tooManyRequests
         default: return .internalServerError
         }
     }

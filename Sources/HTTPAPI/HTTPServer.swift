@@ -38,6 +38,8 @@ public final class HTTPServer: Service, Sendable {
     public let logger: Logger
     /// How the watch streams (Server-Sent Events) behave.
     public let watchStreams: WatchStreamSettings
+    /// The budget of queries about other users, per asker (`--user-query-rate`).
+    public let userQueryLimit: UserQueryLimit
     private let connections = ConnectionLimitHandler.Count()
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
@@ -55,11 +57,14 @@ public final class HTTPServer: Service, Sendable {
     ///   - logger: requests are logged at `.info` when its level lets them through, Hummingbird's
     ///     own messages from `.warning` up; the default logs nothing.
     ///   - watchStreams: the watch streams' heartbeat and queue.
+    ///   - userQueryLimit: the budget of queries about other users (user queries, maps and watches
+    ///     of users, other users' records); `vicinity serve` passes the one instance the line
+    ///     protocol uses too. Unlimited by default.
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
         maximumConnections: Int = 10_000, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
-        watchStreams: WatchStreamSettings = WatchStreamSettings()
+        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited
     ) {
         self.directory = directory
         self.host = host
@@ -70,6 +75,7 @@ public final class HTTPServer: Service, Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.watchStreams = watchStreams
+        self.userQueryLimit = userQueryLimit
     }
 
     /// The middlewares, outermost first: request metrics, the position applied on every answer,
@@ -96,9 +102,10 @@ public final class HTTPServer: Service, Sendable {
     ///   - rateLimit: requests a second per client address, 0 for no limit.
     ///   - logger: one line per request at `.info`, when its level lets them through.
     ///   - watchStreams: how the watch streams behave.
+    ///   - userQueryLimit: the budget of queries about other users.
     public static func router(
         directory: DurableDirectory, rateLimit: Int = 0, logger: Logger? = nil,
-        watchStreams: WatchStreamSettings = WatchStreamSettings()
+        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited
     ) throws -> Router<VicinityRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
         let router = Router(context: VicinityRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -112,7 +119,8 @@ public final class HTTPServer: Service, Sendable {
         }
         router.add(middleware: UnroutedRequestMiddleware(table: table))
         router.add(middleware: RequestChannelMiddleware())
-        let api = VicinityAPI(directory: directory, watchStreams: watchStreams)
+        router.add(middleware: RequestClientMiddleware())
+        let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
         try api.registerHandlers(
             on: TableRecordingTransport(router: router, table: table), configuration: configuration,
             middlewares: middlewares(for: api))
@@ -130,7 +138,8 @@ public final class HTTPServer: Service, Sendable {
     ///   error, before `onListening` was called; the caller names the address.
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let router = try HTTPServer.router(
-            directory: directory, rateLimit: rateLimit, logger: logger, watchStreams: watchStreams)
+            directory: directory, rateLimit: rateLimit, logger: logger, watchStreams: watchStreams,
+            userQueryLimit: userQueryLimit)
         // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)

@@ -89,7 +89,8 @@ struct ProblemMiddleware: ServerMiddleware {
     /// The values of the contract's enums that a request body may hold, by the generated type's
     /// name: the decoder's error names the type, not the values.
     static let enumValues: [String: [String]] = [
-        "\(Components.Schemas.Visibility.self)": Components.Schemas.Visibility.allCases.map(\.rawValue)
+        "\(Components.Schemas.Visibility.self)": Components.Schemas.Visibility.allCases.map(\.rawValue),
+        "\(Components.Schemas.Precision.self)": Components.Schemas.Precision.allCases.map(\.rawValue),
     ]
 
     /// The type and the value of Swift's `RawRepresentable` refusal, "Cannot initialize Visibility

@@ -1,11 +1,13 @@
 import PlaceQueries
 
-/// A query's hit in the contract's schemas.
+/// A query's hit in the contract's schemas: a user seen by anyone but themselves at a precision
+/// other than `exact` carries it (the query layer already placed them at their published location
+/// and rounded the distance).
 extension QueryHit {
     var placeHit: Components.Schemas.PlaceHit {
         Components.Schemas.PlaceHit(
             id: id, name: name, kind: kind, lat: coordinate.latitude, lon: coordinate.longitude,
-            distanceM: distanceMeters, bearingDeg: bearingDegrees)
+            distanceM: distanceMeters, bearingDeg: bearingDegrees, precision: precision.map { .init($0) })
     }
 
     /// An RFC 7946 Feature: a Point at `[longitude, latitude]`.
@@ -13,12 +15,15 @@ extension QueryHit {
         Components.Schemas.PlaceFeature(
             _type: .feature, id: id,
             geometry: .init(_type: .point, coordinates: [coordinate.longitude, coordinate.latitude]),
-            properties: .init(name: name, kind: kind, distanceM: distanceMeters, bearingDeg: bearingDegrees))
+            properties: .init(
+                name: name, kind: kind, distanceM: distanceMeters, bearingDeg: bearingDegrees,
+                precision: precision.map { .init($0) }))
     }
 
     var userHit: Components.Schemas.UserHit {
         Components.Schemas.UserHit(
             id: id, name: name, lat: coordinate.latitude, lon: coordinate.longitude, distanceM: distanceMeters,
-            bearingDeg: bearingDegrees, visibility: visibility == .private ? ._private : ._public)
+            bearingDeg: bearingDegrees, visibility: visibility == .private ? ._private : ._public,
+            precision: precision.map { .init($0) })
     }
 }

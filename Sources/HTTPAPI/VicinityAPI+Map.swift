@@ -22,7 +22,7 @@ extension VicinityAPI {
         let question = PlaceQuery(
             kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil), principal: try principal(),
             namesNearestBeyond: true)
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let answer = try self.answer(question)
         let text: String
         do {
             let model = try MapView.model(answer, center: center, radiusMeters: radius, kind: kind)

@@ -6,7 +6,8 @@ import Places
 /// `GET /v1/nearby` and `GET /v1/nearest`: places (or users, `kind=user`) near a point as JSON;
 /// `GET /v1/nearby.geojson` and `GET /v1/nearest.geojson`: the same answers as RFC 7946
 /// FeatureCollections. A first-version client's `format=geojson` (or `Accept` preferring
-/// `application/geo+json`) on the JSON paths is a 303 to the GeoJSON one.
+/// `application/geo+json`) on the JSON paths is a 303 to the GeoJSON one. A query of users is one
+/// of the asker's queries about users (`answer(_:)`); the 303 is not.
 extension VicinityAPI {
     /// The places within a radius, nearest first, ties by id; `total` counts them all when
     /// `limit` cuts the list.
@@ -24,7 +25,7 @@ extension VicinityAPI {
             ])
             return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
         }
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let answer = try self.answer(question)
         let result = Components.Schemas.NearbyResult(
             query: echo, results: answer.hits.map(\.placeHit), total: answer.total)
         // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
@@ -41,7 +42,7 @@ extension VicinityAPI {
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
             model: query.model, crs: query.crs)
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let answer = try self.answer(question)
         let collection = Components.Schemas.NearbyFeatureCollection(
             _type: .featureCollection, features: answer.hits.map(\.feature), query: echo, total: answer.total)
         return .ok(.init(body: .applicationGeoJson(collection)))
@@ -61,7 +62,7 @@ extension VicinityAPI {
             ])
             return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
         }
-        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
+        let hits = try self.answer(question).hits
         let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
         let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
         let body = listSent ? .init(query: echo, results: []) : result
@@ -76,7 +77,7 @@ extension VicinityAPI {
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
             model: query.model, crs: query.crs)
-        let hits = try read { directory throws(PlacesError) in try directory.answer(question) }.hits
+        let hits = try self.answer(question).hits
         let collection = Components.Schemas.NearestFeatureCollection(
             _type: .featureCollection, features: hits.map(\.feature), query: echo)
         return .ok(.init(body: .applicationGeoJson(collection)))

@@ -2,8 +2,9 @@ import Geo
 import PlaceQueries
 import Places
 
-/// `/v1/users…`: people, their locations and their visibility. The façade decides who may see
-/// or change whom; a private user looks exactly like a missing one to everybody else (404).
+/// `/v1/users…`: people, their locations, their visibility and their precision. The façade
+/// decides who may see or change whom, and what of a record each may read (`User.seen(by:)`); a
+/// private user looks exactly like a missing one to everybody else (404).
 extension VicinityAPI {
     /// Registers a user (the admin token, as `vicinity user add`) and returns their token once.
     func registerUser(_ input: Operations.RegisterUser.Input) async throws -> Operations.RegisterUser.Output {
@@ -16,19 +17,25 @@ extension VicinityAPI {
             try BodyValues.coordinate(location.lat, location.lon, at: "/location")
         }
         let visibility: Visibility = body.visibility == ._private ? .private : .public
-        let user = User(id: id, name: name, location: location, visibility: visibility)
+        // Nil leaves the precision to the server's default (`--user-precision`).
+        let precision = body.precision.map(LocationPrecision.init)
+        let user = User(id: id, name: name, location: location, visibility: visibility, precision: precision)
         let receipt = try await writeWithReceipt(.addUser(user), token: token)
         let issued = receipt.token ?? ""
+        // As the new user reads it (the answer holds their token): the precision the server chose
+        // and the location's expiry. Only a removal racing the registration leaves the request's.
+        let stored = (try? read { directory throws(PlacesError) in try directory.user(id, as: .user(id)) }) ?? user
         return .created(
             .init(
                 headers: .init(
                     vicinityPosition: VicinityAPI.position(receipt),
                     location: "/v1/users/\(VicinityAPI.pathSegment(id))",
                     cacheControl: .noStore),
-                body: .json(.init(user: VicinityAPI.record(user), token: issued))))
+                body: .json(.init(user: VicinityAPI.record(stored), token: issued))))
     }
 
-    /// The public users within a radius (and yourself, with your own token), nearest first.
+    /// The public users within a radius (and yourself, with your own token), nearest first; others
+    /// at their published locations with rounded distances. One query about users.
     func findNearbyUsers(_ input: Operations.FindNearbyUsers.Input) async throws
         -> Operations.FindNearbyUsers.Output
     {
@@ -39,16 +46,20 @@ extension VicinityAPI {
         let question = PlaceQuery(
             collection: .users, center: center, reach: .within(radiusMeters: radius, limit: limit),
             principal: try principal())
-        let answer = try read { directory throws(PlacesError) in try directory.answer(question) }
+        let answer = try self.answer(question)
         let echo = Components.Schemas.NearbyUsersQuery(
             lat: center.latitude, lon: center.longitude, radiusM: radius, limit: limit)
         return .ok(.init(body: .json(.init(query: echo, results: answer.hits.map(\.userHit), total: answer.total))))
     }
 
-    /// A user's record: public users to anyone, a private one to themselves and the admin only.
+    /// A user's record: public users to anyone, a private one to themselves and the admin only;
+    /// whole to themselves and the admin, as published to anyone else. Reading someone else's is
+    /// one query about users.
     func getUser(_ input: Operations.GetUser.Input) async throws -> Operations.GetUser.Output {
         let id = try PathValues.userID(input.path.id)
         let principal = try principal()
+        // Before the read: probing ids that turn out missing or private counts as well.
+        if principal != .user(id) { try admitUserQuery(principal) }
         let user = try read { directory throws(PlacesError) in try directory.user(id, as: principal) }
         return .ok(.init(body: .json(VicinityAPI.record(user))))
     }
@@ -85,7 +96,8 @@ extension VicinityAPI {
                 headers: .init(vicinityPosition: VicinityAPI.position(receipt)), body: .json(try recordAfterWrite(id))))
     }
 
-    /// Makes the user public or private (that user or the admin).
+    /// Makes the user public or private (that user or the admin); private for `for_seconds` only
+    /// (ghost mode with a timer) when it is given.
     func setUserVisibility(_ input: Operations.SetUserVisibility.Input) async throws
         -> Operations.SetUserVisibility.Output
     {
@@ -93,7 +105,23 @@ extension VicinityAPI {
         let id = try PathValues.userID(input.path.id)
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
         let visibility: Visibility = body.visibility == ._private ? .private : .public
-        let receipt = try await writeWithReceipt(.setVisibility(id, visibility), token: token)
+        let seconds = try body.forSeconds.map { (seconds) throws(HTTPAPIError) -> Int in
+            try BodyValues.privateSpell(seconds, visibility: visibility)
+        }
+        let receipt = try await writeWithReceipt(.setVisibility(id, visibility, forSeconds: seconds), token: token)
+        return .ok(
+            .init(
+                headers: .init(vicinityPosition: VicinityAPI.position(receipt)), body: .json(try recordAfterWrite(id))))
+    }
+
+    /// Sets how precisely others see the user (that user or the admin).
+    func setUserPrecision(_ input: Operations.SetUserPrecision.Input) async throws
+        -> Operations.SetUserPrecision.Output
+    {
+        let token = try writerToken()
+        let id = try PathValues.userID(input.path.id)
+        guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
+        let receipt = try await writeWithReceipt(.setPrecision(id, LocationPrecision(body.precision)), token: token)
         return .ok(
             .init(
                 headers: .init(vicinityPosition: VicinityAPI.position(receipt)), body: .json(try recordAfterWrite(id))))
@@ -105,9 +133,13 @@ extension VicinityAPI {
         return VicinityAPI.record(try read { directory throws(PlacesError) in try directory.user(id, as: principal) })
     }
 
+    /// A record as the façade gave it to the asker (`User.seen(by:)`): the timers are left out
+    /// for anyone but the user and the admin there already.
     static func record(_ user: User) -> Components.Schemas.User {
         Components.Schemas.User(
             id: user.id, name: user.name, visibility: user.visibility == .private ? ._private : ._public,
-            location: user.location.map { .init(lat: $0.latitude, lon: $0.longitude) })
+            precision: .init(user.effectivePrecision),
+            location: user.location.map { .init(lat: $0.latitude, lon: $0.longitude) },
+            locationExpiresAt: user.locationExpiresAt, privateUntil: user.privateUntil)
     }
 }

@@ -36,8 +36,10 @@ extension VicinityAPI {
 
     /// Starts the watch with the request's token and returns the stream's body. A resume from a
     /// position this server has not applied yet (the client was on a node ahead of this one)
-    /// first waits for it, up to `resumeWaitSeconds`, rather than start afresh at once.
+    /// first waits for it, up to `resumeWaitSeconds`, rather than start afresh at once. A watch of
+    /// users is one query about users, taken when it starts (its events are not counted).
     private func openWatch(_ spec: WatchSpec, after position: LogPosition?) async throws(HTTPAPIError) -> HTTPBody {
+        if spec.kind == PlaceDirectory.userKind { try admitUserQuery(try principal()) }
         if let position, position > directory.appliedPosition {
             _ = await directory.waitUntilApplied(position, timeout: Self.resumeWaitSeconds)
         }

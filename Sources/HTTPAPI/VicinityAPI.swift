@@ -1,5 +1,6 @@
 import Geo
 import OpenAPIRuntime
+import PlaceQueries
 import Places
 
 /// The HTTP API's handler: the generated `APIProtocol` over the `Places` façade.
@@ -21,18 +22,24 @@ public struct VicinityAPI: Sendable {
     public let metrics: HTTPMetrics
     /// How the watch streams behave (heartbeat, queue).
     public let watchStreams: WatchStreamSettings
+    /// The budget of queries about other users (`--user-query-rate`), shared with the line
+    /// protocol in `serve`.
+    public let userQueryLimit: UserQueryLimit
 
     /// - Parameters:
     ///   - directory: the store's directory, shared with the line protocol in `serve`.
     ///   - metrics: the server's metrics.
     ///   - watchStreams: how the watch streams behave.
+    ///   - userQueryLimit: the budget of queries about other users; the same instance as the line
+    ///     protocol's, so that a scraper cannot double it by switching protocols.
     public init(
         directory: DurableDirectory, metrics: HTTPMetrics = HTTPMetrics(),
-        watchStreams: WatchStreamSettings = WatchStreamSettings()
+        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited
     ) {
         self.directory = directory
         self.metrics = metrics
         self.watchStreams = watchStreams
+        self.userQueryLimit = userQueryLimit
     }
 
     // MARK: - Who asks
@@ -66,6 +73,23 @@ public struct VicinityAPI: Sendable {
     /// the log position it was stored at.
     func writeWithReceipt(_ request: DirectoryRequest, token: String?) async throws(HTTPAPIError) -> WriteReceipt {
         do { return try await directory.performWithReceipt(request, presenting: token) } catch { throw .places(error) }
+    }
+
+    /// Answers a query; one about users first takes a query from the asker's budget.
+    ///
+    /// - Throws: `.places(.tooManyQueries)` (429) beyond the budget, or the façade's refusal.
+    func answer(_ question: PlaceQuery) throws(HTTPAPIError) -> QueryAnswer {
+        if question.collection == .users { try admitUserQuery(question.principal) }
+        return try read { directory throws(PlacesError) in try directory.answer(question) }
+    }
+
+    /// Takes one query about other users from `principal`'s budget (`UserQueryLimit`): a user by
+    /// their id, the anonymous by the client's address (as `RateLimitMiddleware` names it), the
+    /// admin never.
+    ///
+    /// - Throws: `.places(.tooManyQueries)`, a 429 with `Retry-After`.
+    func admitUserQuery(_ principal: Principal) throws(HTTPAPIError) {
+        do { try userQueryLimit.admit(principal, address: RequestClient.address) } catch { throw .places(error) }
     }
 
     /// A write's `Vicinity-Position` (the contract's `int64`; a log never holds 2^63 changes).

@@ -117,6 +117,48 @@ import Testing
         }
     }
 
+    @Test func precisionAndGhostModeWithATimer() async throws {
+        try await ServerFixture.run { fixture in
+            let anyone = fixture.client()
+            let admin = fixture.client(token: fixture.admin)
+            let registered = try await admin.registerUser(
+                body: .json(.init(id: "ayse", location: .init(lat: 41.0885, lon: 29.0158), precision: .street))
+            ).created.body.json
+            #expect(registered.user.precision == .street && registered.user.location?.lat == 41.0885)
+            let ayse = fixture.client(token: registered.token)
+            // Others read the centre of her 100 m cell and no timer.
+            let published = try await anyone.getUser(path: .init(id: "ayse")).ok.body.json
+            #expect(published.location == .init(lat: 41.0881784, lon: 29.0153029))
+            #expect(published.precision == .street && published.privateUntil == nil)
+            let hit = try await anyone.findNearbyUsers(query: .init(lat: Self.here.lat, lon: Self.here.lon)).ok
+                .body.json.results.first
+            #expect(hit?.precision == .street && hit?.distanceM == 0)
+
+            let district = try await ayse.setUserPrecision(
+                path: .init(id: "ayse"), body: .json(.init(precision: .district))
+            ).ok.body.json
+            #expect(district.precision == .district && district.location?.lat == 41.0885)
+            let ghost = try await ayse.setUserVisibility(
+                path: .init(id: "ayse"), body: .json(.init(visibility: ._private, forSeconds: 3600))
+            ).ok.body.json
+            let until = try #require(ghost.privateUntil)
+            #expect(abs(until.timeIntervalSinceNow - 3600) < 60)
+
+            let badPrecision = try await fixture.client(
+                token: registered.token, replacingBodyWith: #"{"precision":"x"}"#
+            )
+            .setUserPrecision(path: .init(id: "ayse"), body: .json(.init(precision: .city)))
+            .badRequest.body.applicationProblemJson
+            #expect(
+                badPrecision.detail == #"invalid precision "x" at /precision: expected exact, street, district or city"#
+            )
+            let timedPublic = try await ayse.setUserVisibility(
+                path: .init(id: "ayse"), body: .json(.init(visibility: ._public, forSeconds: 60))
+            ).unprocessableContent.body.applicationProblemJson
+            #expect(timedPublic.invalidParams?.first?.name == "/for_seconds")
+        }
+    }
+
     @Test func readYourWritesThroughThePositionHeaders() async throws {
         try await ServerFixture.run { fixture in
             let anyone = fixture.client()

@@ -26,7 +26,9 @@ import Testing
         #expect(registered.token.count == 43 && !registered.token.hasPrefix("-"))
         #expect(
             registered.user
-                == .init(id: "can", name: "Can", visibility: ._public, location: .init(lat: 41.0882, lon: 29.0157)))
+                == .init(
+                    id: "can", name: "Can", visibility: ._public, precision: .exact,
+                    location: .init(lat: 41.0882, lon: 29.0157)))
         // The token is theirs: they may make themselves private.
         let changed = try await fixture.callAs(registered.token) {
             try await api.setUserVisibility(.init(path: .init(id: "can"), body: .json(.init(visibility: ._private))))
@@ -98,7 +100,10 @@ import Testing
         }
         let ayse = try await fixture.callAs(nil) { try await api.getUser(Self.getUser("ayse")) }.ok.body.json
         #expect(
-            ayse == .init(id: "ayse", name: "Ayşe", visibility: ._public, location: .init(lat: 41.0885, lon: 29.0158)))
+            ayse
+                == .init(
+                    id: "ayse", name: "Ayşe", visibility: ._public, precision: .exact,
+                    location: .init(lat: 41.0885, lon: 29.0158)))
         let zeynep = try await fixture.callAs(nil) { try await api.getUser(Self.getUser("zeynep")) }.ok.body.json
         #expect(zeynep.location == nil, "a user without a location has none: never 0, 0")
     }

@@ -60,6 +60,19 @@ extension Components {
             case _public = "public"
             case _private = "private"
         }
+        /// How precisely everyone but the user and the admin sees where the user is: `exact` (the
+        /// stored location), or the centre of the location's cell in a fixed grid of cells about
+        /// `street` 100 m, `district` 1 km or `city` 10 km on a side. Distances to a user seen at
+        /// a precision are rounded to a multiple of that size (100 m, 1 km, 10 km).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/Precision`.
+        internal enum Precision: String, Codable, Hashable, Sendable, CaseIterable {
+            case exact = "exact"
+            case street = "street"
+            case district = "district"
+            case city = "city"
+        }
         /// WGS84 latitude, degrees.
         ///
         /// - Remark: Generated from `#/components/schemas/Latitude`.
@@ -108,7 +121,10 @@ extension Components {
                 ])
             }
         }
-        /// Meters under the query's model.
+        /// Meters under the query's model. To a user seen at a precision (a hit with `precision`),
+        /// measured to the published location and rounded to a multiple of the cell size (100 m
+        /// `street`, 1 km `district`, 10 km `city`; not rounded for `exact`).
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/DistanceMeters`.
         internal typealias DistanceMeters = Swift.Double
@@ -118,7 +134,11 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/BearingDegrees`.
         internal typealias BearingDegrees = Swift.Double
-        /// One result of a place query, as in `vicinity near --json`.
+        /// One result of a place query, as in `vicinity near --json`. With `kind=user`, a user
+        /// seen by anyone but themselves at a precision other than `exact` carries `precision`:
+        /// `lat`, `lon` and `bearing_deg` are those of the published location and `distance_m` is
+        /// rounded to the cell size.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceHit`.
         internal struct PlaceHit: Codable, Hashable, Sendable {
@@ -138,6 +158,8 @@ extension Components {
             internal var distanceM: Components.Schemas.DistanceMeters
             /// - Remark: Generated from `#/components/schemas/PlaceHit/bearing_deg`.
             internal var bearingDeg: Components.Schemas.BearingDegrees
+            /// - Remark: Generated from `#/components/schemas/PlaceHit/precision`.
+            internal var precision: Components.Schemas.Precision?
             /// Creates a new `PlaceHit`.
             ///
             /// - Parameters:
@@ -148,6 +170,7 @@ extension Components {
             ///   - lon:
             ///   - distanceM:
             ///   - bearingDeg:
+            ///   - precision:
             internal init(
                 id: Swift.String,
                 name: Swift.String,
@@ -155,7 +178,8 @@ extension Components {
                 lat: Components.Schemas.Latitude,
                 lon: Components.Schemas.Longitude,
                 distanceM: Components.Schemas.DistanceMeters,
-                bearingDeg: Components.Schemas.BearingDegrees
+                bearingDeg: Components.Schemas.BearingDegrees,
+                precision: Components.Schemas.Precision? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -164,6 +188,7 @@ extension Components {
                 self.lon = lon
                 self.distanceM = distanceM
                 self.bearingDeg = bearingDeg
+                self.precision = precision
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -173,6 +198,7 @@ extension Components {
                 case lon
                 case distanceM = "distance_m"
                 case bearingDeg = "bearing_deg"
+                case precision
             }
         }
         /// The query as the server understood it, defaults filled in. `crs` only for `projected`
@@ -386,6 +412,8 @@ extension Components {
                 case coordinates
             }
         }
+        /// `precision` only for a user seen at one, as in PlaceHit.
+        ///
         /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties`.
         internal struct PlaceFeatureProperties: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/name`.
@@ -396,6 +424,8 @@ extension Components {
             internal var distanceM: Components.Schemas.DistanceMeters
             /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/bearing_deg`.
             internal var bearingDeg: Components.Schemas.BearingDegrees
+            /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/precision`.
+            internal var precision: Components.Schemas.Precision?
             /// Creates a new `PlaceFeatureProperties`.
             ///
             /// - Parameters:
@@ -403,22 +433,26 @@ extension Components {
             ///   - kind:
             ///   - distanceM:
             ///   - bearingDeg:
+            ///   - precision:
             internal init(
                 name: Swift.String,
                 kind: Swift.String,
                 distanceM: Components.Schemas.DistanceMeters,
-                bearingDeg: Components.Schemas.BearingDegrees
+                bearingDeg: Components.Schemas.BearingDegrees,
+                precision: Components.Schemas.Precision? = nil
             ) {
                 self.name = name
                 self.kind = kind
                 self.distanceM = distanceM
                 self.bearingDeg = bearingDeg
+                self.precision = precision
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
                 case kind
                 case distanceM = "distance_m"
                 case bearingDeg = "bearing_deg"
+                case precision
             }
         }
         /// One result as a GeoJSON Feature; `id` is the place's id.
@@ -782,7 +816,11 @@ extension Components {
             }
         }
         /// A user's record. `location` is left out while it is unknown (the user is then on no
-        /// map).
+        /// map). `precision` is always present.
+        ///
+        /// To the user themselves and the admin: the exact `location`, and `location_expires_at`
+        /// and `private_until` when they are set. To anyone else: the published `location` (the
+        /// centre of the user's cell at `precision`; the exact one for `exact`) and neither timer.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/User`.
@@ -793,35 +831,64 @@ extension Components {
             internal var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/User/visibility`.
             internal var visibility: Components.Schemas.Visibility
+            /// - Remark: Generated from `#/components/schemas/User/precision`.
+            internal var precision: Components.Schemas.Precision
             /// - Remark: Generated from `#/components/schemas/User/location`.
             internal var location: Components.Schemas.Location?
+            /// When the location is forgotten unless the user moves before (RFC 3339, UTC, whole
+            /// seconds). Only for the user and the admin, and only while the server forgets
+            /// locations (`--user-location-ttl`) and the user has one.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/location_expires_at`.
+            internal var locationExpiresAt: Foundation.Date?
+            /// When a private user turns public again by themselves (RFC 3339, UTC, whole
+            /// seconds): ghost mode with a timer (`for_seconds`). Only for the user and the
+            /// admin, and only while such a timer runs.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/User/private_until`.
+            internal var privateUntil: Foundation.Date?
             /// Creates a new `User`.
             ///
             /// - Parameters:
             ///   - id:
             ///   - name:
             ///   - visibility:
+            ///   - precision:
             ///   - location:
+            ///   - locationExpiresAt: When the location is forgotten unless the user moves before (RFC 3339, UTC, whole
+            ///   - privateUntil: When a private user turns public again by themselves (RFC 3339, UTC, whole
             internal init(
                 id: Swift.String,
                 name: Swift.String,
                 visibility: Components.Schemas.Visibility,
-                location: Components.Schemas.Location? = nil
+                precision: Components.Schemas.Precision,
+                location: Components.Schemas.Location? = nil,
+                locationExpiresAt: Foundation.Date? = nil,
+                privateUntil: Foundation.Date? = nil
             ) {
                 self.id = id
                 self.name = name
                 self.visibility = visibility
+                self.precision = precision
                 self.location = location
+                self.locationExpiresAt = locationExpiresAt
+                self.privateUntil = privateUntil
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
                 case name
                 case visibility
+                case precision
                 case location
+                case locationExpiresAt = "location_expires_at"
+                case privateUntil = "private_until"
             }
         }
-        /// The body of `POST /v1/users`. `name` defaults to the id, `visibility` to `public`;
-        /// without `location` the user is on no map.
+        /// The body of `POST /v1/users`. `name` defaults to the id, `visibility` to `public`,
+        /// `precision` to the server's default (`--user-precision`); without `location` the user
+        /// is on no map.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/UserRegistration`.
@@ -834,6 +901,8 @@ extension Components {
             internal var location: Components.Schemas.Location?
             /// - Remark: Generated from `#/components/schemas/UserRegistration/visibility`.
             internal var visibility: Components.Schemas.Visibility?
+            /// - Remark: Generated from `#/components/schemas/UserRegistration/precision`.
+            internal var precision: Components.Schemas.Precision?
             /// Creates a new `UserRegistration`.
             ///
             /// - Parameters:
@@ -841,22 +910,26 @@ extension Components {
             ///   - name:
             ///   - location:
             ///   - visibility:
+            ///   - precision:
             internal init(
                 id: Components.Schemas.UserId,
                 name: Components.Schemas.DisplayName? = nil,
                 location: Components.Schemas.Location? = nil,
-                visibility: Components.Schemas.Visibility? = nil
+                visibility: Components.Schemas.Visibility? = nil,
+                precision: Components.Schemas.Precision? = nil
             ) {
                 self.id = id
                 self.name = name
                 self.location = location
                 self.visibility = visibility
+                self.precision = precision
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
                 case name
                 case location
                 case visibility
+                case precision
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -876,11 +949,16 @@ extension Components {
                     Components.Schemas.Visibility.self,
                     forKey: .visibility
                 )
+                self.precision = try container.decodeIfPresent(
+                    Components.Schemas.Precision.self,
+                    forKey: .precision
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "name",
                     "location",
-                    "visibility"
+                    "visibility",
+                    "precision"
                 ])
             }
         }
@@ -907,21 +985,33 @@ extension Components {
                 case token
             }
         }
-        /// The body of `PUT /v1/users/{id}/visibility`.
+        /// The body of `PUT /v1/users/{id}/visibility`. `for_seconds` only with `private`: ghost
+        /// mode for that long, then public again by itself.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/VisibilityChange`.
         internal struct VisibilityChange: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/VisibilityChange/visibility`.
             internal var visibility: Components.Schemas.Visibility
+            /// Seconds to stay private, 1 to 315360000 (10 years); only with `private`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisibilityChange/for_seconds`.
+            internal var forSeconds: Swift.Int?
             /// Creates a new `VisibilityChange`.
             ///
             /// - Parameters:
             ///   - visibility:
-            internal init(visibility: Components.Schemas.Visibility) {
+            ///   - forSeconds: Seconds to stay private, 1 to 315360000 (10 years); only with `private`.
+            internal init(
+                visibility: Components.Schemas.Visibility,
+                forSeconds: Swift.Int? = nil
+            ) {
                 self.visibility = visibility
+                self.forSeconds = forSeconds
             }
             internal enum CodingKeys: String, CodingKey {
                 case visibility
+                case forSeconds = "for_seconds"
             }
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -929,13 +1019,48 @@ extension Components {
                     Components.Schemas.Visibility.self,
                     forKey: .visibility
                 )
+                self.forSeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .forSeconds
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "visibility"
+                    "visibility",
+                    "for_seconds"
+                ])
+            }
+        }
+        /// The body of `PUT /v1/users/{id}/precision`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PrecisionChange`.
+        internal struct PrecisionChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PrecisionChange/precision`.
+            internal var precision: Components.Schemas.Precision
+            /// Creates a new `PrecisionChange`.
+            ///
+            /// - Parameters:
+            ///   - precision:
+            internal init(precision: Components.Schemas.Precision) {
+                self.precision = precision
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case precision
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.precision = try container.decode(
+                    Components.Schemas.Precision.self,
+                    forKey: .precision
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "precision"
                 ])
             }
         }
         /// One user within the radius. `visibility` is `public`, or `private` only for your own
-        /// record when you sent your token.
+        /// record when you sent your token. A user seen at a precision other than `exact` carries
+        /// `precision`, at their published location (`lat`, `lon`, and the bearing to it) with
+        /// `distance_m` rounded to the cell size; a user at `exact`, and your own hit, are exact
+        /// and have no `precision`.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/UserHit`.
@@ -954,6 +1079,8 @@ extension Components {
             internal var bearingDeg: Components.Schemas.BearingDegrees
             /// - Remark: Generated from `#/components/schemas/UserHit/visibility`.
             internal var visibility: Components.Schemas.Visibility
+            /// - Remark: Generated from `#/components/schemas/UserHit/precision`.
+            internal var precision: Components.Schemas.Precision?
             /// Creates a new `UserHit`.
             ///
             /// - Parameters:
@@ -964,6 +1091,7 @@ extension Components {
             ///   - distanceM:
             ///   - bearingDeg:
             ///   - visibility:
+            ///   - precision:
             internal init(
                 id: Swift.String,
                 name: Swift.String,
@@ -971,7 +1099,8 @@ extension Components {
                 lon: Components.Schemas.Longitude,
                 distanceM: Components.Schemas.DistanceMeters,
                 bearingDeg: Components.Schemas.BearingDegrees,
-                visibility: Components.Schemas.Visibility
+                visibility: Components.Schemas.Visibility,
+                precision: Components.Schemas.Precision? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -980,6 +1109,7 @@ extension Components {
                 self.distanceM = distanceM
                 self.bearingDeg = bearingDeg
                 self.visibility = visibility
+                self.precision = precision
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -989,6 +1119,7 @@ extension Components {
                 case distanceM = "distance_m"
                 case bearingDeg = "bearing_deg"
                 case visibility
+                case precision
             }
         }
         /// - Remark: Generated from `#/components/schemas/NearbyUsersQuery`.

@@ -29,10 +29,25 @@ import HTTPTypes
 /// A radius query returns exactly what a brute-force scan under the same model would, anywhere
 /// on Earth (poles and ±180° included).
 ///
-/// **People and privacy.** A user has an id, a name, an optional location and a visibility.
-/// A **private** user is in no query, count or map of anyone else, and to everyone but
-/// themselves and the admin looks exactly like a user that does not exist (404). A user
+/// **People and privacy.** A user has an id, a name, an optional location, a visibility and
+/// a precision. A **private** user is in no query, count or map of anyone else, and to everyone
+/// but themselves and the admin looks exactly like a user that does not exist (404). A user
 /// without a location is on no map — never at 0°, 0°.
+///
+/// A user's **precision** (`exact`, `street`, `district` or `city`; new users get the server's
+/// default, `vicinity serve --user-precision`, `street` unless said otherwise) says how
+/// precisely everyone else sees them. The stored location stays exact, and only the user and
+/// the admin read it, in the user's record. Everyone else — and every query, map and watch,
+/// the admin's included — sees only the **published** location: the centre of the cell holding
+/// the exact one in a fixed grid of cells about 100 m (`street`), 1 km (`district`) or 10 km
+/// (`city`) on a side. Any position inside one cell gives the same published coordinate, to
+/// the bit, so nothing answered to others depends on more than the cell: radius membership,
+/// ranks, counts, bearings and maps are computed from the published location, and distances
+/// to users are rounded to a multiple of the cell size (100 m, 1 km or 10 km; not rounded for
+/// `exact`). A location not refreshed within the server's lifetime
+/// (`--user-location-ttl`, 12 h unless said otherwise) is forgotten; a user may go private
+/// for a while (`for_seconds`) and turn public again by themselves. Queries that answer about
+/// other users are limited per asker (`--user-query-rate`, see 429 below).
 ///
 /// **Authentication.** `Authorization: Bearer <token>`. Tokens are 43 base64url characters,
 /// shown once (the admin token by `vicinity admin-token`, a user's when the user is
@@ -57,7 +72,10 @@ import HTTPTypes
 /// parameter (`invalid visibility "PRIVATE" at /visibility: expected public or private`);
 /// **429** too many requests from one client address (see `Retry-After`), when the server
 /// has a budget (`vicinity serve --http-rate-limit N`: N requests a second, bursts of one
-/// second's worth), or a watch beyond the server's limits of watches; **414** a request line and headers over 80 KiB; **500** a bug
+/// second's worth), too many queries about other users from one asker (`--user-query-rate`:
+/// a user by their token, the anonymous by their address, the admin never; one budget for
+/// every protocol of the server; with `Retry-After`), or a watch beyond the server's limits
+/// of watches; **414** a request line and headers over 80 KiB; **500** a bug
 /// of the server's; **503** a server that is stopping or has all its connections open, a
 /// write the database could not store, or a `Vicinity-Min-Position` not applied in time.
 ///
@@ -106,6 +124,12 @@ internal struct Client: APIProtocol {
     /// `total` counts every place within the radius. `kind=user` searches the public users
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
+    ///
+    /// With `kind=user`, everyone but yourself is at their published location, with
+    /// `precision` unless it is `exact`: membership, order and bearing are computed from the published location,
+    /// and `distance_m` is rounded to the precision's cell size (100 m, 1 km, 10 km), for every
+    /// asker, the admin included. Such a query is one of the asker's queries about users
+    /// (`--user-query-rate`: 429 with `Retry-After` beyond it); place queries are not limited so.
     ///
     /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
@@ -466,8 +490,9 @@ internal struct Client: APIProtocol {
     ///
     /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
     /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
-    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
-    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    /// `distance_m` and `bearing_deg` as properties (and `precision` for a user seen at one);
+    /// the query and `total` as foreign members. Positions are `[lon, lat]`. The same
+    /// parameters, privacy, limits and errors as `/v1/nearby`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearby.geojson`.
@@ -800,7 +825,10 @@ internal struct Client: APIProtocol {
     /// radius, model and token answers at the event's change-log position (same boundary,
     /// same distances and bearings, same privacy: a user who turns private, forgets their
     /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
-    /// public users (and yourself, with your own token).
+    /// public users (and yourself, with your own token) at their published locations, with
+    /// distances rounded to their precision: a move inside one cell is no event for anyone
+    /// else. Starting a watch of users is one query about users (429 beyond the asker's
+    /// budget); its events are not counted.
     ///
     /// **Resuming.** Each complete change-log position ends with an event that carries
     /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
@@ -1181,7 +1209,9 @@ internal struct Client: APIProtocol {
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
     /// by id; only those within `max_distance` meters (inclusive) when it is given. Fewer than
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
-    /// the public users, and yourself with your own token.
+    /// the public users, and yourself with your own token, at their published locations and
+    /// rounded distances, as for `/v1/nearby` (and one query about users, 429 beyond the
+    /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
@@ -1537,7 +1567,8 @@ internal struct Client: APIProtocol {
     /// The places nearest to a point as a GeoJSON FeatureCollection
     ///
     /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
-    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters, privacy, limits and errors
+    /// as `/v1/nearest`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest.geojson`.
@@ -3019,7 +3050,11 @@ internal struct Client: APIProtocol {
     ///
     /// Creates a user and returns the record with the user's token — the only time the token
     /// is shown (only its digest is stored; `Cache-Control: no-store`). `name` defaults to the
-    /// id, `visibility` to `public`; without `location` the user is on no map until they set one.
+    /// id, `visibility` to `public`, `precision` to the server's default (`vicinity serve
+    /// --user-precision`, `street` unless said otherwise); without `location` the user is on no
+    /// map until they set one. The record answered is the whole one, as the user reads it: the
+    /// exact location, the precision in force and, when the server forgets locations
+    /// (`--user-location-ttl`), when this one expires.
     ///
     /// Who may register depends on the server: by default only the admin (`vicinity serve`
     /// without `--open-registration`: no token 401, a user's token 403); with
@@ -3412,6 +3447,13 @@ internal struct Client: APIProtocol {
     /// counted or placed — except yourself, when you send your own token (then `visibility`
     /// tells you that only you see it). Users without a location are on no map.
     ///
+    /// Everyone but yourself is listed at their **published** location (the centre of their
+    /// cell, see `Precision`) with a distance rounded to its cell size (100 m, 1 km or 10 km)
+    /// and `precision` naming it: two positions inside one cell give the same answer to the
+    /// byte. This holds for every asker, the admin included. A user who chose `exact`, and
+    /// your own hit, are where they are, with the distance as measured and no `precision`. Each query is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby`.
     /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)`.
@@ -3692,8 +3734,9 @@ internal struct Client: APIProtocol {
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
     /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
     /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
-    /// heartbeat and limits as `/v1/nearby/watch`.
+    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
+    /// starts as one query about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby/watch`.
@@ -4039,6 +4082,16 @@ internal struct Client: APIProtocol {
     /// Anyone may read a public user. A private user only with that user's token or the
     /// admin's; to everyone else it is a 404 exactly like a user that does not exist.
     /// `location` is left out while the location is unknown.
+    ///
+    /// **Who sees what.** With that user's token or the admin's: the whole record — the exact
+    /// `location`, `precision`, and the timers when they are set (`location_expires_at`,
+    /// `private_until`). Anyone else: the **published** location (the centre of the user's
+    /// cell at their `precision`; the exact one only for `exact`), `precision`, and no timers
+    /// (when a location was set would tell a move inside one cell from none): the same bytes
+    /// for any position inside one cell.
+    ///
+    /// Reading anyone but yourself is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/{id}`.
@@ -4587,9 +4640,11 @@ internal struct Client: APIProtocol {
     }
     /// Set where a user is (that user or admin)
     ///
-    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once; a
-    /// private one stays on no one else's map. Needs that user's token or the admin's (another
-    /// user's token: 403 for a public user, 404 for a private one).
+    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once (at
+    /// the published location of their precision); a private one stays on no one else's map.
+    /// The move restarts the location's lifetime (`location_expires_at`, when the server
+    /// forgets locations). Needs that user's token or the admin's (another user's token: 403
+    /// for a public user, 404 for a private one).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/location`.
@@ -5259,6 +5314,12 @@ internal struct Client: APIProtocol {
     /// anyone else at once; `public` puts them back (where their location says, if known).
     /// Needs that user's token or the admin's.
     ///
+    /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
+    /// makes the user private for that long only: they turn public again by themselves at
+    /// `private_until` (in the record), without a request, also across restarts. Without
+    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
+    /// out of range (naming the value and the valid range).
+    ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
     /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)`.
@@ -5625,6 +5686,380 @@ internal struct Client: APIProtocol {
             }
         )
     }
+    /// Set how precisely others see a user (that user or admin)
+    ///
+    /// Sets the user's `precision`: `exact`, `street` (~100 m), `district` (~1 km) or `city`
+    /// (~10 km). Everyone but the user and the admin sees the published location of the new
+    /// precision at once, on every map, query and watch (see the API description). The stored
+    /// location is not changed. Needs that user's token or the admin's (another user's token:
+    /// 403 for a public user, 404 for a private one); a value not among the four is a 400.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{id}/precision`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)`.
+    internal func setUserPrecision(_ input: Operations.SetUserPrecision.Input) async throws -> Operations.SetUserPrecision.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.SetUserPrecision.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/users/{}/precision",
+                    parameters: [
+                        input.path.id
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .put
+                )
+                suppressMutabilityWarning(&request)
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.SetUserPrecision.Output.Ok.Headers = .init(vicinityPosition: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Vicinity-Position",
+                        as: Components.Headers.Position.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.SetUserPrecision.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.User.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Components.Headers.WWWAuthenticate.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NoSuchUser.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                case 406:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotAcceptable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notAcceptable(.init(body: body))
+                case 413:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PayloadTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(body: body))
+                case 414:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.RequestTooLong.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .uriTooLong(.init(body: body))
+                case 415:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnsupportedMediaType.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unsupportedMediaType(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UnprocessableBody.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfter.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(body: body))
+                case 503:
+                    let headers: Components.Responses.WriteUnavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfterOptional.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.WriteUnavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// The neighbourhood as a text map
     ///
     /// The places of `kind` within `radius` meters of `lat`, `lon` drawn as a text map — a local
@@ -5634,7 +6069,9 @@ internal struct Client: APIProtocol {
     /// with `ascii=true`), no colour, one `\n` after every line. The map is as large as fits in
     /// `width` × `height`; a list too long to fit makes the text taller rather than leaving a
     /// place out. With nothing in the radius it says so and names the nearest place.
-    /// `kind=user`: the public users (and yourself, with your own token).
+    /// `kind=user`: the public users (and yourself, with your own token), drawn at their
+    /// published locations with rounded distances, as `/v1/nearby` answers them; one query
+    /// about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.

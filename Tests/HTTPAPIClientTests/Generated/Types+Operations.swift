@@ -13,6 +13,12 @@ internal enum Operations {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
+    /// With `kind=user`, everyone but yourself is at their published location, with
+    /// `precision` unless it is `exact`: membership, order and bearing are computed from the published location,
+    /// and `distance_m` is rounded to the precision's cell size (100 m, 1 km, 10 km), for every
+    /// asker, the admin included. Such a query is one of the asker's queries about users
+    /// (`--user-query-rate`: 429 with `Retry-After` beyond it); place queries are not limited so.
+    ///
     /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
@@ -420,7 +426,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)/responses/429`.
             ///
@@ -534,8 +545,9 @@ internal enum Operations {
     ///
     /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
     /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
-    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
-    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    /// `distance_m` and `bearing_deg` as properties (and `precision` for a user seen at one);
+    /// the query and `total` as foreign members. Positions are `[lon, lat]`. The same
+    /// parameters, privacy, limits and errors as `/v1/nearby`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearby.geojson`.
@@ -840,7 +852,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearby.geojson/get(findNearbyGeoJSON)/responses/429`.
             ///
@@ -963,7 +980,10 @@ internal enum Operations {
     /// radius, model and token answers at the event's change-log position (same boundary,
     /// same distances and bearings, same privacy: a user who turns private, forgets their
     /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
-    /// public users (and yourself, with your own token).
+    /// public users (and yourself, with your own token) at their published locations, with
+    /// distances rounded to their precision: a move inside one cell is no event for anyone
+    /// else. Starting a watch of users is one query about users (429 beyond the asker's
+    /// budget); its events are not counted.
     ///
     /// **Resuming.** Each complete change-log position ends with an event that carries
     /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
@@ -1323,8 +1343,10 @@ internal enum Operations {
                 }
             }
             /// Too many requests from this client (with `Retry-After`, when the server has a request
-            /// budget), or too many watches: the server, or this client, holds as many as its limits
-            /// allow (`detail` names the limit and the flag that sets it); end one first.
+            /// budget), too many queries about users from this asker when the watch is of users (with
+            /// `Retry-After`, `--user-query-rate`), or too many watches: the server, or this client,
+            /// holds as many as its limits allow (`detail` names the limit and the flag that sets it);
+            /// end one first.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)/responses/429`.
@@ -1440,7 +1462,9 @@ internal enum Operations {
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
     /// by id; only those within `max_distance` meters (inclusive) when it is given. Fewer than
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
-    /// the public users, and yourself with your own token.
+    /// the public users, and yourself with your own token, at their published locations and
+    /// rounded distances, as for `/v1/nearby` (and one query about users, 429 beyond the
+    /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
@@ -1843,7 +1867,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)/responses/429`.
             ///
@@ -1956,7 +1985,8 @@ internal enum Operations {
     /// The places nearest to a point as a GeoJSON FeatureCollection
     ///
     /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
-    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters, privacy, limits and errors
+    /// as `/v1/nearest`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest.geojson`.
@@ -2259,7 +2289,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/nearest.geojson/get(findNearestGeoJSON)/responses/429`.
             ///
@@ -2586,7 +2621,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/distance/get(measureDistance)/responses/429`.
             ///
@@ -2933,7 +2973,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/get(getPlace)/responses/429`.
             ///
@@ -3477,7 +3522,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/put(putPlace)/responses/429`.
             ///
@@ -3849,7 +3899,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/places/{kind}/{id}/delete(deletePlace)/responses/429`.
             ///
@@ -3956,7 +4011,11 @@ internal enum Operations {
     ///
     /// Creates a user and returns the record with the user's token — the only time the token
     /// is shown (only its digest is stored; `Cache-Control: no-store`). `name` defaults to the
-    /// id, `visibility` to `public`; without `location` the user is on no map until they set one.
+    /// id, `visibility` to `public`, `precision` to the server's default (`vicinity serve
+    /// --user-precision`, `street` unless said otherwise); without `location` the user is on no
+    /// map until they set one. The record answered is the whole one, as the user reads it: the
+    /// exact location, the precision in force and, when the server forgets locations
+    /// (`--user-location-ttl`), when this one expires.
     ///
     /// Who may register depends on the server: by default only the admin (`vicinity serve`
     /// without `--open-registration`: no token 401, a user's token 403); with
@@ -4320,7 +4379,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/post(registerUser)/responses/429`.
             ///
@@ -4435,6 +4499,13 @@ internal enum Operations {
     /// `lon`, nearest first, ties by id, geodesic distances. Private users are never listed,
     /// counted or placed — except yourself, when you send your own token (then `visibility`
     /// tells you that only you see it). Users without a location are on no map.
+    ///
+    /// Everyone but yourself is listed at their **published** location (the centre of their
+    /// cell, see `Precision`) with a distance rounded to its cell size (100 m, 1 km or 10 km)
+    /// and `precision` naming it: two positions inside one cell give the same answer to the
+    /// byte. This holds for every asker, the admin included. A user who chose `exact`, and
+    /// your own hit, are where they are, with the distance as measured and no `precision`. Each query is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby`.
@@ -4683,7 +4754,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)/responses/429`.
             ///
@@ -4798,8 +4874,9 @@ internal enum Operations {
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
     /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
     /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
-    /// heartbeat and limits as `/v1/nearby/watch`.
+    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
+    /// starts as one query about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby/watch`.
@@ -5119,8 +5196,10 @@ internal enum Operations {
                 }
             }
             /// Too many requests from this client (with `Retry-After`, when the server has a request
-            /// budget), or too many watches: the server, or this client, holds as many as its limits
-            /// allow (`detail` names the limit and the flag that sets it); end one first.
+            /// budget), too many queries about users from this asker when the watch is of users (with
+            /// `Retry-After`, `--user-query-rate`), or too many watches: the server, or this client,
+            /// holds as many as its limits allow (`detail` names the limit and the flag that sets it);
+            /// end one first.
             ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)/responses/429`.
@@ -5236,6 +5315,16 @@ internal enum Operations {
     /// Anyone may read a public user. A private user only with that user's token or the
     /// admin's; to everyone else it is a 404 exactly like a user that does not exist.
     /// `location` is left out while the location is unknown.
+    ///
+    /// **Who sees what.** With that user's token or the admin's: the whole record — the exact
+    /// `location`, `precision`, and the timers when they are set (`location_expires_at`,
+    /// `private_until`). Anyone else: the **published** location (the centre of the user's
+    /// cell at their `precision`; the exact one only for `exact`), `precision`, and no timers
+    /// (when a location was set would tell a move inside one cell from none): the same bytes
+    /// for any position inside one cell.
+    ///
+    /// Reading anyone but yourself is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/{id}`.
@@ -5484,7 +5573,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/get(getUser)/responses/429`.
             ///
@@ -5850,7 +5944,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/delete(deleteUser)/responses/429`.
             ///
@@ -5955,9 +6054,11 @@ internal enum Operations {
     }
     /// Set where a user is (that user or admin)
     ///
-    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once; a
-    /// private one stays on no one else's map. Needs that user's token or the admin's (another
-    /// user's token: 403 for a public user, 404 for a private one).
+    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once (at
+    /// the published location of their precision); a private one stays on no one else's map.
+    /// The move restarts the location's lifetime (`location_expires_at`, when the server
+    /// forgets locations). Needs that user's token or the admin's (another user's token: 403
+    /// for a public user, 404 for a private one).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/location`.
@@ -6315,7 +6416,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/put(moveUser)/responses/429`.
             ///
@@ -6703,7 +6809,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/location/delete(forgetUserLocation)/responses/429`.
             ///
@@ -6817,6 +6928,12 @@ internal enum Operations {
     /// `private` takes the user off every map and out of every query, count and record of
     /// anyone else at once; `public` puts them back (where their location says, if known).
     /// Needs that user's token or the admin's.
+    ///
+    /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
+    /// makes the user private for that long only: they turn public again by themselves at
+    /// `private_until` (in the record), without a request, also across restarts. Without
+    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
+    /// out of range (naming the value and the valid range).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
@@ -7174,7 +7291,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)/responses/429`.
             ///
@@ -7283,6 +7405,484 @@ internal enum Operations {
             }
         }
     }
+    /// Set how precisely others see a user (that user or admin)
+    ///
+    /// Sets the user's `precision`: `exact`, `street` (~100 m), `district` (~1 km) or `city`
+    /// (~10 km). Everyone but the user and the admin sees the published location of the new
+    /// precision at once, on every map, query and watch (see the API description). The stored
+    /// location is not changed. Needs that user's token or the admin's (another user's token:
+    /// 403 for a public user, 404 for a private one); a value not among the four is a 400.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{id}/precision`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)`.
+    internal enum SetUserPrecision {
+        internal static let id: Swift.String = "setUserPrecision"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/path/id`.
+                internal var id: Components.Parameters.UserIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                internal init(id: Components.Parameters.UserIdPath) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.SetUserPrecision.Input.Path
+            /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetUserPrecision.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetUserPrecision.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.SetUserPrecision.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.PrecisionChange)
+            }
+            internal var body: Operations.SetUserPrecision.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.SetUserPrecision.Input.Path,
+                headers: Operations.SetUserPrecision.Input.Headers = .init(),
+                body: Operations.SetUserPrecision.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    /// a read (to any node of the same database) to read this write. Other answers may carry
+                    /// the position the server has applied.
+                    ///
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/responses/200/headers/Vicinity-Position`.
+                    internal var vicinityPosition: Components.Headers.Position
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - vicinityPosition: The change-log position this write was stored at. Send it as `Vicinity-Min-Position` on
+                    internal init(vicinityPosition: Components.Headers.Position) {
+                        self.vicinityPosition = vicinityPosition
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.SetUserPrecision.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.User)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.User {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SetUserPrecision.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.SetUserPrecision.Output.Ok.Headers,
+                    body: Operations.SetUserPrecision.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The user's record with the new precision.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SetUserPrecision.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.SetUserPrecision.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token where one is needed, or a token that matches neither the admin's nor any
+            /// user's. On writes this comes before any other check.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token that may not do this (for a private user it is a 404 instead).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such user — or a private user that the token may not see, answered exactly alike so
+            /// that a private user's existence does not leak.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NoSuchUser)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NoSuchUser {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is over 256 KiB; it was refused without being read whole.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is JSON but breaks its schema or rules: a missing or unknown field, a value of
+            /// the wrong type, out of range, too long or holding control characters (a value outside
+            /// its enum is a 400). `invalid_params`
+            /// names each field by JSON pointer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableBody)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.UnprocessableBody {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The write was not made: the server is stopping, the database cannot be reached (then
+            /// with `Retry-After: 2`; reads still answer from memory), or the store refused it (a full
+            /// disk, a read-only file). Nothing of it was kept; it is safe to retry.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.WriteUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.WriteUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// The neighbourhood as a text map
     ///
     /// The places of `kind` within `radius` meters of `lat`, `lon` drawn as a text map — a local
@@ -7292,7 +7892,9 @@ internal enum Operations {
     /// with `ascii=true`), no colour, one `\n` after every line. The map is as large as fits in
     /// `width` × `height`; a list too long to fit makes the text taller rather than leaving a
     /// place out. With nothing in the radius it says so and names the nearest place.
-    /// `kind=user`: the public users (and yourself, with your own token).
+    /// `kind=user`: the public users (and yourself, with your own token), drawn at their
+    /// published locations with rounded distances, as `/v1/nearby` answers them; one query
+    /// about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
@@ -7567,7 +8169,12 @@ internal enum Operations {
                     }
                 }
             }
-            /// Too many requests from this client; wait `Retry-After` seconds.
+            /// Too many requests from this client (`--http-rate-limit`); or, on the operations that
+            /// answer about other users (user queries, maps and records of others), too many queries
+            /// about users from this asker (`--user-query-rate`: a user by their token, the anonymous
+            /// by their address; the admin and place queries are never limited so). Wait
+            /// `Retry-After` seconds.
+            ///
             ///
             /// - Remark: Generated from `#/paths//v1/map/get(renderMap)/responses/429`.
             ///

@@ -13,6 +13,12 @@ internal protocol APIProtocol: Sendable {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
+    /// With `kind=user`, everyone but yourself is at their published location, with
+    /// `precision` unless it is `exact`: membership, order and bearing are computed from the published location,
+    /// and `distance_m` is rounded to the precision's cell size (100 m, 1 km, 10 km), for every
+    /// asker, the admin included. Such a query is one of the asker's queries about users
+    /// (`--user-query-rate`: 429 with `Retry-After` beyond it); place queries are not limited so.
+    ///
     /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
@@ -29,8 +35,9 @@ internal protocol APIProtocol: Sendable {
     ///
     /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
     /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
-    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
-    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    /// `distance_m` and `bearing_deg` as properties (and `precision` for a user seen at one);
+    /// the query and `total` as foreign members. Positions are `[lon, lat]`. The same
+    /// parameters, privacy, limits and errors as `/v1/nearby`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearby.geojson`.
@@ -49,7 +56,10 @@ internal protocol APIProtocol: Sendable {
     /// radius, model and token answers at the event's change-log position (same boundary,
     /// same distances and bearings, same privacy: a user who turns private, forgets their
     /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
-    /// public users (and yourself, with your own token).
+    /// public users (and yourself, with your own token) at their published locations, with
+    /// distances rounded to their precision: a move inside one cell is no event for anyone
+    /// else. Starting a watch of users is one query about users (429 beyond the asker's
+    /// budget); its events are not counted.
     ///
     /// **Resuming.** Each complete change-log position ends with an event that carries
     /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
@@ -81,7 +91,9 @@ internal protocol APIProtocol: Sendable {
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
     /// by id; only those within `max_distance` meters (inclusive) when it is given. Fewer than
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
-    /// the public users, and yourself with your own token.
+    /// the public users, and yourself with your own token, at their published locations and
+    /// rounded distances, as for `/v1/nearby` (and one query about users, 429 beyond the
+    /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
@@ -94,7 +106,8 @@ internal protocol APIProtocol: Sendable {
     /// The places nearest to a point as a GeoJSON FeatureCollection
     ///
     /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
-    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters, privacy, limits and errors
+    /// as `/v1/nearest`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest.geojson`.
@@ -143,7 +156,11 @@ internal protocol APIProtocol: Sendable {
     ///
     /// Creates a user and returns the record with the user's token — the only time the token
     /// is shown (only its digest is stored; `Cache-Control: no-store`). `name` defaults to the
-    /// id, `visibility` to `public`; without `location` the user is on no map until they set one.
+    /// id, `visibility` to `public`, `precision` to the server's default (`vicinity serve
+    /// --user-precision`, `street` unless said otherwise); without `location` the user is on no
+    /// map until they set one. The record answered is the whole one, as the user reads it: the
+    /// exact location, the precision in force and, when the server forgets locations
+    /// (`--user-location-ttl`), when this one expires.
     ///
     /// Who may register depends on the server: by default only the admin (`vicinity serve`
     /// without `--open-registration`: no token 401, a user's token 403); with
@@ -164,6 +181,13 @@ internal protocol APIProtocol: Sendable {
     /// counted or placed — except yourself, when you send your own token (then `visibility`
     /// tells you that only you see it). Users without a location are on no map.
     ///
+    /// Everyone but yourself is listed at their **published** location (the centre of their
+    /// cell, see `Precision`) with a distance rounded to its cell size (100 m, 1 km or 10 km)
+    /// and `precision` naming it: two positions inside one cell give the same answer to the
+    /// byte. This holds for every asker, the admin included. A user who chose `exact`, and
+    /// your own hit, are where they are, with the distance as measured and no `precision`. Each query is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby`.
     /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)`.
@@ -173,8 +197,9 @@ internal protocol APIProtocol: Sendable {
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
     /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
     /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
-    /// heartbeat and limits as `/v1/nearby/watch`.
+    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
+    /// starts as one query about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby/watch`.
@@ -185,6 +210,16 @@ internal protocol APIProtocol: Sendable {
     /// Anyone may read a public user. A private user only with that user's token or the
     /// admin's; to everyone else it is a 404 exactly like a user that does not exist.
     /// `location` is left out while the location is unknown.
+    ///
+    /// **Who sees what.** With that user's token or the admin's: the whole record — the exact
+    /// `location`, `precision`, and the timers when they are set (`location_expires_at`,
+    /// `private_until`). Anyone else: the **published** location (the centre of the user's
+    /// cell at their `precision`; the exact one only for `exact`), `precision`, and no timers
+    /// (when a location was set would tell a move inside one cell from none): the same bytes
+    /// for any position inside one cell.
+    ///
+    /// Reading anyone but yourself is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/{id}`.
@@ -202,9 +237,11 @@ internal protocol APIProtocol: Sendable {
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output
     /// Set where a user is (that user or admin)
     ///
-    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once; a
-    /// private one stays on no one else's map. Needs that user's token or the admin's (another
-    /// user's token: 403 for a public user, 404 for a private one).
+    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once (at
+    /// the published location of their precision); a private one stays on no one else's map.
+    /// The move restarts the location's lifetime (`location_expires_at`, when the server
+    /// forgets locations). Needs that user's token or the admin's (another user's token: 403
+    /// for a public user, 404 for a private one).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/location`.
@@ -225,10 +262,28 @@ internal protocol APIProtocol: Sendable {
     /// anyone else at once; `public` puts them back (where their location says, if known).
     /// Needs that user's token or the admin's.
     ///
+    /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
+    /// makes the user private for that long only: they turn public again by themselves at
+    /// `private_until` (in the record), without a request, also across restarts. Without
+    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
+    /// out of range (naming the value and the valid range).
+    ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
     /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)`.
     func setUserVisibility(_ input: Operations.SetUserVisibility.Input) async throws -> Operations.SetUserVisibility.Output
+    /// Set how precisely others see a user (that user or admin)
+    ///
+    /// Sets the user's `precision`: `exact`, `street` (~100 m), `district` (~1 km) or `city`
+    /// (~10 km). Everyone but the user and the admin sees the published location of the new
+    /// precision at once, on every map, query and watch (see the API description). The stored
+    /// location is not changed. Needs that user's token or the admin's (another user's token:
+    /// 403 for a public user, 404 for a private one); a value not among the four is a 400.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{id}/precision`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)`.
+    func setUserPrecision(_ input: Operations.SetUserPrecision.Input) async throws -> Operations.SetUserPrecision.Output
     /// The neighbourhood as a text map
     ///
     /// The places of `kind` within `radius` meters of `lat`, `lon` drawn as a text map — a local
@@ -238,7 +293,9 @@ internal protocol APIProtocol: Sendable {
     /// with `ascii=true`), no colour, one `\n` after every line. The map is as large as fits in
     /// `width` × `height`; a list too long to fit makes the text taller rather than leaving a
     /// place out. With nothing in the radius it says so and names the nearest place.
-    /// `kind=user`: the public users (and yourself, with your own token).
+    /// `kind=user`: the public users (and yourself, with your own token), drawn at their
+    /// published locations with rounded distances, as `/v1/nearby` answers them; one query
+    /// about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
@@ -283,6 +340,12 @@ extension APIProtocol {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
+    /// With `kind=user`, everyone but yourself is at their published location, with
+    /// `precision` unless it is `exact`: membership, order and bearing are computed from the published location,
+    /// and `distance_m` is rounded to the precision's cell size (100 m, 1 km, 10 km), for every
+    /// asker, the admin included. Such a query is one of the asker's queries about users
+    /// (`--user-query-rate`: 429 with `Retry-After` beyond it); place queries are not limited so.
+    ///
     /// The answer is JSON (`application/json`). The same answer as a GeoJSON FeatureCollection
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
@@ -307,8 +370,9 @@ extension APIProtocol {
     ///
     /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
     /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
-    /// `distance_m` and `bearing_deg` as properties; the query and `total` as foreign members.
-    /// Positions are `[lon, lat]`. The same parameters and errors as `/v1/nearby`.
+    /// `distance_m` and `bearing_deg` as properties (and `precision` for a user seen at one);
+    /// the query and `total` as foreign members. Positions are `[lon, lat]`. The same
+    /// parameters, privacy, limits and errors as `/v1/nearby`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearby.geojson`.
@@ -335,7 +399,10 @@ extension APIProtocol {
     /// radius, model and token answers at the event's change-log position (same boundary,
     /// same distances and bearings, same privacy: a user who turns private, forgets their
     /// location or is removed simply `exit`s everyone else's watch). `kind=user` watches the
-    /// public users (and yourself, with your own token).
+    /// public users (and yourself, with your own token) at their published locations, with
+    /// distances rounded to their precision: a move inside one cell is no event for anyone
+    /// else. Starting a watch of users is one query about users (429 beyond the asker's
+    /// budget); its events are not counted.
     ///
     /// **Resuming.** Each complete change-log position ends with an event that carries
     /// `id: N` (N the position). A client that reconnects with `Last-Event-ID: N` (as
@@ -375,7 +442,9 @@ extension APIProtocol {
     /// The `count` places of `kind` nearest to `lat`, `lon`, however far, nearest first, ties
     /// by id; only those within `max_distance` meters (inclusive) when it is given. Fewer than
     /// `count` when the kind has fewer places (or fewer within `max_distance`). `kind=user`:
-    /// the public users, and yourself with your own token.
+    /// the public users, and yourself with your own token, at their published locations and
+    /// rounded distances, as for `/v1/nearby` (and one query about users, 429 beyond the
+    /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
@@ -396,7 +465,8 @@ extension APIProtocol {
     /// The places nearest to a point as a GeoJSON FeatureCollection
     ///
     /// `GET /v1/nearest` as an RFC 7946 FeatureCollection (`application/geo+json`), as
-    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters and errors as `/v1/nearest`.
+    /// `/v1/nearby.geojson` is to `/v1/nearby`. The same parameters, privacy, limits and errors
+    /// as `/v1/nearest`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest.geojson`.
@@ -487,7 +557,11 @@ extension APIProtocol {
     ///
     /// Creates a user and returns the record with the user's token — the only time the token
     /// is shown (only its digest is stored; `Cache-Control: no-store`). `name` defaults to the
-    /// id, `visibility` to `public`; without `location` the user is on no map until they set one.
+    /// id, `visibility` to `public`, `precision` to the server's default (`vicinity serve
+    /// --user-precision`, `street` unless said otherwise); without `location` the user is on no
+    /// map until they set one. The record answered is the whole one, as the user reads it: the
+    /// exact location, the precision in force and, when the server forgets locations
+    /// (`--user-location-ttl`), when this one expires.
     ///
     /// Who may register depends on the server: by default only the admin (`vicinity serve`
     /// without `--open-registration`: no token 401, a user's token 403); with
@@ -516,6 +590,13 @@ extension APIProtocol {
     /// counted or placed — except yourself, when you send your own token (then `visibility`
     /// tells you that only you see it). Users without a location are on no map.
     ///
+    /// Everyone but yourself is listed at their **published** location (the centre of their
+    /// cell, see `Precision`) with a distance rounded to its cell size (100 m, 1 km or 10 km)
+    /// and `precision` naming it: two positions inside one cell give the same answer to the
+    /// byte. This holds for every asker, the admin included. A user who chose `exact`, and
+    /// your own hit, are where they are, with the distance as measured and no `precision`. Each query is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
+    ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby`.
     /// - Remark: Generated from `#/paths//v1/users/nearby/get(findNearbyUsers)`.
@@ -533,8 +614,9 @@ extension APIProtocol {
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
     /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
     /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them. The same events, resuming,
-    /// heartbeat and limits as `/v1/nearby/watch`.
+    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
+    /// starts as one query about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/nearby/watch`.
@@ -553,6 +635,16 @@ extension APIProtocol {
     /// Anyone may read a public user. A private user only with that user's token or the
     /// admin's; to everyone else it is a 404 exactly like a user that does not exist.
     /// `location` is left out while the location is unknown.
+    ///
+    /// **Who sees what.** With that user's token or the admin's: the whole record — the exact
+    /// `location`, `precision`, and the timers when they are set (`location_expires_at`,
+    /// `private_until`). Anyone else: the **published** location (the centre of the user's
+    /// cell at their `precision`; the exact one only for `exact`), `precision`, and no timers
+    /// (when a location was set would tell a move inside one cell from none): the same bytes
+    /// for any position inside one cell.
+    ///
+    /// Reading anyone but yourself is one of the asker's queries about users
+    /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
     ///
     ///
     /// - Remark: HTTP `GET /v1/users/{id}`.
@@ -586,9 +678,11 @@ extension APIProtocol {
     }
     /// Set where a user is (that user or admin)
     ///
-    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once; a
-    /// private one stays on no one else's map. Needs that user's token or the admin's (another
-    /// user's token: 403 for a public user, 404 for a private one).
+    /// Moves the user to `lat`, `lon`. A public user appears there on every map at once (at
+    /// the published location of their precision); a private one stays on no one else's map.
+    /// The move restarts the location's lifetime (`location_expires_at`, when the server
+    /// forgets locations). Needs that user's token or the admin's (another user's token: 403
+    /// for a public user, 404 for a private one).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/location`.
@@ -627,6 +721,12 @@ extension APIProtocol {
     /// anyone else at once; `public` puts them back (where their location says, if known).
     /// Needs that user's token or the admin's.
     ///
+    /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
+    /// makes the user private for that long only: they turn public again by themselves at
+    /// `private_until` (in the record), without a request, also across restarts. Without
+    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
+    /// out of range (naming the value and the valid range).
+    ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
     /// - Remark: Generated from `#/paths//v1/users/{id}/visibility/put(setUserVisibility)`.
@@ -641,6 +741,28 @@ extension APIProtocol {
             body: body
         ))
     }
+    /// Set how precisely others see a user (that user or admin)
+    ///
+    /// Sets the user's `precision`: `exact`, `street` (~100 m), `district` (~1 km) or `city`
+    /// (~10 km). Everyone but the user and the admin sees the published location of the new
+    /// precision at once, on every map, query and watch (see the API description). The stored
+    /// location is not changed. Needs that user's token or the admin's (another user's token:
+    /// 403 for a public user, 404 for a private one); a value not among the four is a 400.
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/users/{id}/precision`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/precision/put(setUserPrecision)`.
+    internal func setUserPrecision(
+        path: Operations.SetUserPrecision.Input.Path,
+        headers: Operations.SetUserPrecision.Input.Headers = .init(),
+        body: Operations.SetUserPrecision.Input.Body
+    ) async throws -> Operations.SetUserPrecision.Output {
+        try await setUserPrecision(Operations.SetUserPrecision.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
     /// The neighbourhood as a text map
     ///
     /// The places of `kind` within `radius` meters of `lat`, `lon` drawn as a text map — a local
@@ -650,7 +772,9 @@ extension APIProtocol {
     /// with `ascii=true`), no colour, one `\n` after every line. The map is as large as fits in
     /// `width` × `height`; a list too long to fit makes the text taller rather than leaving a
     /// place out. With nothing in the radius it says so and names the nearest place.
-    /// `kind=user`: the public users (and yourself, with your own token).
+    /// `kind=user`: the public users (and yourself, with your own token), drawn at their
+    /// published locations with rounded distances, as `/v1/nearby` answers them; one query
+    /// about users (429 beyond the asker's budget).
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
