@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import httpx
 from vicinity_client import AuthenticatedClient, Client
+from vicinity_client.types import Unset
 from vicinity_client.api.maps import render_map
 from vicinity_client.api.places import delete_place
 from vicinity_client.api.queries import find_nearby, find_nearby_geo_json, find_nearest, find_nearest_geo_json
@@ -26,6 +27,7 @@ from vicinity_client.api.users import (
     get_user,
     move_user,
     register_user,
+    set_user_precision,
     set_user_visibility,
 )
 from vicinity_client.api.watches import watch_nearby, watch_nearby_users
@@ -36,6 +38,8 @@ from vicinity_client.models import (
     NearbyUsersResult,
     NearestFeatureCollection,
     NearestResult,
+    Precision,
+    PrecisionChange,
     Problem,
     RegisteredUser,
     ResultFormat,
@@ -133,9 +137,11 @@ def main(base_url: str, admin_token: str) -> None:
     check("map names Omur", "Omur" in drawn, drawn)
 
     # ---- a user: register, move, private, public, remove -------------------------------------
-    registration = UserRegistration(id="ayse", name="Ayşe", location=Location(lat=41.0885, lon=29.0158))
+    registration = UserRegistration(id="ayse", name="Ayşe", location=Location(lat=41.0885, lon=29.0158),
+                                    precision=Precision.STREET)
     registered = answer("register", register_user.sync(client=admin, body=registration), RegisteredUser)
     check("registered public", registered.user.visibility == Visibility.PUBLIC, registered.user.visibility)
+    check("registered at street precision", registered.user.precision == Precision.STREET, registered.user)
     check("token is 43 characters", len(registered.token) == 43, registered.token)
     ayse = AuthenticatedClient(base_url=base_url, token=registered.token, raise_on_unexpected_status=True)
 
@@ -150,9 +156,20 @@ def main(base_url: str, admin_token: str) -> None:
     position_text = detailed.headers.get("Vicinity-Position", "")
     check("a write answers its position", position_text.isdigit() and int(position_text) > 0, position_text)
     position = int(position_text) if position_text.isdigit() else 0
-    seen = answer("a read at that position", get_user.sync("ayse", client=public, vicinity_min_position=position),
+    seen = answer("a read at that position", get_user.sync("ayse", client=ayse, vicinity_min_position=position),
                   User)
     check("the read sees the write", isinstance(seen.location, Location) and seen.location.lat == 41.0882, seen)
+    # Everyone else sees the centre of her 100 m cell (LocationPrecision.street), and no timer.
+    published = answer("her record to others", get_user.sync("ayse", client=public), User)
+    check("others see the published location",
+          isinstance(published.location, Location) and published.location.lat == 41.0881784
+          and published.location.lon == 29.0153029 and published.precision == Precision.STREET
+          and isinstance(published.location_expires_at, Unset), published)
+    district = answer("precision", set_user_precision.sync(
+        "ayse", client=ayse, body=PrecisionChange(precision=Precision.DISTRICT)), User)
+    check("precision changed", district.precision == Precision.DISTRICT, district)
+    answer("precision back", set_user_precision.sync(
+        "ayse", client=ayse, body=PrecisionChange(precision=Precision.STREET)), User)
     problem("a position not applied in time",
             get_user.sync("ayse", client=public, vicinity_min_position=position + 1000, vicinity_wait_ms=50), 503,
             f"position {position + 1000} was not applied within 50 ms")
@@ -167,9 +184,13 @@ def main(base_url: str, admin_token: str) -> None:
     own = answer("private user to herself", get_user.sync("ayse", client=ayse), User)
     check("own record is private", own.visibility == Visibility.PRIVATE, own.visibility)
 
+    timed = answer("private for an hour", set_user_visibility.sync(
+        "ayse", client=ayse, body=VisibilityChange(visibility=Visibility.PRIVATE, for_seconds=3600)), User)
+    check("private with a timer", not isinstance(timed.private_until, Unset), timed)
     shown = answer("public", set_user_visibility.sync(
         "ayse", client=ayse, body=VisibilityChange(visibility=Visibility.PUBLIC)), User)
     check("public again", shown.visibility == Visibility.PUBLIC, shown.visibility)
+    check("no timer once public", isinstance(shown.private_until, Unset), shown)
     answer("public user to others", get_user.sync("ayse", client=public), User)
 
     # ---- errors, each a Problem of the status the contract lists -----------------------------
@@ -188,6 +209,12 @@ def main(base_url: str, admin_token: str) -> None:
     raw_problem("bad enum in a body", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 400,
                 'invalid visibility "PRIVATE" at /visibility: expected public or private',
                 json={"visibility": "PRIVATE"})
+    raw_problem("bad precision in a body", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/precision", 400,
+                'invalid precision "fine" at /precision: expected exact, street, district or city',
+                json={"precision": "fine"})
+    raw_problem("a timer with public", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 422,
+                'invalid visibility "public for 60 s" at /for_seconds',
+                json={"visibility": "public", "for_seconds": 60})
     raw_problem("malformed JSON", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 400,
                 "the body is not valid JSON: unexpected '}', expected a value at line 2, column 16 (byte 17)",
                 content=b'{\n "visibility": }', headers={"Content-Type": "application/json"})

@@ -35,7 +35,7 @@ public enum HTTPAPIError: Error, CustomStringConvertible, Sendable, Equatable {
     case missingToken
     /// An `Authorization` header that is not `Bearer <token>` (401).
     case malformedAuthorization
-    /// What the `Places` façade refused: 401, 403, 404, 409, 422 or 503 by case.
+    /// What the `Places` façade refused: 401, 403, 404, 409, 422, 429 or 503 by case.
     case places(PlacesError)
     /// A request the generated code refused for another reason: 400, or the status the runtime
     /// chose (406 for an `Accept` that allows none of the operation's answers); the text is the
