@@ -100,6 +100,38 @@ import Testing
         }
     }
 
+    /// Users seen at a precision end with `precision`, as the generated encoder writes it; a user
+    /// at `exact` has none.
+    @Test func userHitsCarryTheirPrecisionAsTheGeneratedEncoderWritesIt() async throws {
+        let fixture = try await PrivacyFixture()
+        defer { fixture.close() }
+        _ = try await fixture.api.directory.perform(
+            .addUser(User(id: "ece", name: "Ece", location: PrivacyFixture.insideCell[1], precision: .exact)),
+            by: .admin)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for target in [
+            "/v1/nearby?\(UserPrivacyTests.here)&radius=2000&kind=user",
+            "/v1/nearest?\(UserPrivacyTests.here)&kind=user",
+        ] {
+            let served = try await fixture.send(nil, target)
+            #expect(served.status == 200, "\(served.body)")
+            if target.hasPrefix("/v1/nearby?") {
+                let decoded = try JSONDecoder().decode(
+                    Components.Schemas.NearbyResult.self, from: Data(served.body.utf8))
+                #expect(
+                    decoded.results.map { "\($0.id) \($0.precision?.rawValue ?? "-")" } == ["ece -", "kerem street"])
+                #expect(Array(try encoder.encode(decoded)) == Array(served.body.utf8))
+            } else {
+                let decoded = try JSONDecoder().decode(
+                    Components.Schemas.NearestResult.self, from: Data(served.body.utf8))
+                #expect(
+                    decoded.results.map { "\($0.id) \($0.precision?.rawValue ?? "-")" } == ["ece -", "kerem street"])
+                #expect(Array(try encoder.encode(decoded)) == Array(served.body.utf8))
+            }
+        }
+    }
+
     /// The object keys of a JSON text in the order they appear (a key is a string followed by `:`).
     static func keys(in bytes: [UInt8]) -> [String] {
         let text = String(decoding: bytes, as: UTF8.self)
