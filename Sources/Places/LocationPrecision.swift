@@ -92,7 +92,7 @@ public struct PrivacySettings: Sendable {
     }
 
     /// The time now, to the whole second (as stored).
-    var second: Date { Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) }
+    public var second: Date { Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) }
 
     /// When a location set now expires, or nil when locations never do.
     var expiryOfLocationSetNow: Date? {
