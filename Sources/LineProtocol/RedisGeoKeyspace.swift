@@ -4,7 +4,8 @@ import RedisGeo
 
 /// Vicinity's collections as Redis GEO keys, read through the façade: a key is a place kind (or
 /// `user`, the users the asker may see), a member is a place id (a user id), and its score is
-/// `GeoHash.encode` of the exact position, so every command sees Redis's quantized view.
+/// `GeoHash.encode` of the place's exact position (a user's, see below), so every command sees
+/// Redis's quantized view.
 ///
 /// In the `user` key every member but the asker is at their published location
 /// (`PlaceDirectory.userOnMap`: the centre of their cell at their precision), for everyone, the
