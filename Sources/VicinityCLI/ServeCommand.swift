@@ -156,8 +156,12 @@ struct ServeCommand: OutputCommand {
         defer { durable.close() }
         let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threadCount)
         defer { if ownsEventLoops { try? eventLoops.syncShutdownGracefully() } }
+        // One budget of queries about users for both protocols: a scraper gains nothing by using two.
+        let userQueryLimit = UserQueryLimit(perSecond: userQueryRate)
+        var configuration = lineConfiguration
+        configuration.userQueryLimit = userQueryLimit
         let line = LineServer(
-            service: LineService(directory: durable), configuration: lineConfiguration, eventLoopGroup: eventLoops,
+            service: LineService(directory: durable), configuration: configuration, eventLoopGroup: eventLoops,
             logger: logger)
         let bound: SocketAddress
         do {
