@@ -45,7 +45,10 @@ public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
         let latitude = -90 + (Double(band) + 0.5) * bandHeight
         let cells = max(1, Int((360 * cos(latitude * .pi / 180) * metersPerDegree / cellMeters).rounded()))
         let cellWidth = 360 / Double(cells)
-        let cell = Int(((location.longitude + 180) / cellWidth).rounded(.down)) % cells
+        // 180° is −180° (one meridian): counted from −180° it would be `cells` cells, which
+        // floating point may round to `cells - 1`, the cell west of the meridian.
+        let wrapped = location.longitude == 180 ? -180 : location.longitude
+        let cell = Int(((wrapped + 180) / cellWidth).rounded(.down)) % cells
         let longitude = -180 + (Double(cell) + 0.5) * cellWidth
         let rounded = { (degrees: Double) in (degrees * 1e7).rounded() / 1e7 }
         // Inside the valid ranges by construction; the rounding cannot leave them.
