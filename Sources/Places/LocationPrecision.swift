@@ -12,8 +12,8 @@ import Geo
 /// The grid: latitude bands `180° / round(πR · 180 / 180° / size)` high (R = 6,371,008.8 m,
 /// 111,195 m a degree), each band cut into `max(1, round(360° · cos(band centre) · 111,195 m /
 /// size))` equal cells of longitude starting at −180°. Cells are therefore about `size` meters
-/// on each side everywhere (narrower only in the bands touching a pole, where one band is a
-/// single cell). A cell's centre is rounded to 1e-7° (≈ 1 cm).
+/// on each side everywhere (narrower only in the bands touching a pole, which hold a few cells
+/// each; the pole itself is in all of them). A cell's centre is rounded to 1e-7° (≈ 1 cm).
 public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
     /// Others see the exact location.
     case exact

@@ -1,20 +1,13 @@
 import Foundation
 import Geo
 import Places
-import Synchronization
 import Testing
 
 /// `PlaceDirectory.applyDueTimers`: a reader of a database no server keeps (the command line) sees
 /// an expired location as forgotten and an ended private spell as over, at the time and not before.
 @Suite struct ReadDueTimersTests {
-    final class Clock: Sendable {
-        let seconds = Mutex(1_800_000_000.0)
-        var now: Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
-        func advance(_ by: Double) { seconds.withLock { $0 += by } }
-    }
-
     @Test func timersDueByTheClockAreReadAsRun() throws {
-        let clock = Clock()
+        let clock = ManualClock()
         var directory = PlaceDirectory(places: try PlaceCatalog())
         directory.privacy = PrivacySettings(defaultPrecision: .street, locationTTLSeconds: 3600, now: { clock.now })
         let here = try Coordinate(latitude: 41.0885, longitude: 29.0158)
