@@ -126,7 +126,7 @@ let package = Package(
             dependencies: ["Places", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PlacesTests", dependencies: ["Places", "TestSupport"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places", "PlaceQueries", "TestSupport"]),
         .testTarget(
             name: "PlacesSQLiteTests",
             dependencies: ["PlacesSQLite", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]

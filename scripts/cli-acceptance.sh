@@ -96,6 +96,26 @@ check "a private user is on nobody else's map" "$out" "^No users within 500 m"
 out=$("$bin" near 41.088154 29.015615 --radius 500 --kind user --db "$db" --token "$ayse")
 check "a private user sees themselves" "$out" "Ayşe"
 check_status "a private user looks missing to others" 67 "$bin" user show ayse --db "$db"
+# People's privacy: others see the centre of the user's street cell, the user their exact place.
+mert=$(VICINITY_TOKEN=$admin "$bin" user add mert --at 41.0885 29.0158 --db "$db" 2>/dev/null)
+check "others see a street user at their cell's centre" "$("$bin" user show mert --db "$db")" \
+  "location: +41\.0881784, 29\.0153029"
+check "the user sees their exact location and its expiry" "$("$bin" user show mert --token "$mert" --db "$db")" \
+  "forgotten: +20[0-9-]+T[0-9:]+Z"
+check "distances to a street user are rounded to 100 m" \
+  "$("$bin" near 41.0900 29.0158 --radius 500 --kind user --db "$db")" "^ +1\. +200\.0 m .* mert"
+check "precision is the user's to change" "$("$bin" user precision mert district --token "$mert" --db "$db")" \
+  "about 1000 m"
+check "ghost mode with a timer" "$("$bin" user visibility mert private --for 3h --token "$mert" --db "$db")" \
+  "private until 20[0-9-]+T[0-9:]+Z"
+check "a ghost is on nobody else's map" "$("$bin" near 41.0885 29.0158 --radius 500 --kind user --db "$db")" \
+  "^No users within 500 m"
+check "--for goes with private only" "$("$bin" user visibility mert public --for 3h --token "$mert" --db "$db" 2>&1)" \
+  "--for goes with private only"
+check "a bad duration names the value and the range" \
+  "$("$bin" user visibility mert private --for 3x --token "$mert" --db "$db" 2>&1)" 'invalid duration "3x": expected 1s to 3650d'
+check "serve refuses a bad precision" "$("$bin" serve --user-precision fuzzy --db "$db" 2>&1)" \
+  'invalid precision "fuzzy"'
 check "no token in the database file" "$(cat "$db" "$db-wal" 2>/dev/null | grep -c -- "$ayse")" "^0$"
 bad=$(mktemp --suffix=.csv)
 printf 'id,name,lat,lon\nnew,New,41.0,29.0\nworse,Worse,41,190\n' >"$bad"
@@ -130,7 +150,7 @@ check_status "a kind named all is refused" 64 "$bin" import "$istanbul" --kind a
 out=$("$bin" user add zeynep --db "$db" 2>&1)
 check "user add without a token says which and how" "$out" \
     'needs the admin token, and no token was given: pass it with --token TOKEN or in \$VICINITY_TOKEN'
-check "user list for the admin" "$(VICINITY_TOKEN=$admin "$bin" user list --db "$db")" "^ayse +private +41\.0885, 29\.0158"
+check "user list for the admin" "$(VICINITY_TOKEN=$admin "$bin" user list --db "$db")" "^ayse +private +street +41\.0885, 29\.0158"
 check_status "user list for anyone else" 77 "$bin" user list --token "$ayse" --db "$db"
 new_ayse=$("$bin" user token ayse --token "$ayse" --db "$db" 2>/dev/null)
 check "user token prints a new token alone" "$new_ayse" "^[A-Za-z0-9_-]{43}$"

@@ -68,6 +68,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.watches = watches
         var connected = session
         connected.watches = watches
+        connected.userQueryLimit = configuration.userQueryLimit
+        connected.clientAddress = context.channel.remoteAddress?.ipAddress
         self.session = connected
         context.fireChannelActive()
     }

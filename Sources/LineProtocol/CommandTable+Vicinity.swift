@@ -3,6 +3,7 @@
 extension CommandTable {
     private static let unitOption = "[@unit UNIT=unit:string]"
     private static let modelOption = "[@model MODEL (@model GEODESIC | HAVERSINE | PROJECTED)]"
+    private static let precisionOption = "[@precision PRECISION (@precision EXACT | STREET | DISTRICT | CITY)]"
     private static let radiusComplexity =
         "O(N+log(M)) where N is the number of places in the grid cells covering the circle and M the number "
         + "of places of the kind"
@@ -53,18 +54,34 @@ extension CommandTable {
             syntax: "kind:key id"),
         command(
             "USER.ADD", arity: -2, flags: "write denyoom", acl: "@geo", since: vicinitySince, group: "geo",
-            summary: "Add a user; the reply is the user's token, shown once (admin token)",
-            syntax: "id [NAME=name] [AT (@at latitude:double longitude:double)] [@visibility PRIVATE | PUBLIC]"),
+            summary:
+                "Add a user; the reply is the user's token, shown once (admin token); without PRECISION the "
+                + "server's default precision applies",
+            syntax:
+                "id [NAME=name] [AT (@at latitude:double longitude:double)] [@visibility PRIVATE | PUBLIC] "
+                + precisionOption),
         command(
             "USER.MOVE", arity: -3, flags: "write denyoom", acl: "@geo", since: vicinitySince, group: "geo",
             complexity: "O(log(M))", summary: "Move a user to a point, or off the map with NONE",
             syntax: "id (@location (@point latitude:double longitude:double) | NONE)"),
         command(
-            "USER.VISIBILITY", arity: 3, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
-            summary: "Make a user public (on everybody's map) or private", syntax: "id (@visibility PUBLIC | PRIVATE)"),
+            "USER.VISIBILITY", arity: -3, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
+            summary:
+                "Make a user public (on everybody's map) or private; private FOR a duration (3h, 90m, 1d12h or "
+                + "seconds, 1s to 3650d) turns public again by itself (that user or the admin)",
+            syntax: "id (@visibility PUBLIC | PRIVATE) [FOR=duration]"),
+        command(
+            "USER.PRECISION", arity: 3, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
+            summary:
+                "How precisely others see a user: exact, or the centre of a cell of about 100 m (street), 1 km "
+                + "(district) or 10 km (city) (that user or the admin)",
+            syntax: "id (@precision EXACT | STREET | DISTRICT | CITY)"),
         command(
             "USER.GET", arity: 2, flags: "readonly fast", acl: "@geo", since: vicinitySince, group: "geo",
-            summary: "A user's fields, for whoever may see the user", syntax: "id"),
+            summary:
+                "A user's fields, for whoever may see the user: others get the published location; the user and "
+                + "the admin the exact one and the timers (location_expires_at, private_until)",
+            syntax: "id"),
         command(
             "USER.TOKEN", arity: 2, flags: "write", acl: "@geo", since: vicinitySince, group: "geo",
             summary: "A new token for a user (that user or the admin); the old one stops working", syntax: "id"),

@@ -20,6 +20,10 @@ import RedisGeo
 ///   attributes kept, the kind changed; a user found becomes a place named after their id), the
 ///   others of that kind are removed, all in one transaction, and the reply is the count as
 ///   Redis's. STOREDIST is refused: a key's scores are its places' positions, not distances.
+/// - In the `user` key, users other than the asker are at their published locations, for the
+///   admin too, and GEODIST and WITHDIST round distances to them to their precision's cell size
+///   (meters, before the unit): between two users to the coarser precision; the asker's own
+///   member is exact. The places' keys answer Redis's exact bytes.
 /// - The counts GEOADD, ZREM and DEL reply are computed when the command runs; a write another
 ///   connection makes before these commit is not seen (one connection's commands are in order).
 extension LineService {
@@ -28,6 +32,7 @@ extension LineService {
     {
         guard LineService.redisGeoCommands.contains(name) else { return nil }
         let argv = try LineService.argv(name, &arguments)
+        if LineService.readsUserKey(name, argv) { try LineService.admitUserQuery(session) }
         switch name {
         case "GEOADD": return try geoAdd(argv, session)
         case "ZREM": return try zRem(argv, session)
@@ -108,7 +113,12 @@ extension LineService {
                 let b = GeoHash.decode(score: second)
                 let meters = RedisGeo.distance(
                     longitude1: a.longitude, latitude1: a.latitude, longitude2: b.longitude, latitude2: b.latitude)
-                return .text(RedisGeoText.distance(meters: meters, unit: unit))
+                // Between two users, rounded to the coarser precision (the asker's own member is exact).
+                let precision = RedisGeoKeyspace.coarser(
+                    keyspace.shownPrecision(key: argv[1], member: argv[2]),
+                    keyspace.shownPrecision(key: argv[1], member: argv[3]))
+                let shown = RedisGeoKeyspace.shown(distanceMeters: meters, precision)
+                return .text(RedisGeoText.distance(meters: shown, unit: unit))
             case "GEOPOS":
                 return .array(
                     argv.dropFirst(2).map { member in

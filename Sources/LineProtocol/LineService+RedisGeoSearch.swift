@@ -34,6 +34,8 @@ extension LineService {
         /// STORE's or STOREDIST's key, GEOSEARCHSTORE's destination.
         var storeKey: String?
         var storeDistance = false
+        /// FROMMEMBER's or GEORADIUSBYMEMBER's member: distances from it are rounded as GEODIST's.
+        var centerMember: String?
     }
 
     /// What a search comes to: a reply, or members to store into another key.
@@ -66,6 +68,7 @@ extension LineService {
         do throws(PlacesError) { exists = try keyspace.cardinality(key: key) > 0 } catch { throw failure(error) }
         var center: (longitude: Double, latitude: Double)?
         var shape: RedisGeoShape?
+        var options = SearchOptions()
         let base: Int
         var allowsStore = false
         switch form {
@@ -82,12 +85,12 @@ extension LineService {
                 center = try memberPosition(keyspace, key: key, member: argv[2])
                 shape = try radius(argv[3], argv[4])
             }
+            options.centerMember = argv[2]
         case .search:
             base = 2
         case .searchStore:
             base = 3
         }
-        var options = SearchOptions()
         if form == .searchStore { options.storeKey = argv[1] }
         let isSearch = form == .search || form == .searchStore
         var index = base
@@ -121,6 +124,7 @@ extension LineService {
             } else if isSearch, keyword("frommember"), remaining > 1, !options.fromLocation {
                 if exists { center = try memberPosition(keyspace, key: key, member: argv[index + 1]) }
                 options.fromMember = true
+                options.centerMember = argv[index + 1]
                 index += 1
             } else if isSearch, keyword("fromlonlat"), remaining > 2, !options.fromMember {
                 center = try location(argv[index + 1], argv[index + 2])
@@ -162,7 +166,15 @@ extension LineService {
         if let destination = options.storeKey {
             return .store(destination: destination, source: key, members: hits.map { members[$0.position] })
         }
-        return .reply(reply(hits, members, shape: shape, options: options))
+        var precisions: [LocationPrecision?] = []
+        if options.withDistance, key == PlaceDirectory.userKind {
+            let centerPrecision = options.centerMember.flatMap { keyspace.shownPrecision(key: key, member: $0) }
+            precisions = hits.map { hit in
+                RedisGeoKeyspace.coarser(
+                    keyspace.shownPrecision(key: key, member: members[hit.position]), centerPrecision)
+            }
+        }
+        return .reply(reply(hits, members, precisions: precisions, shape: shape, options: options))
     }
 
     private static func search(
@@ -202,18 +214,26 @@ extension LineService {
 
     /// The reply of a search that stores nothing: members, with what WITHDIST, WITHHASH and
     /// WITHCOORD ask.
-    private static func reply(_ hits: [RedisGeoHit], _ members: [String], shape: RedisGeoShape, options: SearchOptions)
-        -> RESPReply
-    {
+    ///
+    /// - Parameter precisions: hit for hit, what WITHDIST rounds the distance to (nil: not
+    ///   rounded); empty when no distance is rounded (places).
+    private static func reply(
+        _ hits: [RedisGeoHit], _ members: [String], precisions: [LocationPrecision?], shape: RedisGeoShape,
+        options: SearchOptions
+    ) -> RESPReply {
         let extras = [options.withDistance, options.withHash, options.withCoordinates].filter { $0 }.count
         guard extras > 0 else { return .array(hits.map { .text(members[$0.position]) }) }
         return .array(
-            hits.map { hit in
+            hits.enumerated().map { offset, hit in
                 var row: [RESPReply] = []
                 row.reserveCapacity(extras + 1)
                 row.append(.text(members[hit.position]))
                 if options.withDistance {
-                    row.append(.text(RedisGeoText.distance(meters: hit.distanceMeters, unit: shape.unit)))
+                    let meters =
+                        precisions.isEmpty
+                        ? hit.distanceMeters
+                        : RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
+                    row.append(.text(RedisGeoText.distance(meters: meters, unit: shape.unit)))
                 }
                 if options.withHash { row.append(.integer(Int(RedisGeoText.hashInteger(score: hit.score)))) }
                 if options.withCoordinates {
@@ -345,8 +365,8 @@ extension LineService {
         for member in members {
             var place: Place
             if source == PlaceDirectory.userKind {
-                guard let user = try? directory.user(member, as: keyspace.principal), let location = user.location
-                else { continue }
+                // Where the key holds the user (the published location), as its score says.
+                guard let location = keyspace.userOnMap(member)?.location else { continue }
                 place = Place(id: member, kind: destination, name: member, coordinate: location)
             } else {
                 guard let found = directory.places.place(kind: source, id: member) else { continue }

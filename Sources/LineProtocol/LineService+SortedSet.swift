@@ -21,6 +21,7 @@ extension LineService {
     {
         guard LineService.sortedSetCommands.contains(name) else { return nil }
         let argv = try LineService.argv(name, &arguments)
+        if LineService.readsUserKey(name, argv) { try LineService.admitUserQuery(session) }
         let protocolVersion = session.protocolVersion
         return .reply(
             try redisView(session) { keyspace throws(CommandFailure) in

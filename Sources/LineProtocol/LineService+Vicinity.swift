@@ -12,7 +12,9 @@ import TextMap
 /// 4 decimals, bearing in degrees clockwise from north with 1 decimal; bulk strings in RESP2 as
 /// Redis writes numbers, doubles in RESP3 and numbers in `OUTPUT json`), plus `[lat, lon]` with
 /// `WITHCOORD`; records (`PLACE.GET`, `USER.GET`) are maps as `HGETALL` gives: flat field/value
-/// arrays in RESP2, RESP3 maps, JSON objects.
+/// arrays in RESP2, RESP3 maps, JSON objects. Hits are `PlaceDirectory.answer`'s, printed as
+/// they are: a user others see at a precision is at their published location, and the distance
+/// to them is rounded to its cell size in meters before it is converted to the unit.
 extension LineService {
     func vicinityCommand(_ name: String, _ arguments: inout CommandArguments, _ session: Session)
         throws(CommandFailure) -> Outcome?
@@ -33,29 +35,6 @@ extension LineService {
             let kind = try arguments.next()
             let id = try arguments.next()
             return .write(.removePlace(kind: kind, id: id)) { _ in .integer(1) }
-        case "USER.ADD": return try userAdd(&arguments)
-        case "USER.MOVE":
-            let id = try arguments.next()
-            if arguments.remaining == 1, arguments.take("NONE") {
-                return .write(.moveUser(id, to: nil)) { _ in .simpleString("OK") }
-            }
-            let location = try arguments.coordinate()
-            guard arguments.isAtEnd else { throw .wrongArity(name) }
-            return .write(.moveUser(id, to: location)) { _ in .simpleString("OK") }
-        case "USER.VISIBILITY":
-            guard arguments.remaining == 2 else { throw .wrongArity(name) }
-            let id = try arguments.next()
-            let visibility = try arguments.value(Vocabulary.visibility)
-            return .write(.setVisibility(id, visibility)) { _ in .simpleString("OK") }
-        case "USER.GET":
-            guard arguments.remaining == 1 else { throw .wrongArity(name) }
-            let id = try arguments.next()
-            let principal = session.principal
-            let user = try read { directory throws(PlacesError) in try directory.user(id, as: principal) }
-            return .reply(LineService.record(user))
-        case "USER.DEL":
-            guard arguments.remaining == 1 else { throw .wrongArity(name) }
-            return .write(.removeUser(try arguments.next())) { _ in .integer(1) }
         case "MAP": return .reply(try map(&arguments, session))
         default: return nil
         }
@@ -89,6 +68,7 @@ extension LineService {
         let query = PlaceQuery(
             kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model,
             principal: session.principal, countsAll: false)
+        try LineService.admitQuery(ofKind: kind, session)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
         return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
     }
@@ -123,6 +103,7 @@ extension LineService {
         let query = PlaceQuery(
             kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model,
             principal: session.principal)
+        try LineService.admitQuery(ofKind: kind, session)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
         return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
     }
@@ -202,22 +183,6 @@ extension LineService {
         return .write(.setPlace(place)) { _ in .simpleString("OK") }
     }
 
-    private func userAdd(_ arguments: inout CommandArguments) throws(CommandFailure) -> Outcome {
-        let id = try arguments.next()
-        var user = User(id: id, name: id)
-        while let option = arguments.option() {
-            switch option {
-            case "NAME": user.name = try arguments.next()
-            case "AT": user.location = try arguments.coordinate()
-            case "PRIVATE": user.visibility = .private
-            case "PUBLIC": user.visibility = .public
-            default:
-                throw .unexpected(arguments.previous, after: "the id", expected: ["NAME", "AT", "PRIVATE", "PUBLIC"])
-            }
-        }
-        return .write(.addUser(user)) { token in .text(token ?? "") }
-    }
-
     // MARK: - Records and maps
 
     static func record(_ place: Place) -> RESPReply {
@@ -227,14 +192,6 @@ extension LineService {
         ]
         fields += place.orderedAttributes.map { ($0.name, $0.value) }
         return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: .text($0.1)) })
-    }
-
-    static func record(_ user: User) -> RESPReply {
-        var fields: [(String, RESPReply)] = [("id", .text(user.id)), ("name", .text(user.name))]
-        fields.append(("lat", user.location.map { .text(NumberText.plain($0.latitude)) } ?? .nullBulk))
-        fields.append(("lon", user.location.map { .text(NumberText.plain($0.longitude)) } ?? .nullBulk))
-        fields.append(("visibility", .text(user.visibility.rawValue)))
-        return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: $0.1) })
     }
 
     /// `MAP lat lon [RADIUS r] [WIDTH w] [HEIGHT h] [KIND k]`: the text map as one bulk string, `w` × `h`
@@ -261,6 +218,7 @@ extension LineService {
         let query = PlaceQuery(
             kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil),
             principal: session.principal, namesNearestBeyond: true)
+        try LineService.admitQuery(ofKind: kind, session)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
         do {
             let model = try MapView.model(answer, center: center, radiusMeters: radius, kind: kind)

@@ -63,6 +63,7 @@ extension LineService {
             let channel = arguments.dropFirst().joined(separator: " ")
             var rest = CommandArguments(command: "watch", values: Array(arguments.dropFirst(2)))
             let spec = try LineService.watchSpec(&rest)
+            try LineService.admitQuery(ofKind: spec.kind, session)
             let id = try startWatch(spec, channel: channel, session)
             return .integer(Int(id))
         case "UNWATCH" where arguments.count > 1:
@@ -88,7 +89,10 @@ extension LineService {
             for (channel, spec) in specs {
                 // A channel subscribed already is confirmed again, not watched twice (as in Redis).
                 if session.watches?.all.contains(where: { $0.channel == channel }) != true {
-                    do { started.append(try startWatch(spec, channel: channel, session)) } catch {
+                    do {
+                        try LineService.admitQuery(ofKind: spec.kind, session)
+                        started.append(try startWatch(spec, channel: channel, session))
+                    } catch {
                         // All or none: the channels before it are not left watched unconfirmed.
                         for id in started { endWatch(id, session) }
                         throw error

@@ -108,7 +108,8 @@ extension LineService {
     /// whose effect depends only on the records it names (not on the connection's state, nor on a
     /// whole key as DEL).
     static let groupableWrites: Set<String> = [
-        "GEOADD", "ZREM", "PLACE.SET", "PLACE.DEL", "USER.ADD", "USER.MOVE", "USER.VISIBILITY", "USER.DEL",
+        "GEOADD", "ZREM", "PLACE.SET", "PLACE.DEL", "USER.ADD", "USER.MOVE", "USER.VISIBILITY", "USER.PRECISION",
+        "USER.DEL",
     ]
 
     /// The records a groupable write may read or change, as `key\0member` strings, over-counted

@@ -257,6 +257,7 @@ public final class LineService: Sendable {
         if let outcome = try connectionCommand(name, &arguments, &session) { return outcome }
         if let outcome = try positionCommand(name, &arguments, session) { return outcome }
         if let outcome = try vicinityCommand(name, &arguments, session) { return outcome }
+        if let outcome = try userCommand(name, &arguments, session) { return outcome }
         if let outcome = try userTokenCommand(name, &arguments) { return outcome }
         if let outcome = try redisGeoCommand(name, &arguments, session) { return outcome }
         if let outcome = try introspectionCommand(name, &arguments, &session) { return outcome }

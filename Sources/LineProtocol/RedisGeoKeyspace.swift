@@ -4,7 +4,14 @@ import RedisGeo
 
 /// Vicinity's collections as Redis GEO keys, read through the façade: a key is a place kind (or
 /// `user`, the users the asker may see), a member is a place id (a user id), and its score is
-/// `GeoHash.encode` of the exact position, so every command sees Redis's quantized view.
+/// `GeoHash.encode` of the place's exact position (a user's, see below), so every command sees
+/// Redis's quantized view.
+///
+/// In the `user` key every member but the asker is at their published location
+/// (`PlaceDirectory.userOnMap`: the centre of their cell at their precision), for everyone, the
+/// admin included — the map is the same for all; only the asker's own member is exact. Scores,
+/// positions, hashes and searches therefore depend on nothing finer than the cell, and distances
+/// to a member seen at a precision are rounded to its cell size (`shownPrecision`).
 ///
 /// Places and users with |latitude| > 85.05112878 (`GeoHash.latitudeLimit`; imported by other
 /// paths, since GEOADD refuses them) cannot be encoded and are in no key: Redis commands neither
@@ -32,8 +39,7 @@ struct RedisGeoKeyspace {
     /// The score of a member (nil when the key does not hold it).
     func score(key: String, member: String) -> Double? {
         if key == PlaceDirectory.userKind {
-            guard let user = try? directory.user(member, as: principal), isVisible(user), let location = user.location
-            else { return nil }
+            guard let location = userOnMap(member)?.location else { return nil }
             return Self.score(location)
         }
         guard let place = try? directory.place(kind: key, id: member) else { return nil }
@@ -122,9 +128,35 @@ struct RedisGeoKeyspace {
         return nearest.count == rank ? nearest.last?.distanceMeters : nil
     }
 
-    /// Whether the asker may see a user in the `user` key.
-    private func isVisible(_ user: User) -> Bool {
-        user.visibility == .public || principal == .user(user.id)
+    /// A member of the `user` key as the asker's map shows it: the asker's own record exact,
+    /// anyone else's at the published location; nil for a user the key does not hold (missing,
+    /// private and not the asker's, or without a location).
+    func userOnMap(_ id: String) -> User? {
+        guard let user = try? directory.userOnMap(id, as: principal), user.location != nil else { return nil }
+        return user
+    }
+
+    /// The precision distances to a member are rounded to for the asker
+    /// (`LocationPrecision.rounded(distanceMeters:)`): a user's precision in the `user` key; nil
+    /// (not rounded) for places, the asker's own member and a member the key does not hold.
+    func shownPrecision(key: String, member: String) -> LocationPrecision? {
+        guard key == PlaceDirectory.userKind, principal != .user(member), let user = userOnMap(member) else {
+            return nil
+        }
+        return user.effectivePrecision
+    }
+
+    /// The coarser of two precisions (nil: not rounded), for a distance between two members.
+    static func coarser(_ a: LocationPrecision?, _ b: LocationPrecision?) -> LocationPrecision? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return a.cellMeters >= b.cellMeters ? a : b
+    }
+
+    /// A distance as the reply gives it: rounded to `precision`'s cell size (unchanged for nil),
+    /// in meters, before any conversion to the reply's unit.
+    static func shown(distanceMeters: Double, _ precision: LocationPrecision?) -> Double {
+        precision?.rounded(distanceMeters: distanceMeters) ?? distanceMeters
     }
 
     /// Public users with a location beyond the latitude limit, around one pole.

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     /// Watch events queued for one connection, 1 or more, beyond which a connection that does not
     /// read them is closed (`serve --watch-queue`, default 10,000).
     public var watchQueue = 10_000
+    /// The budget of queries about other users (`serve --user-query-rate`): one instance, which
+    /// `vicinity serve` shares with the HTTP API, so a client has one budget across protocols.
+    /// Each connection draws on it as its principal (the anonymous by their IP address).
+    public var userQueryLimit: UserQueryLimit = .unlimited
 
     public init() {}
 }

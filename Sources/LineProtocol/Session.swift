@@ -18,6 +18,12 @@ public struct Session: Sendable {
     /// `CLIENT SETINFO lib-name` / `lib-ver`.
     public var libraryName: String?
     public var libraryVersion: String?
+    /// The budget of queries about other users this connection draws on
+    /// (`ServerConfiguration.userQueryLimit`, shared by every connection of the process).
+    public var userQueryLimit: UserQueryLimit = .unlimited
+    /// The client's IP address (no port), which the anonymous are limited by; nil when unknown
+    /// (a session without a socket).
+    public var clientAddress: String?
     /// Set by `QUIT`: close after the reply.
     public var closing = false
     /// Set by `MONITOR`: the service starts sending this connection every command once the reply

@@ -39,7 +39,7 @@ extension PlaceDirectory {
                     QueryHit(
                         id: hit.user.id, name: hit.user.name, kind: PlaceDirectory.userKind, coordinate: $0,
                         distanceMeters: hit.distanceMeters, bearingDegrees: 0, visibility: hit.user.visibility,
-                        precision: hit.distanceStepMeters > 0 ? hit.user.effectivePrecision : nil)
+                        precision: query.principal == .user(hit.user.id) ? nil : hit.user.effectivePrecision)
                 }
             }
             return PlaceDirectory.cut(hits, reach)

@@ -17,8 +17,8 @@ public struct QueryHit: Sendable, Hashable {
     /// For users: `private` only for the asking user's own record; nil for places.
     public var visibility: Visibility?
     /// For a user seen by anyone but themselves: the precision others see them at (the
-    /// coordinate is the published one and the distance is rounded to its cell size); nil for
-    /// places and the asker's own record.
+    /// coordinate is the published one and the distance is rounded to its cell size; `exact`:
+    /// neither); nil for places and the asker's own record.
     public var precision: LocationPrecision?
 
     public init(

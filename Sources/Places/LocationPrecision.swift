@@ -12,8 +12,8 @@ import Geo
 /// The grid: latitude bands `180° / round(πR · 180 / 180° / size)` high (R = 6,371,008.8 m,
 /// 111,195 m a degree), each band cut into `max(1, round(360° · cos(band centre) · 111,195 m /
 /// size))` equal cells of longitude starting at −180°. Cells are therefore about `size` meters
-/// on each side everywhere (narrower only in the bands touching a pole, where one band is a
-/// single cell). A cell's centre is rounded to 1e-7° (≈ 1 cm).
+/// on each side everywhere (narrower only in the bands touching a pole, which hold a few cells
+/// each; the pole itself is in all of them). A cell's centre is rounded to 1e-7° (≈ 1 cm).
 public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
     /// Others see the exact location.
     case exact
@@ -45,7 +45,10 @@ public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
         let latitude = -90 + (Double(band) + 0.5) * bandHeight
         let cells = max(1, Int((360 * cos(latitude * .pi / 180) * metersPerDegree / cellMeters).rounded()))
         let cellWidth = 360 / Double(cells)
-        let cell = Int(((location.longitude + 180) / cellWidth).rounded(.down)) % cells
+        // 180° is −180° (one meridian): counted from −180° it would be `cells` cells, which
+        // floating point may round to `cells - 1`, the cell west of the meridian.
+        let wrapped = location.longitude == 180 ? -180 : location.longitude
+        let cell = Int(((wrapped + 180) / cellWidth).rounded(.down)) % cells
         let longitude = -180 + (Double(cell) + 0.5) * cellWidth
         let rounded = { (degrees: Double) in (degrees * 1e7).rounded() / 1e7 }
         // Inside the valid ranges by construction; the rounding cannot leave them.
@@ -92,7 +95,7 @@ public struct PrivacySettings: Sendable {
     }
 
     /// The time now, to the whole second (as stored).
-    var second: Date { Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) }
+    public var second: Date { Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) }
 
     /// When a location set now expires, or nil when locations never do.
     var expiryOfLocationSetNow: Date? {

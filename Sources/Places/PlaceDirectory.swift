@@ -376,6 +376,18 @@ public struct PlaceDirectory: Sendable {
     /// The earliest timer of any user (a location's expiry, the end of a private spell), or nil.
     public var nextUserTimer: Date? { registry.nextTimer }
 
+    /// Applies in memory, without a store, every user timer due by `privacy.now`: for a reader of
+    /// a database that no server keeps (the command line), so that an expired location or an
+    /// ended private spell reads as it will once a server runs the timer.
+    public mutating func applyDueTimers() {
+        for id in usersWithTimersDue(at: privacy.now()) {
+            for _ in 0..<2 {
+                guard let planned = try? plan(.runTimers(id), by: .admin) else { break }
+                try? apply(planned.change)
+            }
+        }
+    }
+
     /// The users whose timers are due at `now`, in id order.
     public func usersWithTimersDue(at now: Date) -> [String] { registry.timersDue(at: now) }
 

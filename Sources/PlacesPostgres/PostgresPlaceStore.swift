@@ -326,6 +326,7 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
         case .forgetLocation(let id, let expiry):
             // A timer that another node ran first, or that a move overtook, changes nothing: the
             // record as it stands is the answer.
+            try await lockUser(id, on: connection, logger: logger)
             return (
                 try await storedUser(
                     """
@@ -340,6 +341,7 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
                     """, id: id, on: connection, logger: logger), nil
             )
         case .endPrivacy(let id, let until):
+            try await lockUser(id, on: connection, logger: logger)
             return (
                 try await storedUser(
                     """
@@ -394,6 +396,15 @@ public final class PostgresPlaceStore: PlaceStore, BulkPlaceStore {
 
     /// The `vicinity_setting` key of the admin token's digest.
     static let adminTokenKey = "admin_token_sha256"
+
+    /// Locks a user's row until the transaction ends, waiting for any other writer of it, so that
+    /// the next statement (a snapshot of its own, at READ COMMITTED) reads the row as last
+    /// committed. A conditional change needs it: in one statement, its `UPDATE` would see another
+    /// node's just-committed run of the same timer but its fallback `SELECT` the row from before
+    /// it, and answer — and log — the record that run had already changed.
+    private static func lockUser(_ id: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT 1 FROM vicinity_user WHERE id = \(id) FOR UPDATE", logger: logger)
+    }
 
     /// Runs a user statement with RETURNING and answers with the stored record.
     private static func storedUser(

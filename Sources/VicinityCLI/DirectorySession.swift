@@ -16,11 +16,17 @@ struct DirectorySession {
     ///
     /// - Parameter operator: act as the admin without a token: only for the local operator's own
     ///   commands (`admin-token`), who can write the database file anyway.
-    init(database: DatabaseOptions, token: String?, operator: Bool = false, output: inout CommandOutput)
-        throws(CLIError)
-    {
+    /// - Parameter privacy: the rules for the writes it plans (a new user's precision, how long
+    ///   a location lasts); timers due by its clock are read as run.
+    init(
+        database: DatabaseOptions, token: String?, operator: Bool = false,
+        privacy: PrivacySettings = .recommended, output: inout CommandOutput
+    ) throws(CLIError) {
         let (store, snapshot) = try database.loadSnapshot(output: &output)
-        let directory = snapshot.directory
+        var directory = snapshot.directory
+        directory.privacy = privacy
+        // No server may be running to forget expired locations: read them as forgotten.
+        directory.applyDueTimers()
         let presented = TokenOption.resolve(token)
         if `operator` {
             principal = .admin

@@ -20,7 +20,9 @@ struct QueryData {
                 paths: query.dataFiles, defaultKind: kind == Vocabulary.everyKind ? "place" : kind)
             return QueryData(directory: PlaceDirectory(places: catalog), principal: .anonymous, fromDatabase: false)
         }
-        let directory = try query.database.loadSnapshot(output: &output).1.directory
+        var directory = try query.database.loadSnapshot(output: &output).1.directory
+        // No server may be running to forget expired locations: read them as forgotten.
+        directory.applyDueTimers()
         var principal = Principal.anonymous
         if kind == PlaceDirectory.userKind {
             do { principal = try directory.principal(presenting: TokenOption.resolve(query.token)) } catch {

@@ -35,6 +35,21 @@ struct ServeCommand: OutputCommand {
     var openRegistration = false
     @Option(help: "HTTP requests a second per client address before 429 Too Many Requests; 0 for no limit.")
     var httpRateLimit = 0
+    @Option(
+        help: ArgumentHelp(
+            "How precisely others see a new user who names no precision: exact, street (~100 m), district (~1 km), city (~10 km).",
+            valueName: "precision"))
+    var userPrecision = LocationPrecision.recommendedText
+    @Option(
+        help: ArgumentHelp(
+            "How long a user's location lasts without a move before it is forgotten (e.g. 12h, 8h, 30m; 0 for never).",
+            valueName: "duration"))
+    var userLocationTtl = "12h"
+    @Option(
+        help:
+            "Queries about users a second per client (a user by their token, the anonymous by address), in bursts of 10 seconds' worth, before -ERR rate / 429; 0 for no limit."
+    )
+    var userQueryRate = 20
     @Option(help: "Clients connected at once, on each protocol.") var maxClients = 10_000
     /// Nil for one per core: a default computed on this machine would be printed in help as if it
     /// were the same everywhere.
@@ -77,6 +92,15 @@ struct ServeCommand: OutputCommand {
             throw ValidationError(
                 "invalid HTTP rate limit \"\(httpRateLimit)\": expected 0 (no limit) to 1000000 requests a second")
         }
+        do {
+            _ = try privacy()
+        } catch {
+            throw ValidationError(CLIError.reason(error))
+        }
+        guard (0...1_000_000).contains(userQueryRate) else {
+            throw ValidationError(
+                "invalid user query rate \"\(userQueryRate)\": expected 0 (no limit) to 1000000 queries a second")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError(
                 "invalid log level \"\(logLevel)\": expected "
@@ -110,8 +134,10 @@ struct ServeCommand: OutputCommand {
         let store = try database.openStore(output: &output)
         let durable: DurableDirectory
         do {
+            let privacy = try privacy()
             durable = try DurableDirectory(loading: store) { [openRegistration] in
                 $0.openRegistration = openRegistration
+                $0.privacy = privacy
             }
         } catch {
             throw CLIError.data("\(store.name): \(CLIError.reason(error))")
@@ -121,12 +147,21 @@ struct ServeCommand: OutputCommand {
             retention: LogRetention(changes: UInt64(logKeepChanges), seconds: logKeepHours * 3600))
         // Both protocols' watches share these limits.
         durable.watchLimits = lineConfiguration.watchLimits
+        // Locations that expired and private spells that ended while no server ran are over
+        // before anyone is answered; from then on they end on time.
+        _ = try ServeCommand.blocking { await durable.runDueUserTimers() }
+        let timers = Task { await durable.runUserTimers() }
+        defer { timers.cancel() }
         // Every way out commits what was acknowledged (closing twice is harmless).
         defer { durable.close() }
         let (eventLoops, ownsEventLoops) = ServeCommand.eventLoopGroup(threads: threadCount)
         defer { if ownsEventLoops { try? eventLoops.syncShutdownGracefully() } }
+        // One budget of queries about users for both protocols: a scraper gains nothing by using two.
+        let userQueryLimit = UserQueryLimit(perSecond: userQueryRate)
+        var configuration = lineConfiguration
+        configuration.userQueryLimit = userQueryLimit
         let line = LineServer(
-            service: LineService(directory: durable), configuration: lineConfiguration, eventLoopGroup: eventLoops,
+            service: LineService(directory: durable), configuration: configuration, eventLoopGroup: eventLoops,
             logger: logger)
         let bound: SocketAddress
         do {
@@ -179,6 +214,15 @@ struct ServeCommand: OutputCommand {
         }
         durable.close()
         ServeCommand.announce("stopped")
+    }
+
+    /// The privacy rules from `--user-precision` and `--user-location-ttl`.
+    func privacy() throws -> PrivacySettings {
+        var privacy = PrivacySettings.recommended
+        privacy.defaultPrecision = try ArgumentValues.parse(userPrecision, Vocabulary.precision)
+        privacy.locationTTLSeconds = try ArgumentValues.parse(
+            userLocationTtl, Vocabulary.locationTTL)
+        return privacy
     }
 
     /// The line protocol's settings from the options.

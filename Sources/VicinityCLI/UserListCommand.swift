@@ -8,8 +8,8 @@ struct UserListCommand: OutputCommand {
         commandName: "list",
         abstract: "List every user, public and private, with their locations (admin token).",
         discussion: """
-            One line a user, in id order: id, visibility, location, name. --json: an array of the \
-            documents user show --json prints.
+            One line a user, in id order: id, visibility, precision, location, name. --json: an \
+            array of the documents user show --json prints (with when each location expires).
             """)
 
     @Flag(help: "Print one JSON document.") var json = false
@@ -35,6 +35,7 @@ struct UserListCommand: OutputCommand {
             output.line(
                 id + String(repeating: " ", count: max(0, idWidth - id.count)) + "  "
                     + user.visibility.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + "  "
+                    + user.effectivePrecision.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + "  "
                     + location.padding(toLength: max(24, location.count), withPad: " ", startingAt: 0) + "  "
                     + ResultListing.printable(user.name))
         }

@@ -122,7 +122,12 @@ import Testing
         #expect(
             await fixture.run(["COMMAND", "LIST", "FILTERBY", "PATTERN", "user.*"])
                 == .array(
-                    ["user.add", "user.move", "user.visibility", "user.get", "user.del", "user.token"].map { .text($0) }
+                    [
+                        "user.add", "user.move", "user.visibility", "user.precision", "user.get", "user.del",
+                        "user.token",
+                    ].map {
+                        .text($0)
+                    }
                 ))
         guard case .array(let sortedSet) = await fixture.run(["COMMAND", "LIST", "FILTERBY", "ACLCAT", "sortedset"])
         else { return }

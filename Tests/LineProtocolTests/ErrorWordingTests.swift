@@ -96,7 +96,8 @@ import Testing
         #expect(Self.encoded(place, .resp3).hasPrefix("%5\r\n$2\r\nid\r\n$7\r\nstation\r\n"))
         #expect(Self.encoded(place, .json).hasPrefix(#"{"ok":true,"result":{"id":"station","kind":"polar""#))
         let user = await fixture.run(["USER.GET", "ayse"])
-        #expect(Self.encoded(user, .resp3).hasPrefix("%5\r\n$2\r\nid\r\n$4\r\nayse\r\n"))
+        // The admin reads the whole record: id, name, lat, lon, visibility, precision and the two timers.
+        #expect(Self.encoded(user, .resp3).hasPrefix("%8\r\n$2\r\nid\r\n$4\r\nayse\r\n"))
 
         let hits = await fixture.run(["NEARBY", "user", "41.0885", "29.0158", "10"], as: fixture.anonymous)
         #expect(Self.encoded(hits, .resp2).hasPrefix("*1\r\n*4\r\n$4\r\nayse\r\n$5\r\nAyşe\r\n$6\r\n0.0000\r\n$"))

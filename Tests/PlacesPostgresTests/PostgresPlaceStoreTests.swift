@@ -174,7 +174,9 @@ struct PostgresPlaceStoreTests {
         let store = try await Self.open(database)
         defer { store.close() }
         let (token, digest) = Token.issue()
-        let ayse = User(id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41, longitude: 29))
+        // A stored user always has a precision (`plan` gives a registration the default's).
+        let ayse = User(
+            id: "ayse", name: "Ayşe", location: try Coordinate(latitude: 41, longitude: 29), precision: .district)
         let added = try await onThread { try store.commit([.addUser(ayse, tokenDigest: digest)]) }
         #expect(added.changes == [.putUser(ayse, tokenDigest: digest)])
         let moved = try await onThread {

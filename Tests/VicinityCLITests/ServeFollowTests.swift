@@ -71,12 +71,12 @@ import Testing
                 ["user", "add", "ayse", "--name", "Ayşe", "--at", "39", "32", "--db", database],
                 environment: asAdmin
             ).0 == 0)
-        let added = Self.millisecondsUntil(client, "NEARBY user 39 32 10") { $0.contains("ayse") }
+        let added = Self.millisecondsUntil(client, "NEARBY user 39 32 200") { $0.contains("ayse") }
         #expect(added != nil && added! <= 100, "the new user was served after \(added ?? -1) ms")
         #expect(
             try Self.vicinity(["user", "visibility", "ayse", "private", "--db", database], environment: asAdmin).0
                 == 0)
-        let hidden = Self.millisecondsUntil(client, "NEARBY user 39 32 10") {
+        let hidden = Self.millisecondsUntil(client, "NEARBY user 39 32 200") {
             $0.hasPrefix("*") && !$0.contains("ayse")
         }
         #expect(hidden != nil && hidden! <= 100, "the private user left the answers after \(hidden ?? -1) ms")
