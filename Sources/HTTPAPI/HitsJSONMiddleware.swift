@@ -139,8 +139,8 @@ extension JSONText {
     }
 
     /// `[{"bearing_deg":…,"distance_m":…,"id":…,"kind":…,"lat":…,"lon":…,"name":…},…]`: each
-    /// member's punctuation and key in one piece (the list is most of the answer); a user seen at
-    /// a precision ends with `"precision":…` (after `name`, in key order).
+    /// member's punctuation and key in one piece (the list is most of the answer); a user seen by
+    /// others ends with `"precision":…` (after `name`, in key order).
     fileprivate mutating func writeHits(_ hits: [Components.Schemas.PlaceHit]) {
         reserve(hits.count * 180)
         raw("[")

@@ -1,8 +1,8 @@
 import PlaceQueries
 
-/// A query's hit in the contract's schemas: a user seen by anyone but themselves at a precision
-/// other than `exact` carries it (the query layer already placed them at their published location
-/// and rounded the distance).
+/// A query's hit in the contract's schemas: a user seen by anyone but themselves carries the
+/// precision they are seen at (the query layer already placed them at their published location and
+/// rounded the distance).
 extension QueryHit {
     var placeHit: Components.Schemas.PlaceHit {
         Components.Schemas.PlaceHit(

@@ -100,8 +100,8 @@ import Testing
         }
     }
 
-    /// Users seen at a precision end with `precision`, as the generated encoder writes it; a user
-    /// at `exact` has none.
+    /// Users seen by others end with `precision`, `exact` included, as the generated encoder writes
+    /// it.
     @Test func userHitsCarryTheirPrecisionAsTheGeneratedEncoderWritesIt() async throws {
         let fixture = try await PrivacyFixture()
         defer { fixture.close() }
@@ -120,13 +120,17 @@ import Testing
                 let decoded = try JSONDecoder().decode(
                     Components.Schemas.NearbyResult.self, from: Data(served.body.utf8))
                 #expect(
-                    decoded.results.map { "\($0.id) \($0.precision?.rawValue ?? "-")" } == ["ece -", "kerem street"])
+                    decoded.results.map { "\($0.id) \($0.precision?.rawValue ?? "-")" } == [
+                        "ece exact", "kerem street",
+                    ])
                 #expect(Array(try encoder.encode(decoded)) == Array(served.body.utf8))
             } else {
                 let decoded = try JSONDecoder().decode(
                     Components.Schemas.NearestResult.self, from: Data(served.body.utf8))
                 #expect(
-                    decoded.results.map { "\($0.id) \($0.precision?.rawValue ?? "-")" } == ["ece -", "kerem street"])
+                    decoded.results.map { "\($0.id) \($0.precision?.rawValue ?? "-")" } == [
+                        "ece exact", "kerem street",
+                    ])
                 #expect(Array(try encoder.encode(decoded)) == Array(served.body.utf8))
             }
         }

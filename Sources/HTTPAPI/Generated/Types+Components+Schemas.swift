@@ -121,7 +121,7 @@ extension Components {
                 ])
             }
         }
-        /// Meters under the query's model. To a user seen at a precision (a hit with `precision`),
+        /// Meters under the query's model. To a user seen by others (a hit with `precision`),
         /// measured to the published location and rounded to a multiple of the cell size (100 m
         /// `street`, 1 km `district`, 10 km `city`; not rounded for `exact`).
         ///
@@ -135,9 +135,9 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/BearingDegrees`.
         internal typealias BearingDegrees = Swift.Double
         /// One result of a place query, as in `vicinity near --json`. With `kind=user`, a user
-        /// seen by anyone but themselves at a precision other than `exact` carries `precision`:
-        /// `lat`, `lon` and `bearing_deg` are those of the published location and `distance_m` is
-        /// rounded to the cell size.
+        /// seen by anyone but themselves carries `precision`: `lat`, `lon` and `bearing_deg` are
+        /// those of the published location and `distance_m` is rounded to the cell size (for
+        /// `exact`, the location itself and the distance as measured). Your own hit has none.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceHit`.
@@ -412,7 +412,7 @@ extension Components {
                 case coordinates
             }
         }
-        /// `precision` only for a user seen at one, as in PlaceHit.
+        /// `precision` only for a user seen by anyone but themselves, as in PlaceHit.
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties`.
         internal struct PlaceFeatureProperties: Codable, Hashable, Sendable {
@@ -1057,10 +1057,10 @@ extension Components {
             }
         }
         /// One user within the radius. `visibility` is `public`, or `private` only for your own
-        /// record when you sent your token. A user seen at a precision other than `exact` carries
-        /// `precision`, at their published location (`lat`, `lon`, and the bearing to it) with
-        /// `distance_m` rounded to the cell size; a user at `exact`, and your own hit, are exact
-        /// and have no `precision`.
+        /// record when you sent your token. Everyone but yourself carries `precision`, at their
+        /// published location (`lat`, `lon`, and the bearing to it) with `distance_m` rounded to
+        /// the cell size (for `exact`, the location itself and the distance as measured); your own
+        /// hit is exact and has no `precision`.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/UserHit`.

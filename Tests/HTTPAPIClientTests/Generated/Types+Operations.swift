@@ -13,8 +13,8 @@ internal enum Operations {
     /// (and yourself, with your own token, even when private); a kind with no places gives an
     /// empty list.
     ///
-    /// With `kind=user`, everyone but yourself is at their published location, with
-    /// `precision` unless it is `exact`: membership, order and bearing are computed from the published location,
+    /// With `kind=user`, everyone but yourself is at their published location and carries
+    /// `precision`: membership, order and bearing are computed from the published location,
     /// and `distance_m` is rounded to the precision's cell size (100 m, 1 km, 10 km), for every
     /// asker, the admin included. Such a query is one of the asker's queries about users
     /// (`--user-query-rate`: 429 with `Retry-After` beyond it); place queries are not limited so.
@@ -545,7 +545,7 @@ internal enum Operations {
     ///
     /// `GET /v1/nearby` as an RFC 7946 FeatureCollection (`application/geo+json`): the same places
     /// in the same order, each a Point feature whose id is the place's id, with `name`, `kind`,
-    /// `distance_m` and `bearing_deg` as properties (and `precision` for a user seen at one);
+    /// `distance_m` and `bearing_deg` as properties (and `precision` for a user seen by others);
     /// the query and `total` as foreign members. Positions are `[lon, lat]`. The same
     /// parameters, privacy, limits and errors as `/v1/nearby`.
     ///
@@ -4503,8 +4503,9 @@ internal enum Operations {
     /// Everyone but yourself is listed at their **published** location (the centre of their
     /// cell, see `Precision`) with a distance rounded to its cell size (100 m, 1 km or 10 km)
     /// and `precision` naming it: two positions inside one cell give the same answer to the
-    /// byte. This holds for every asker, the admin included. A user who chose `exact`, and
-    /// your own hit, are where they are, with the distance as measured and no `precision`. Each query is one of the asker's queries about users
+    /// byte. This holds for every asker, the admin included. A user who chose `exact` is where
+    /// they are, with the distance as measured (`precision: exact`); your own hit is exact and
+    /// has no `precision`. Each query is one of the asker's queries about users
     /// (`--user-query-rate`; 429 with `Retry-After` beyond it; the admin is not limited).
     ///
     ///
