@@ -182,7 +182,8 @@ struct ServeCommand: OutputCommand {
                 idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, eventLoopGroup: eventLoops,
                 logger: logger,
                 // One queue size for a client of either protocol (a connection, an SSE stream).
-                watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue))
+                watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue),
+                userQueryLimit: userQueryLimit)
             let host = self.host
             services.append(
                 ClosureService {

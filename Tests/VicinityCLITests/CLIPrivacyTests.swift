@@ -1,5 +1,7 @@
 import Foundation
+import Glibc
 import Places
+import TestSupport
 import Testing
 
 @testable import VicinityCLI
@@ -120,5 +122,55 @@ import Testing
         let outcome = CLI.test(["serve"] + arguments + ["--db", TestEnvironment.freshDatabase()])
         #expect(outcome.status == 64)
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+    }
+}
+
+/// `vicinity serve --user-query-rate`: one budget for both protocols, so that a scraper gains
+/// nothing by asking over two.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ServeUserQueryLimitTests {
+    @Test func bothProtocolsDrawOnOneBudget() throws {
+        let database = TestEnvironment.freshDatabase()
+        // 1 a second in bursts of 10: ten queries pass, whichever protocol asks them.
+        let server = try ServeTests.Server([
+            "--db", database, "--line-port", "0", "--http-port", "0", "--user-query-rate", "1",
+        ])
+        defer {
+            kill(server.process.processIdentifier, SIGTERM)
+            _ = server.finish()
+        }
+        try #require(server.wait(for: "(HTTP)\n"), "\(server.standardError)")
+        let linePort = try #require(server.port(of: "line protocol"))
+        let httpPort = try #require(server.port(of: "HTTP"))
+        let line = try RawClient(port: linePort)
+        func overLine() -> String {
+            line.send("NEARBY user 41 29 100\r\n")
+            return line.receive(replies: 1)
+        }
+        func overHTTP() throws -> String {
+            let client = try RawClient(port: httpPort)
+            client.send(
+                "GET /v1/users/nearby?lat=41&lon=29&radius=100 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return client.receive(until: "\r\n\r\n")
+        }
+        var refusals: [String] = []
+        for round in 0..<6 {
+            let (viaLine, viaHTTP) = (overLine(), try overHTTP())
+            if round < 5 {
+                #expect(viaLine.hasPrefix("*"), "query \(2 * round + 1): \(viaLine)")
+                #expect(viaHTTP.hasPrefix("HTTP/1.1 200"), "query \(2 * round + 2): \(viaHTTP)")
+            } else {
+                refusals = [viaLine, viaHTTP]
+            }
+        }
+        // The eleventh and twelfth: the budget is spent (at most one came back meanwhile).
+        #expect(
+            refusals.contains { $0.hasPrefix("-ERR rate limit: too many queries about users") }
+                || refusals.contains { $0.hasPrefix("HTTP/1.1 429") },
+            "\(refusals)")
+        let refusedHTTP = try overHTTP()
+        #expect(
+            refusedHTTP.hasPrefix("HTTP/1.1 429") && refusedHTTP.lowercased().contains("retry-after: "),
+            "\(refusedHTTP)")
+        #expect(overLine().hasPrefix("-ERR rate limit: "))
     }
 }
