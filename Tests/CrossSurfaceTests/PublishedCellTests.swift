@@ -39,8 +39,7 @@ import Testing
                 differences.append((asked, "--- world 0:\n\(first.reply)\n--- world \(number):\n\(other.reply)"))
             }
         }
-        let known = differences.filter { Self.isKnownLeak($0.asked) }
-        let unknown = differences.filter { !Self.isKnownLeak($0.asked) }
+        let unknown = differences
         if !unknown.isEmpty {
             Issue.record(
                 """
@@ -49,15 +48,6 @@ import Testing
                 The first two:
                 \(unknown.prefix(2).map { "\($0.asked)\n\($0.replies)" }.joined(separator: "\n\n"))
                 """)
-        }
-        if !known.isEmpty {
-            withKnownIssue(
-                "the Redis user key looks members up with PlaceDirectory.user(_:as:), exact for the admin",
-                isIntermittent: true
-            ) {
-                Issue.record(
-                    "\(known.count) admin replies on the user key: \(known.map(\.asked).joined(separator: "; "))")
-            }
         }
         #expect(worlds[0].count > 500, "\(worlds[0].count) probes")
         // A move inside the cell is no event: the next thing every watch receives after its
@@ -90,21 +80,6 @@ import Testing
         #expect(surfaces.count >= 18, "\(surfaces.sorted())")
         // An exact move inside the circle is an event, before the sentinel's.
         for stream in streams { #expect(stream.eventsAfterReady >= 2, "\(stream.surface): \(stream.afterReady)") }
-    }
-
-    /// A leak of the core found by this test, left to the line protocol's owners: the Redis
-    /// `user` key finds a member's position with `PlaceDirectory.user(_:as:)` (RedisGeoKeyspace's
-    /// `score`, the FROMMEMBER/BYMEMBER centre of GEOSEARCH), which is the exact record for the
-    /// admin, where maps show everyone, the admin included, the published one
-    /// (`PlaceDirectory.userOnMap`). GEOPOS, GEOHASH, GEODIST, ZSCORE, ZRANK, GEOSEARCH … FROMMEMBER
-    /// and GEORADIUSBYMEMBER as the admin therefore follow the exact position. Remove this once
-    /// the keyspace uses `userOnMap`: the test then holds the admin to the cell too.
-    static func isKnownLeak(_ asked: String) -> Bool {
-        guard asked.hasPrefix("line "), asked.hasSuffix(" as admin") else { return false }
-        let command = asked.components(separatedBy: " — ").last ?? ""
-        return ["GEOPOS ", "GEOHASH ", "GEODIST ", "ZSCORE ", "ZRANK ", "GEORADIUSBYMEMBER "].contains {
-            command.hasPrefix($0)
-        } || (command.hasPrefix("GEOSEARCH ") && command.contains(" FROMMEMBER "))
     }
 
     // MARK: - The harness
