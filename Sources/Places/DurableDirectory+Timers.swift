@@ -36,12 +36,20 @@ extension DurableDirectory {
     /// made, is found then), so a timer runs within that long of its time.
     public func runUserTimers(pollSeconds: Double = 1) async {
         while !Task.isCancelled {
-            await runDueUserTimers()
-            var wait = pollSeconds
-            if let next = nextUserTimer {
-                wait = min(wait, max(0.01, next.timeIntervalSince(read { $0.privacy.now() })))
-            }
+            let stored = await runDueUserTimers()
+            let wait = timerPause(pollSeconds: pollSeconds, afterStoring: stored)
             do { try await Task.sleep(for: .seconds(wait)) } catch { return }
         }
+    }
+
+    /// How long `runUserTimers` sleeps after a round that stored `stored` changes, seconds: until
+    /// the next timer, at most `pollSeconds`, at least 0.01. A timer still due after a round that
+    /// stored nothing (the store refused the writes: a database out of reach, a full disk) is
+    /// tried again at the next poll, not a hundred times a second against a failing store.
+    func timerPause(pollSeconds: Double, afterStoring stored: Int) -> Double {
+        guard let next = nextUserTimer else { return pollSeconds }
+        let untilNext = next.timeIntervalSince(read { $0.privacy.now() })
+        if untilNext <= 0 && stored == 0 { return pollSeconds }
+        return min(pollSeconds, max(0.01, untilNext))
     }
 }

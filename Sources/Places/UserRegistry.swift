@@ -43,8 +43,22 @@ struct UserRegistry: Sendable {
     var nextTimer: Date? { timers.first?.at }
 
     /// The users with a timer at or before `now`, in id order.
+    ///
+    /// Walks the heap from its top and stops at every entry later than `now` (its subtree is
+    /// later still), so a timer runner polling every second costs the timers due, not a pass over
+    /// every user with a timer.
     func timersDue(at now: Date) -> [String] {
-        timerOfUser.filter { $0.value <= now }.keys.sorted()
+        var due = Set<String>()
+        var pending = timers.isEmpty ? [] : [0]
+        while let slot = pending.popLast() {
+            let entry = timers[slot]
+            guard entry.at <= now else { continue }
+            // A stale entry (the user's timer changed since) is skipped; its subtree may still hold
+            // live ones.
+            if timerOfUser[entry.id] == entry.at { due.insert(entry.id) }
+            for child in [2 * slot + 1, 2 * slot + 2] where child < timers.count { pending.append(child) }
+        }
+        return due.sorted()
     }
 
     private mutating func reindex(_ id: String) throws(PlacesError) {

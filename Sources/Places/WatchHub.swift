@@ -249,11 +249,15 @@ final class WatchHub: @unchecked Sendable {
         if subscriber.close(with: finals) { wakes.append(subscriber) }
     }
 
-    /// The centre of a watch in a view: its point, or where its user is.
+    /// The centre of a watch in a view: its point, or where its user is — exactly for the user's
+    /// own watch, at the published location for anyone else's (the admin's), as every query of
+    /// theirs sees the user, so a move inside the cell moves no one else's watch.
     func centerNow(of watch: Watch, in view: WatchView) -> Coordinate? {
         switch watch.spec.center {
         case .point(let point): return point
-        case .user(let id): return view.state(of: WatchedKey(kind: PlaceDirectory.userKind, id: id))?.location
+        case .user(let id):
+            let state = view.state(of: WatchedKey(kind: PlaceDirectory.userKind, id: id))
+            return watch.principal == .user(id) ? state?.location : state?.published
         }
     }
 

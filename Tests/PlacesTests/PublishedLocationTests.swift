@@ -145,6 +145,30 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
         #expect(followed.contains { $0.kind == .move && $0.object?.id == "ada" }, "\(followed.map(\.kind))")
     }
 
+    @Test func theAdminFollowsAUserFromThePublishedLocation() async throws {
+        // The admin reads Ada's exact record, but their queries and maps show her published
+        // location; a watch of theirs that follows her is one of those queries.
+        let follows = WatchSpec(kind: "pharmacy", center: .user("ada"), radiusMeters: 3_000)
+        let admins = WatchSubscriber {}
+        let own = WatchSubscriber {}
+        _ = try durable.watch(follows, by: .admin, for: admins)
+        _ = try durable.watch(follows, presenting: tokens["ada"], for: own)
+        _ = admins.take()
+        _ = own.take()
+
+        let nearby = at(Self.ada.latitude + 0.000_09, Self.ada.longitude)  // 10 m north
+        #expect(LocationPrecision.street.published(nearby) == Self.centre, "the move stays in the cell")
+        try await durable.perform(.moveUser("ada", to: nearby), presenting: tokens["ada"])
+        #expect(admins.take().isEmpty, "the admin's watch does not move with her inside the cell")
+        #expect(own.take().contains { $0.kind == .center && $0.center == nearby }, "hers does")
+
+        let across = at(Self.ada.latitude + 0.003, Self.ada.longitude)  // 333 m north
+        try await durable.perform(.moveUser("ada", to: across), presenting: tokens["ada"])
+        let moved = admins.take()
+        #expect(moved.map(\.kind) == [.center], "\(moved.map(\.kind))")
+        #expect(moved.first?.center == LocationPrecision.street.published(across), "at the new cell's centre")
+    }
+
     @Test func aMoveAcrossCellsShowsToEveryoneAtTheNewCentre() async throws {
         let spec = WatchSpec(kind: PlaceDirectory.userKind, center: .point(Self.query), radiusMeters: 3_000)
         let others = WatchSubscriber {}
