@@ -162,8 +162,8 @@ def main(base_url: str, admin_token: str) -> None:
     # Everyone else sees the centre of her 100 m cell (LocationPrecision.street), and no timer.
     published = answer("her record to others", get_user.sync("ayse", client=public), User)
     check("others see the published location",
-          isinstance(published.location, Location) and published.location.lat == 41.0881784
-          and published.location.lon == 29.0153029 and published.precision == Precision.STREET
+          isinstance(published.location, Location) and published.location.lat == 41.0884615
+          and published.location.lon == 29.0152368 and published.precision == Precision.STREET
           and isinstance(published.location_expires_at, Unset), published)
     district = answer("precision", set_user_precision.sync(
         "ayse", client=ayse, body=PrecisionChange(precision=Precision.DISTRICT)), User)

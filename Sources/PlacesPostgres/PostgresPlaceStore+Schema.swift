@@ -56,12 +56,15 @@ extension PostgresPlaceStore {
         """,
         // v2: people's privacy: how precisely others see each user (the users stored before read
         // as street), when a location expires and when a private spell ends (seconds since 1970).
+        // A location stored before lasts the default 12 hours from the upgrade, as if set then.
         """
         ALTER TABLE vicinity_user
             ADD COLUMN precision text NOT NULL DEFAULT 'street'
                 CHECK (precision IN ('exact', 'street', 'district', 'city')),
             ADD COLUMN location_expires_at bigint,
-            ADD COLUMN private_until bigint
+            ADD COLUMN private_until bigint;
+        UPDATE vicinity_user SET location_expires_at = floor(extract(epoch FROM now()))::bigint + 43200
+            WHERE lat IS NOT NULL
         """,
     ]
 

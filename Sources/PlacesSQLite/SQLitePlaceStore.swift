@@ -161,13 +161,17 @@ public final class SQLitePlaceStore: PlaceStore {
         }
         migrator.registerMigration("v4: people's privacy") { db in
             // How precisely others see each user (the users stored before read as street), when a
-            // location expires and when a private spell ends (seconds since 1970).
+            // location expires and when a private spell ends (seconds since 1970). A location
+            // stored before lasts the default 12 hours from the upgrade, as if set then: stale
+            // ones must not stay on maps for ever.
             try db.execute(
                 sql: """
                     ALTER TABLE user ADD COLUMN precision TEXT NOT NULL DEFAULT 'street'
                         CHECK (precision IN ('exact', 'street', 'district', 'city'));
                     ALTER TABLE user ADD COLUMN location_expires_at INTEGER;
                     ALTER TABLE user ADD COLUMN private_until INTEGER;
+                    UPDATE user SET location_expires_at = CAST(strftime('%s', 'now') AS INTEGER) + 43200
+                        WHERE lat IS NOT NULL;
                     """)
         }
         return migrator

@@ -153,7 +153,11 @@ struct UserVisibilityCommand: OutputCommand {
         let name = ResultListing.printable(id)
         switch (value, seconds) {
         case (.private, let seconds?):
-            let until = try session.read { $0.privacy.second }.addingTimeInterval(Double(seconds))
+            // The time stored, as the record says it (not the clock read again).
+            let stored = try session.read { directory throws(PlacesError) in
+                try directory.user(id, as: .admin).privateUntil
+            }
+            let until = stored ?? Date().addingTimeInterval(Double(seconds))
             output.line(
                 "\(name) is private until \(UserShowCommand.timeText(until)): on no map, and invisible to everyone "
                     + "else; public again then.")

@@ -130,7 +130,8 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
     }
 
     /// A database the previous version made (schema v3: no precision, no timers) opens: its users
-    /// read as `street` with no timers, and keep their location and visibility.
+    /// read as `street`, keep their location and visibility, and a stored location lasts the
+    /// default 12 hours from the upgrade (a stale one must not stay on maps for ever).
     @Test func aDatabaseOfThePreviousSchemaOpensWithUsersAtStreet() throws {
         let path = try SQLitePlaceStoreTests.temporaryDatabase()
         let old = try DatabaseQueue(path: path)
@@ -153,8 +154,12 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
         let columns = try DatabaseQueue(path: path).read { db in try db.columns(in: "user").map(\.name) }
         #expect(!columns.contains("precision"), "the database is of the old schema")
 
+        let upgraded = Date().timeIntervalSince1970.rounded(.down)
         let store = try SQLitePlaceStore(path: path)
-        let users = try store.users().sorted { $0.user.id < $1.user.id }
+        var users = try store.users().sorted { $0.user.id < $1.user.id }
+        let expiry = try #require(users.first?.user.locationExpiresAt)
+        #expect(abs(expiry.timeIntervalSince1970 - upgraded - 43_200) <= 2, "\(expiry)")
+        users[0].user.locationExpiresAt = nil
         #expect(
             users.map(\.user) == [
                 User(id: "ada", name: "Ada", location: here, visibility: .public, precision: .street),
@@ -162,7 +167,7 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
             ])
         #expect(users.first?.tokenDigest == digest)
         let directory = try store.loadDirectory()
-        #expect(directory.nextUserTimer == nil)
+        #expect(directory.nextUserTimer == expiry)
         #expect(try directory.user("ada", as: .anonymous).location == LocationPrecision.street.published(here))
         #expect(try directory.principal(presenting: "token") == .user("ada"))
     }

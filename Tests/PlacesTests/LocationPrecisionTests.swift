@@ -11,20 +11,24 @@ import Testing
     static let coarse: [LocationPrecision] = [.street, .district, .city]
 
     /// The bounds of the cell holding `point`, in degrees, as the grid is documented
-    /// (`LocationPrecision`): bands of equal height from −90°, each cut into equal cells from
-    /// −180° (180° is −180°).
+    /// (`LocationPrecision`): street bands of equal height from −90°, 10 to a district band and
+    /// 100 to a city band, each band cut into equal cells from −180° (180° is −180°), a coarser
+    /// cell being a whole group of finer ones.
     static func cell(of point: Coordinate, _ precision: LocationPrecision) -> (
         south: Double, north: Double, west: Double, east: Double
     ) {
-        let metersPerDegree = Double.pi * 6_371_008.8 / 180
-        let bands = max(1, Int((180 * metersPerDegree / precision.cellMeters).rounded()))
-        let height = 180 / Double(bands)
-        let band = min(bands - 1, Int(((point.latitude + 90) / height).rounded(.down)))
-        let middle = -90 + (Double(band) + 0.5) * height
-        let cells = max(1, Int((360 * cos(middle * .pi / 180) * metersPerDegree / precision.cellMeters).rounded()))
-        let width = 360 / Double(cells)
+        let streetHeight = LocationPrecision.bandHeight(.street)
+        let streetBand = min(
+            LocationPrecision.streetBands - 1, Int(((point.latitude + 90) / streetHeight).rounded(.down)))
+        let streetCells = LocationPrecision.cells(inStreetBand: streetBand, .street)
         let longitude = point.longitude == 180 ? -180 : point.longitude
-        let cell = min(cells - 1, Int(((longitude + 180) / width).rounded(.down)))
+        let streetCell = min(streetCells - 1, Int(((longitude + 180) / (360 / Double(streetCells))).rounded(.down)))
+        let group = [LocationPrecision.street: 1, .district: 10, .city: 100][precision] ?? 1
+        let band = streetBand / group
+        let cells = LocationPrecision.cells(inStreetBand: streetBand, precision)
+        let cell = streetCell / (streetCells / cells)
+        let height = LocationPrecision.bandHeight(precision)
+        let width = 360 / Double(cells)
         return (
             -90 + Double(band) * height, -90 + Double(band + 1) * height, -180 + Double(cell) * width,
             -180 + Double(cell + 1) * width
@@ -144,5 +148,37 @@ import Testing
         #expect(LocationPrecision.exact.rounded(distanceMeters: 1_234.567) == 1_234.567)
         #expect(LocationPrecision.street.rounded(distanceMeters: .infinity) == .infinity)
         #expect(LocationPrecision.street.rounded(distanceMeters: .nan).isNaN)
+    }
+}
+
+/// The three grids nest: a user seen at `street` and later at `district` or `city` (or the other
+/// way round) is known to be in the street cell, never in a strip where unrelated cells overlap.
+@Suite struct NestedGridTests {
+    @Test func everyCellLiesInOneCellOfEachCoarserGrid() throws {
+        var random = SplitMix64(seed: 1818)
+        func uniform(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + Double(random.next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        var points = [
+            // Two points of one street cell whose district centres differed before the grids nested.
+            try Coordinate(latitude: 41.0856856, longitude: 29.0158),
+            try Coordinate(latitude: 41.0856858, longitude: 29.0158),
+            try Coordinate(latitude: 90, longitude: 0), try Coordinate(latitude: -90, longitude: 180),
+            try Coordinate(latitude: 0, longitude: 180), try Coordinate(latitude: 89.99, longitude: -179.99),
+        ]
+        for _ in 0..<20_000 {
+            points.append(try Coordinate(latitude: uniform(-90...90), longitude: uniform(-180...180)))
+        }
+        for point in points {
+            // The street centre is inside the point's street cell, so every coarser cell holding the
+            // point must hold it too.
+            let street = LocationPrecision.street.published(point)
+            let district = LocationPrecision.district.published(point)
+            #expect(LocationPrecision.district.published(street) == district, "\(point)")
+            #expect(LocationPrecision.city.published(street) == LocationPrecision.city.published(point), "\(point)")
+            #expect(LocationPrecision.city.published(district) == LocationPrecision.city.published(point), "\(point)")
+        }
+        #expect(
+            LocationPrecision.district.published(points[0]) == LocationPrecision.district.published(points[1]))
     }
 }

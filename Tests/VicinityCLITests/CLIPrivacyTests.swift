@@ -12,7 +12,7 @@ import Testing
     typealias Fixture = CLIUserTests.Fixture
 
     /// Ayşe (street, the default) is at 41.0885, 29.0158: the centre of her cell.
-    static let published = "41.0881784, 29.0153029"
+    static let published = "41.0884615, 29.0152368"
 
     @Test func othersSeeTheCentreOfTheCellAndTheUserTheExactPlace() {
         let fixture = Fixture()
@@ -31,7 +31,7 @@ import Testing
         #expect(json.standardOutput.contains(#""location_expires_at":null"#))
         // A query as anyone: the published location, the distance rounded to 100 m.
         let near = CLI.test(["near", "41.0862", "29.0107", "--radius", "500", "--kind", "user", "--db", fixture.db])
-        #expect(near.standardOutput.contains("   1.     400.0 m  ENE  60°  ayse"), "\(near.standardOutput)")
+        #expect(near.standardOutput.contains("   1.     500.0 m  ENE  57°  ayse"), "\(near.standardOutput)")
         let mine = CLI.test(
             [
                 "near", "41.0862", "29.0107", "--radius", "500", "--kind", "user", "--json", "--db", fixture.db,
