@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "RedisGeo", targets: ["RedisGeo"]),
         .library(name: "Places", targets: ["Places"]),
+        .library(name: "OpeningHours", targets: ["OpeningHours"]),
         .library(name: "TextMap", targets: ["TextMap"]),
         .library(name: "LineProtocol", targets: ["LineProtocol"]),
         .library(name: "HTTPAPI", targets: ["HTTPAPI"]),
@@ -52,6 +53,8 @@ let package = Package(
             name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: optimizedInDebug),
         .target(name: "TextMap", dependencies: ["Geo"]),
+        // OSM `opening_hours`: parsing and evaluation in local wall-clock time, no I/O (issue 19).
+        .target(name: "OpeningHours"),
         // The one query layer: a query in, ranked hits and the map's view model out.
         .target(name: "PlaceQueries", dependencies: ["Geo", "Places", "TextMap"]),
         .target(
@@ -125,6 +128,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Places", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "PlaceQueries", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,57 @@
+/// A local calendar date (proleptic Gregorian): year, month 1–12, day 1–31.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Whether `year` is a Gregorian leap year.
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    /// The number of days in `month` (1–12) of `year`.
+    public static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The following day, across month and year ends.
+    public var next: CalendarDate {
+        if day < CalendarDate.daysInMonth(month, year: year) {
+            return CalendarDate(year: year, month: month, day: day + 1)
+        }
+        if month < 12 { return CalendarDate(year: year, month: month + 1, day: 1) }
+        return CalendarDate(year: year + 1, month: 1, day: 1)
+    }
+
+    /// The preceding day, across month and year starts.
+    public var previous: CalendarDate {
+        if day > 1 { return CalendarDate(year: year, month: month, day: day - 1) }
+        if month > 1 {
+            return CalendarDate(year: year, month: month - 1, day: CalendarDate.daysInMonth(month - 1, year: year))
+        }
+        return CalendarDate(year: year - 1, month: 12, day: 31)
+    }
+
+    /// `month * 100 + day`: the key month and date ranges are compared on.
+    var monthDayKey: Int { month * 100 + day }
+
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    public var description: String {
+        let m = month < 10 ? "0\(month)" : "\(month)"
+        let d = day < 10 ? "0\(day)" : "\(day)"
+        return "\(year)-\(m)-\(d)"
+    }
+}

@@ -1,0 +1,14 @@
+/// A problem in an `opening_hours` value.
+public struct OpeningHoursError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, in English.
+    public var message: String
+    /// The 1-based column (in Unicode scalars) where the problem starts.
+    public var column: Int
+
+    public init(_ message: String, column: Int) {
+        self.message = message
+        self.column = column
+    }
+
+    public var description: String { "column \(column): \(message)" }
+}
