@@ -128,7 +128,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Places", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"], exclude: ["Reference"]),
         .testTarget(name: "RedisGeoTests", dependencies: ["RedisGeo", "Geo"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlacesTests", dependencies: ["Places", "PlaceQueries", "TestSupport"]),
         .testTarget(
