@@ -51,10 +51,14 @@
 ///   day replaces everything earlier rules said about that day (`Mo-Fr 08:00-18:00; We off`,
 ///   `…; PH off`); a rule after `,` only adds its times, overwriting earlier rules where they
 ///   overlap (`Mo-Fr 08:00-18:00, We 12:00-13:00 off`).
-/// - The part of a span past midnight belongs to the day it was written for: a rule for the
-///   following day does not remove it. Where it and the following day's own rules both say
-///   something, the stronger state wins: open, then unknown, then closed.
-/// - After `||`, a fallback sequence applies to the instants no earlier rule covers.
+/// - The part of a span past midnight belongs to the day it was written for, and ends at
+///   midnight when a later rule names the following day (`Mo-Fr 22:00-02:00; Sa off` is closed
+///   on Saturday at 01:00), as in the reference implementation (opening-hours-rs). Rules in
+///   other orders (a rule for the following day written before the spilling one, two spilling
+///   rules for one day) are not yet settled against it.
+/// - An `off`/`closed` rule with written times closes only those times
+///   (`24/7; Mo 12:00-13:00 off`); without times it closes its whole days.
+/// - After `||`, a fallback sequence applies to the days no earlier sequence selects.
 /// - An instant no rule covers is closed.
 ///
 /// ## Refused
@@ -112,20 +116,44 @@ public struct OpeningHours: Sendable {
         boundaries = minutes.sorted()
     }
 
-    /// The rule of `rules` deciding minute `minute` (0–2879) of the day, or -1 when none does.
+    /// The rule of one sequence deciding minute `minute` (0–1439) of a day, or -1 when none does;
+    /// and whether any rule of the sequence selects the day at all (then no fallback applies).
+    ///
+    /// Rules are applied in order, as the day's own schedule and the previous day's part past
+    /// midnight. A rule that selects a day replaces what earlier rules said about it (its part
+    /// past midnight included), except an `off`/`closed` rule with written times, which closes
+    /// only those, and a rule after `,`, which adds. Of the two schedules, the rule applied later
+    /// decides: a later rule naming the day ends the previous day's spans at midnight.
     @inline(__always)
-    private static func decidingRule(_ rules: [Rule], key: Int, weekday: Int, holiday: Bool, minute: Int) -> Int {
-        var result = -1
+    private static func decidingRule(
+        _ rules: [Rule], today: (key: Int, weekday: Int, holiday: Bool),
+        yesterday: (key: Int, weekday: Int, holiday: Bool), minute: Int
+    ) -> (rule: Int, covers: Bool) {
+        var own = -1
+        var spill = -1
+        var covers = false
+        let late = minute + 1440
         for index in rules.indices {
             let rule = rules[index]
-            guard rule.selects(key: key, weekday: weekday, holiday: holiday) else { continue }
-            if !rule.additive { result = -1 }
-            for span in rule.spans where span.start <= minute && minute < span.end {
-                result = index
-                break
+            let replaces = !rule.additive && !(rule.status == .closed && rule.explicitTimes)
+            if rule.selects(key: today.key, weekday: today.weekday, holiday: today.holiday) {
+                covers = true
+                if replaces { (own, spill) = (-1, -1) }
+                for span in rule.spans where span.start <= minute && minute < span.end {
+                    own = index
+                    break
+                }
+            }
+            if rule.selects(key: yesterday.key, weekday: yesterday.weekday, holiday: yesterday.holiday) {
+                if replaces { spill = -1 }
+                guard rule.spillsOver else { continue }
+                for span in rule.spans where span.start <= late && late < span.end {
+                    spill = index
+                    break
+                }
             }
         }
-        return result
+        return (max(own, spill), covers)
     }
 
     /// Whether any rule selects `PH`; when not, the holidays given never matter.
@@ -151,16 +179,12 @@ public struct OpeningHours: Sendable {
         let weekday = time.weekday.rawValue
         let previousWeekday = weekday == 0 ? 6 : weekday - 1
         for rules in sequences {
-            let own = OpeningHours.decidingRule(
-                rules, key: todayKey, weekday: weekday, holiday: todayHoliday, minute: time.minute)
-            let spill = OpeningHours.decidingRule(
-                rules, key: yesterdayKey, weekday: previousWeekday, holiday: yesterdayHoliday,
-                minute: time.minute + 1440)
-            var winner = own
-            if spill >= 0 && (own < 0 || rules[spill].status.rawValue > rules[own].status.rawValue) {
-                winner = spill
-            }
+            let (winner, covers) = OpeningHours.decidingRule(
+                rules, today: (todayKey, weekday, todayHoliday),
+                yesterday: (yesterdayKey, previousWeekday, yesterdayHoliday), minute: time.minute)
             if winner >= 0 { return State(rules[winner].status, comment: rules[winner].comment) }
+            // A fallback (`||`) is for the days the sequences before it say nothing about.
+            if covers { return State(.closed) }
         }
         return State(.closed)
     }

@@ -83,7 +83,10 @@ struct Parser {
             if Parser.month(current.kind) != nil { rule.dates = try parseDates() }
             if Parser.isDaySelector(current.kind) { try parseDays(into: &rule) }
             if current.kind == .colon, rule.weekdays != 0 || rule.publicHolidays || !rule.dates.isEmpty { advance() }
-            if Parser.isTime(current.kind) { rule.spans = try parseSpans() }
+            if Parser.isTime(current.kind) {
+                rule.spans = try parseSpans()
+                rule.explicitTimes = true
+            }
         }
         if let status = Parser.modifier(current.kind) {
             rule.status = status
@@ -98,6 +101,7 @@ struct Parser {
             throw unexpected(current, expecting: "a weekday, month, time span, '24/7', a modifier or a comment")
         }
         if rule.spans.isEmpty || wholeDay { rule.spans = [Span(start: 0, end: 1440)] }
+        rule.spillsOver = rule.spans.contains { $0.end > 1440 }
         return rule
     }
 

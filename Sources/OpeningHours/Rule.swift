@@ -24,8 +24,13 @@ struct Rule: Sendable {
     var dates: [DateRange] = []
     /// Empty only while parsing; a rule without times gets the whole day.
     var spans: [Span] = []
+    /// Whether the rule wrote its times (`Mo 12:00-13:00 off`) rather than covering whole days.
+    var explicitTimes = false
     var status: OpeningHours.Status = .open
     var comment: String?
+
+    /// Whether a span runs past midnight into the following day (set once parsed).
+    var spillsOver = false
 
     /// Whether the rule's selectors select the day.
     @inline(__always)

@@ -156,12 +156,16 @@ private func error(_ value: String) -> OpeningHoursError? {
         #expect(try status("Mo 18:00+", "2026-11-24 00:00") == .closed)
     }
 
-    @Test func spillSurvivesTheNextDaysOff() throws {
-        let value = "Mo-Fr 22:00-02:00; Sa off"
-        #expect(try status(value, "2026-11-28 01:00") == .open)
-        #expect(try status(value, "2026-11-28 03:00") == .closed)
-        // A later `;` rule for Friday itself removes Friday's spill.
-        #expect(try status("Mo-Fr 22:00-02:00; Fr 10:00-12:00", "2026-11-28 01:00") == .closed)
+    /// As the reference implementation (opening-hours-rs) has it: the part past midnight ends
+    /// when a later rule names the following day.
+    @Test func aLaterRuleEndsTheSpillAtMidnight() throws {
+        #expect(try status("Mo-Fr 22:00-02:00", "2026-11-28 01:00") == .open)
+        #expect(try status("Mo-Fr 22:00-02:00; Sa off", "2026-11-28 01:00") == .closed)
+        #expect(try status("Mo-Fr 22:00-02:00; Sa 10:00-12:00", "2026-11-28 01:00") == .closed)
+        #expect(try status("Mo 23:00-01:00; Tu 10:00-12:00", "2026-11-24 00:15") == .closed)
+        // An off rule with times closes only those.
+        #expect(try status("24/7; Mo 12:00-13:00 off", "2026-11-23 11:00") == .open)
+        #expect(try status("24/7; Mo 12:00-13:00 off", "2026-11-23 12:30") == .closed)
     }
 }
 
@@ -279,7 +283,9 @@ private func error(_ value: String) -> OpeningHoursError? {
     @Test func fallback() throws {
         let hours = try OpeningHours(parsing: #"Mo-Fr 08:00-12:00 || "by appointment""#)
         #expect(hours.state(at: at("2026-11-23 09:00")) == .init(.open))
-        #expect(hours.state(at: at("2026-11-23 13:00")) == .init(.unknown, comment: "by appointment"))
+        // Monday is a day the first sequence speaks of: closed outside its hours.
+        #expect(hours.state(at: at("2026-11-23 13:00")) == .init(.closed))
+        #expect(hours.state(at: at("2026-11-28 13:00")) == .init(.unknown, comment: "by appointment"))
         // An explicit off is not overridden by the fallback.
         let off = try OpeningHours(parsing: #"Mo-Fr 08:00-12:00; Sa off || unknown"#)
         #expect(off.state(at: at("2026-11-28 09:00")).status == .closed)
