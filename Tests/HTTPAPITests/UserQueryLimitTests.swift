@@ -97,9 +97,10 @@ import Testing
             }
         }
         #expect(refused?.status == 429 && refused?.headers["retry-after"] == "1", "\(String(describing: refused))")
-        // The server counted them in the instance it was given, by the client's address, as the
-        // line protocol would.
-        #expect(throws: PlacesError.self) { try limit.admit(.anonymous, address: "127.0.0.1") }
+        // The 429 can only come from the instance it was given (a server's own default is no
+        // limit). That the address is the key is checked by the line protocol's and `serve`'s
+        // tests, which share one budget across protocols; re-reading the bucket here would race
+        // its refill on a loaded machine (a 73 s stall in CI once refilled it).
         #expect(try await HTTPServerTests.request("GET", places).status == 200)
         await server.shutdown()
     }
