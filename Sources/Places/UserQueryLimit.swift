@@ -13,14 +13,19 @@ public final class UserQueryLimit: Sendable {
     /// Queries a client may make at once after a quiet spell.
     public let burst: Int
     private let limiter: RateLimiter?
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameters:
     ///   - perSecond: 0 (no limit) or more.
     ///   - burst: defaults to 10 seconds' worth (a map page loads its table and stream at once).
-    public init(perSecond: Int, burst: Int? = nil) {
+    ///   - now: the clock; tests stop it, so that no budget refills while a loaded machine stalls.
+    public init(
+        perSecond: Int, burst: Int? = nil, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.perSecond = max(0, perSecond)
         self.burst = max(1, burst ?? self.perSecond * 10)
         limiter = self.perSecond > 0 ? RateLimiter(requestsPerSecond: self.perSecond, burst: self.burst) : nil
+        self.now = now
     }
 
     /// No limit at all.
@@ -31,10 +36,10 @@ public final class UserQueryLimit: Sendable {
     /// - Parameters:
     ///   - principal: who asks.
     ///   - address: the client's network address (used for the anonymous), nil when unknown.
-    ///   - now: the time, for tests.
+    ///   - time: the time (default: the limit's clock).
     /// - Throws: `PlacesError.tooManyQueries` when the budget is spent.
     public func admit(
-        _ principal: Principal, address: String?, at now: ContinuousClock.Instant = .now
+        _ principal: Principal, address: String?, at time: ContinuousClock.Instant? = nil
     ) throws(PlacesError) {
         guard let limiter else { return }
         let client: String
@@ -43,7 +48,7 @@ public final class UserQueryLimit: Sendable {
         case .user(let id): client = "user\u{0}" + id
         case .anonymous: client = "address\u{0}" + (address ?? "unknown")
         }
-        if let wait = limiter.admit(client, at: now) {
+        if let wait = limiter.admit(client, at: time ?? now()) {
             throw .tooManyQueries(
                 perSecond: perSecond, burst: burst,
                 retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up))))

@@ -14,7 +14,11 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct UserQueryLimitTests {
     static let here = UserPrivacyTests.here
     /// One query a second in bursts of two: the third at once is refused.
-    static func limit() -> UserQueryLimit { UserQueryLimit(perSecond: 1, burst: 2) }
+    /// A stopped clock: no budget refills while a loaded machine stalls.
+    static func limit() -> UserQueryLimit {
+        UserQueryLimit(perSecond: 1, burst: 2, now: { UserQueryLimitTests.stopped })
+    }
+    static let stopped = ContinuousClock.now
 
     /// Every operation that answers about other users but the watches (a stream is never read whole
     /// by the recording transport; they are checked by calling the handler).

@@ -11,6 +11,8 @@ import Testing
 /// and are refused with `-ERR rate limit: …` once it is spent, the connection still usable;
 /// places, the admin and a user's own record are not limited.
 @Suite struct UserQueryLimitCommandTests {
+    static let stopped = ContinuousClock.now
+
     /// `too many queries about users` at 1 a second in bursts of 2, to retry in 1 s.
     static let refusal = RESPReply.error(
         "ERR rate limit: too many queries about users: over the rate of 1 a second in bursts of 2 "
@@ -20,7 +22,8 @@ import Testing
     /// query a second in bursts of 2.
     struct Fixture {
         let service: LineService
-        let limit = UserQueryLimit(perSecond: 1, burst: 2)
+        // A stopped clock: no budget refills while a loaded machine stalls.
+        let limit = UserQueryLimit(perSecond: 1, burst: 2, now: { UserQueryLimitCommandTests.stopped })
         let adminToken: String
         let ayseToken: String
         let oyaToken: String
