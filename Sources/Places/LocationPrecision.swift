@@ -99,8 +99,14 @@ public enum LocationPrecision: String, Sendable, Hashable, CaseIterable {
     /// A distance as others may learn it: the nearest multiple of `cellMeters` (unchanged for
     /// `exact`).
     public func rounded(distanceMeters: Double) -> Double {
-        guard cellMeters > 0, distanceMeters.isFinite else { return distanceMeters }
-        return (distanceMeters / cellMeters).rounded() * cellMeters
+        Self.rounded(distanceMeters, toMultipleOf: cellMeters)
+    }
+
+    /// `distanceMeters` rounded to the nearest multiple of `step` (unchanged for a step of 0 or a
+    /// distance that is not finite).
+    static func rounded(_ distanceMeters: Double, toMultipleOf step: Double) -> Double {
+        guard step > 0, distanceMeters.isFinite else { return distanceMeters }
+        return (distanceMeters / step).rounded() * step
     }
 
     /// The precision a user record made before precision existed is read with.

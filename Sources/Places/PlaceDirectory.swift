@@ -515,10 +515,4 @@ public struct UserHit: Sendable, Hashable {
         self.distanceMeters = distanceMeters
         self.distanceStepMeters = distanceStepMeters
     }
-
-    /// `distance` as a reply gives it: rounded to the nearest multiple of `distanceStepMeters`.
-    public func shown(_ distance: Double) -> Double {
-        guard distanceStepMeters > 0, distance.isFinite else { return distance }
-        return (distance / distanceStepMeters).rounded() * distanceStepMeters
-    }
 }

@@ -82,8 +82,7 @@ public struct WatchEvent: Sendable, Hashable {
     public func measure() -> (distanceMeters: Double, bearingDegrees: Double)? {
         guard let object, let center else { return nil }
         guard let measured = try? model.measure(center, object.coordinate) else { return nil }
-        let step = object.distanceStepMeters
-        let distance = step > 0 ? (measured.distanceMeters / step).rounded() * step : measured.distanceMeters
+        let distance = LocationPrecision.rounded(measured.distanceMeters, toMultipleOf: object.distanceStepMeters)
         return (distance, measured.bearing)
     }
 }
