@@ -50,11 +50,11 @@ let package = Package(
         // glibc's heap counters, for `vicinity-bench bench` and `INFO`'s `used_memory`.
         .target(name: "CHeapStats"),
         .target(
-            name: "Places", dependencies: ["Geo", .product(name: "Crypto", package: "swift-crypto")],
+            name: "Places", dependencies: ["Geo", "OpeningHours", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: optimizedInDebug),
         .target(name: "TextMap", dependencies: ["Geo"]),
         // OSM `opening_hours`: parsing and evaluation in local wall-clock time, no I/O (issue 19).
-        .target(name: "OpeningHours"),
+        .target(name: "OpeningHours", swiftSettings: optimizedInDebug),
         // The one query layer: a query in, ranked hits and the map's view model out.
         .target(name: "PlaceQueries", dependencies: ["Geo", "Places", "TextMap"]),
         .target(

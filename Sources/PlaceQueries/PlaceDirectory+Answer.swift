@@ -8,11 +8,17 @@ extension PlaceDirectory {
     /// - Throws: `PlacesError.geo` for a radius, count or model the index refuses, or a hit the
     ///   projected model cannot measure.
     public func answer(_ query: PlaceQuery) throws(PlacesError) -> QueryAnswer {
-        var (hits, total) = try found(query.collection, query.reach, query)
+        if query.filters, case .users = query.collection {
+            throw .invalidValue(
+                noun: query.open != nil ? "open filter" : "attribute filter", value: PlaceDirectory.userKind,
+                expected: "a place kind: users have no opening hours or attributes to filter on")
+        }
+        let clock = (query.open ?? query.hoursAt).map { OpeningClock(at: $0, calendars: holidays) }
+        var (hits, total) = try found(query.collection, query.reach, query, clock)
         try PlaceDirectory.measure(&hits, query)
         var answer = QueryAnswer(hits: hits, total: total)
         if query.namesNearestBeyond, hits.isEmpty, case .within = query.reach {
-            var (beyond, _) = try found(query.collection, .nearest(count: 1, maxDistanceMeters: nil), query)
+            var (beyond, _) = try found(query.collection, .nearest(count: 1, maxDistanceMeters: nil), query, clock)
             try PlaceDirectory.measure(&beyond, query)
             answer.nearestBeyondRadius = beyond.first
         }
@@ -20,9 +26,13 @@ extension PlaceDirectory {
     }
 
     /// The hits with the index's distances (bearings still 0), and how many there are.
-    private func found(_ collection: PlaceQuery.Collection, _ reach: PlaceQuery.Reach, _ query: PlaceQuery)
-        throws(PlacesError) -> (hits: [QueryHit], total: Int)
-    {
+    private func found(
+        _ collection: PlaceQuery.Collection, _ reach: PlaceQuery.Reach, _ query: PlaceQuery,
+        _ clock: OpeningClock?
+    ) throws(PlacesError) -> (hits: [QueryHit], total: Int) {
+        if query.filters, case .places(let kinds) = collection {
+            return try filtered(kinds, reach, query, clock)
+        }
         switch collection {
         case .users:
             let users: [UserHit]
@@ -54,11 +64,11 @@ extension PlaceDirectory {
                 let total =
                     cut && query.countsAll
                     ? try count(query.center, radiusMeters: radius, kind: kind, model: query.model) : places.count
-                return (places.map(PlaceDirectory.hit), total)
+                return (places.map { PlaceDirectory.hit($0, clock) }, total)
             case .nearest(let count, let maximum):
                 let places = try nearest(
                     count, to: query.center, kind: kind, model: query.model, maxDistanceMeters: maximum)
-                return (places.map(PlaceDirectory.hit), places.count)
+                return (places.map { PlaceDirectory.hit($0, clock) }, places.count)
             }
         case .places(let kinds):
             var hits: [QueryHit] = []
@@ -66,16 +76,57 @@ extension PlaceDirectory {
                 switch reach {
                 case .within(let radius, _):
                     hits += try nearby(query.center, radiusMeters: radius, kind: kind, model: query.model)
-                        .map(PlaceDirectory.hit)
+                        .map { PlaceDirectory.hit($0, clock) }
                 case .nearest(let count, let maximum):
                     hits += try nearest(
                         count, to: query.center, kind: kind, model: query.model, maxDistanceMeters: maximum
-                    ).map(PlaceDirectory.hit)
+                    ).map { PlaceDirectory.hit($0, clock) }
                 }
             }
             hits.sort { ($0.distanceMeters, $0.kind, $0.id) < ($1.distanceMeters, $1.kind, $1.id) }
             return PlaceDirectory.cut(hits, reach)
         }
+    }
+
+    /// The places of `kinds` that pass the query's filters (opening hours, attributes), each with
+    /// its opening state when the query asks for it.
+    private func filtered(
+        _ kinds: [String], _ reach: PlaceQuery.Reach, _ query: PlaceQuery, _ clock: OpeningClock?
+    ) throws(PlacesError) -> (hits: [QueryHit], total: Int) {
+        let matches = query.attributes
+        let opensOnly = query.open != nil
+        var hits: [QueryHit] = []
+        var total = 0
+        for kind in kinds {
+            var found: [PlaceHit]
+            switch reach {
+            case .within(let radius, let limit):
+                found = try places.nearby(
+                    query.center, radiusMeters: radius, kind: kind, model: query.model, limit: nil
+                ) { place in
+                    matches.allSatisfy { $0.matches(place) } && (!opensOnly || clock?.isOpen(place.hours) == true)
+                }
+                total += found.count
+                if let limit, kinds.count == 1, found.count > limit { found.removeSubrange(limit...) }
+            case .nearest(let count, let maximum):
+                found = try places.nearest(
+                    count, to: query.center, kind: kind, model: query.model, maxDistanceMeters: maximum
+                ) { place in
+                    matches.allSatisfy { $0.matches(place) } && (!opensOnly || clock?.isOpen(place.hours) == true)
+                }
+                total += found.count
+            }
+            hits += found.map { PlaceDirectory.hit($0, clock) }
+        }
+        guard kinds.count > 1 else { return (hits, total) }
+        hits.sort { ($0.distanceMeters, $0.kind, $0.id) < ($1.distanceMeters, $1.kind, $1.id) }
+        return PlaceDirectory.cut(hits, reach)
+    }
+
+    private static func hit(_ hit: PlaceHit, _ clock: OpeningClock?) -> QueryHit {
+        var result = PlaceDirectory.hit(hit)
+        if let clock { result.opening = clock.state(of: hit.place.hours) }
+        return result
     }
 
     private static func hit(_ hit: PlaceHit) -> QueryHit {

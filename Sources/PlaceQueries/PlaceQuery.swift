@@ -56,6 +56,18 @@ public struct PlaceQuery: Sendable {
     /// radius when the limit cut the list (a second pass over the index); else it is the number
     /// of hits returned.
     public var countsAll: Bool
+    /// Only the places open at this moment (on a duty spell, or open by their hours; unknown
+    /// hours are not open), each hit with its `OpeningState`. For `nearest`, the nearest open
+    /// places however far they are. Places only.
+    public var open: OpeningMoment?
+    /// Every hit with its `OpeningState` at this moment, without filtering by it (a map marks
+    /// open, closed and unknown places). `open` implies it.
+    public var hoursAt: OpeningMoment?
+    /// Only the places whose attributes match all of these. Places only.
+    public var attributes: [AttributeMatch] = []
+
+    /// Whether the query filters places by anything but distance.
+    public var filters: Bool { open != nil || !attributes.isEmpty }
 
     public init(
         collection: Collection, center: Coordinate, reach: Reach, model: DistanceModel = .geodesic,

@@ -20,11 +20,15 @@ public struct QueryHit: Sendable, Hashable {
     /// coordinate is the published one and the distance is rounded to its cell size; `exact`:
     /// neither); nil for places and the asker's own record.
     public var precision: LocationPrecision?
+    /// For a query with `open` or `hoursAt`: whether the place is open then, and until when.
+    public var opening: OpeningState?
 
     public init(
         id: String, name: String, kind: String, coordinate: Coordinate, distanceMeters: Double,
-        bearingDegrees: Double, visibility: Visibility? = nil, precision: LocationPrecision? = nil
+        bearingDegrees: Double, visibility: Visibility? = nil, precision: LocationPrecision? = nil,
+        opening: OpeningState? = nil
     ) {
+        self.opening = opening
         self.id = id
         self.name = name
         self.kind = kind

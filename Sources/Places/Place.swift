@@ -33,6 +33,9 @@ public struct Place: Sendable, Hashable {
     /// The attribute values, `attributeValues[i]` for `attributeNames[i]`. Two arrays rather than
     /// a dictionary: a place has a handful of attributes, and the rows of one file share the names.
     public private(set) var attributeValues: [String]
+    /// The opening hours compiled from the attributes (`PlaceHours`), or nil when the place has
+    /// neither `opening_hours` nor `duty`.
+    public private(set) var hours: PlaceHours?
 
     /// Extra columns or properties by name, values as text (built on each access; `attribute(_:)`
     /// looks up one).
@@ -56,6 +59,7 @@ public struct Place: Sendable, Hashable {
         self.coordinate = coordinate
         self.attributeNames = Place.normalizedNames(attributeNames, for: attributes)
         self.attributeValues = self.attributeNames.map { attributes[$0] ?? "" }
+        self.hours = PlaceHours.compile(names: self.attributeNames, values: self.attributeValues)
     }
 
     /// Creates a place from attribute names and values in order. A repeated name keeps its first
@@ -81,6 +85,7 @@ public struct Place: Sendable, Hashable {
             self.attributeNames = names
             self.attributeValues = values
         }
+        self.hours = PlaceHours.compile(names: self.attributeNames, values: self.attributeValues)
     }
 
     /// Creates a place whose `attributeNames` the caller knows to be distinct and as many as the
@@ -94,6 +99,7 @@ public struct Place: Sendable, Hashable {
         self.coordinate = coordinate
         self.attributeNames = checkedNames
         self.attributeValues = values
+        self.hours = PlaceHours.compile(names: checkedNames, values: values)
     }
 
     /// The value of one attribute, or nil.
@@ -119,6 +125,24 @@ public struct Place: Sendable, Hashable {
             attributeValues.remove(at: index)
         case (nil, nil): break
         }
+        if PlaceHours.isHoursAttribute(name) {
+            hours = PlaceHours.compile(names: attributeNames, values: attributeValues)
+        }
+    }
+
+    // `hours` is derived from the attributes: equality and hashing leave it out.
+    public static func == (lhs: Place, rhs: Place) -> Bool {
+        lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.name == rhs.name && lhs.coordinate == rhs.coordinate
+            && lhs.attributeNames == rhs.attributeNames && lhs.attributeValues == rhs.attributeValues
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(kind)
+        hasher.combine(name)
+        hasher.combine(coordinate)
+        hasher.combine(attributeNames)
+        hasher.combine(attributeValues)
     }
 
     /// Whether no name repeats: pairwise for the few names a place usually has, else with a set.

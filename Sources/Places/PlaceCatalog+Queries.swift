@@ -136,3 +136,64 @@ extension PlaceCatalog {
         }
     }
 }
+
+extension PlaceCatalog {
+    /// `nearby` over the places `keep` accepts (called once per place within the radius): equals
+    /// filtering a brute-force scan, then sorting.
+    public func nearby(
+        _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
+        limit: Int? = nil, where keep: (Place) -> Bool
+    ) throws(PlacesError) -> [PlaceHit] {
+        let collection = collections[kind]
+        let index = collection?.index ?? emptyIndex
+        let places = collection?.places ?? []
+        do {
+            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
+                let hits = try index.within(
+                    radiusMeters: radiusMeters, of: center, model: model, limit: limit,
+                    tieOrder: { buffer[Int($0)].id < buffer[Int($1)].id }, where: { keep(buffer[Int($0)]) })
+                return hits.map { PlaceHit(place: buffer[Int($0.handle)], distanceMeters: $0.distanceMeters) }
+            }
+        } catch {
+            throw .geo(error)
+        }
+    }
+
+    /// `nearest` over the places `keep` accepts, however far they are (within
+    /// `maxDistanceMeters` if given): equals filtering a brute-force scan, sorting and cutting.
+    public func nearest(
+        _ count: Int, to center: Coordinate, kind: String, model: DistanceModel = .geodesic,
+        maxDistanceMeters: Double? = nil, where keep: (Place) -> Bool
+    ) throws(PlacesError) -> [PlaceHit] {
+        let collection = collections[kind]
+        let index = collection?.index ?? emptyIndex
+        let places = collection?.places ?? []
+        do {
+            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
+                let hits = try index.nearest(
+                    count, to: center, model: model, maxDistanceMeters: maxDistanceMeters,
+                    tieOrder: { buffer[Int($0)].id < buffer[Int($1)].id }, where: { keep(buffer[Int($0)]) })
+                return hits.map { PlaceHit(place: buffer[Int($0.handle)], distanceMeters: $0.distanceMeters) }
+            }
+        } catch {
+            throw .geo(error)
+        }
+    }
+
+    /// How many places `keep` accepts within `radiusMeters` of `center`.
+    public func count(
+        _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
+        where keep: (Place) -> Bool
+    ) throws(PlacesError) -> Int {
+        let collection = collections[kind]
+        let index = collection?.index ?? emptyIndex
+        let places = collection?.places ?? []
+        do {
+            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
+                try index.count(withinRadiusMeters: radiusMeters, of: center, model: model) { keep(buffer[Int($0)]) }
+            }
+        } catch {
+            throw .geo(error)
+        }
+    }
+}

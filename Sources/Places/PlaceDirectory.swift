@@ -31,6 +31,10 @@ public struct PlaceDirectory: Sendable {
     /// The privacy rules this process applies to the writes it plans: the precision of new users,
     /// how long a location lasts, the clock. Not stored (each node says its own).
     public var privacy = PrivacySettings()
+    /// The public-holiday calendars places' `PH` rules use (`HolidayCalendars`): configuration,
+    /// like the time-zone database, not stored (each process loads its own, `Data/holidays/` by
+    /// default).
+    public var holidays = HolidayCalendars()
 
     /// - Parameter places: the places to serve; users start empty.
     public init(places: PlaceCatalog) {
@@ -418,7 +422,7 @@ public struct PlaceDirectory: Sendable {
         }
         for (name, value) in zip(names, place.attributeValues) {
             _ = try Vocabulary.attributeName.parse(name)
-            _ = try Vocabulary.attributeValue.parse(value)
+            try Vocabulary.checkAttribute(name: name, value: value)
         }
         var place = place
         (place.kind, place.id) = (composed(place.kind), composed(place.id))

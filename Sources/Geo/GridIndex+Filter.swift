@@ -1,0 +1,77 @@
+extension GridIndex {
+    /// `within` over the points `keep` accepts: all of them within `radiusMeters` of `center`,
+    /// nearest first, ties by `tieOrder`. Equals filtering a brute-force scan, then sorting.
+    ///
+    /// `keep` is called once per point inside the radius (in no particular order), never for a
+    /// point outside it.
+    public func within(
+        radiusMeters: Double, of center: Coordinate, model: DistanceModel, limit: Int? = nil,
+        tieOrder: TieOrder = { $0 < $1 }, where keep: (UInt32) -> Bool
+    ) throws(GeoError) -> [GridHit] {
+        guard radiusMeters.isFinite, radiusMeters >= 0 else { throw .invalidRadius(radiusMeters) }
+        if let limit, limit < 1 { throw .invalidCount(limit) }
+        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
+            var found = try search.collect(radiusMeters: radiusMeters)
+            found.removeAll { !keep($0.handle) }
+            var hits = search.order(found, tieOrder: tieOrder)
+            if let limit, hits.count > limit { hits.removeSubrange(limit...) }
+            return hits
+        }
+    }
+
+    /// The number of points `keep` accepts within `radiusMeters` of `center`.
+    public func count(
+        withinRadiusMeters radiusMeters: Double, of center: Coordinate, model: DistanceModel,
+        where keep: (UInt32) -> Bool
+    ) throws(GeoError) -> Int {
+        guard radiusMeters.isFinite, radiusMeters >= 0 else { throw .invalidRadius(radiusMeters) }
+        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
+            var total = 0
+            for candidate in try search.collect(radiusMeters: radiusMeters) where keep(candidate.handle) { total += 1 }
+            return total
+        }
+    }
+
+    /// The `count` points nearest to `center` that `keep` accepts, however far they are (within
+    /// `maxDistanceMeters` if given), nearest first, ties by `tieOrder`. Equals filtering a
+    /// brute-force scan, sorting, and taking the first `count`.
+    ///
+    /// The search widens until `count` accepted points are found or the whole Earth is covered;
+    /// `keep` may be called more than once for a point.
+    public func nearest(
+        _ count: Int, to center: Coordinate, model: DistanceModel, maxDistanceMeters: Double? = nil,
+        tieOrder: TieOrder = { $0 < $1 }, where keep: (UInt32) -> Bool
+    ) throws(GeoError) -> [GridHit] {
+        guard count >= 1 else { throw .invalidCount(count) }
+        if let maxDistanceMeters, !(maxDistanceMeters.isFinite && maxDistanceMeters >= 0) {
+            throw .invalidRadius(maxDistanceMeters)
+        }
+        let limit = maxDistanceMeters ?? .infinity
+        let cellArea = cellSizeMeters * cellSizeMeters
+        let local = location(of: center).map { Double(rows[$0.row][$0.position].count) } ?? 0
+        var radius = local > 0 ? (Double(count) * cellArea / (.pi * local)).squareRoot() * 1.2 : cellSizeMeters
+        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
+            let farthest = min(limit, search.wholeEarthMeters)
+            radius = min(radius, farthest)
+            while true {
+                var found = try search.collect(radiusMeters: radius)
+                let inside = found.count
+                found.removeAll { !keep($0.handle) }
+                if found.count >= count || radius >= farthest {
+                    var hits = search.order(found, tieOrder: tieOrder)
+                    if hits.count > count { hits.removeSubrange(count...) }
+                    return hits
+                }
+                if search.visitsEveryCell(radiusMeters: radius) {
+                    radius = farthest
+                    continue
+                }
+                // Grow by the share of points kept: a rare kind of point needs a wider circle.
+                let kept = Double(max(1, found.count))
+                let share = max(kept / Double(max(1, inside)), 1e-6)
+                let growth = max(2, min(1_000, (Double(count) / kept).squareRoot() * 1.3 / share.squareRoot()))
+                radius = min(farthest, radius * growth)
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import OpeningHours
+
+/// Answers "open at this moment?" for many places: the moment is converted into each zone's local
+/// time once, then each place costs one evaluation of its compiled hours (`PlaceHours`).
+///
+/// A value made for one query; not shared between threads.
+public final class OpeningClock {
+    /// The moment, with `.now` resolved.
+    public let moment: OpeningMoment
+    private let calendars: HolidayCalendars
+    /// By zone id: the moment in that zone (local time and instant).
+    private var points: [(local: LocalTime, instant: Int64)?] = []
+    private var lastCalendarName: String?
+    private var lastCalendar: PublicHolidays?
+
+    private static let noHolidays = PublicHolidays([])
+
+    /// How far ahead the next change is looked for.
+    public static let horizonSeconds: Int64 = 8 * 86_400
+
+    /// A clock for `moment`; `.now` becomes `now`.
+    public init(at moment: OpeningMoment, calendars: HolidayCalendars = HolidayCalendars(), now: Date = Date()) {
+        if case .now = moment {
+            self.moment = .instant(Int64(now.timeIntervalSince1970.rounded(.down)))
+        } else {
+            self.moment = moment
+        }
+        self.calendars = calendars
+    }
+
+    /// The moment in a zone.
+    private func point(_ hours: PlaceHours, _ zone: TimeZone) -> (local: LocalTime, instant: Int64) {
+        let id = hours.zoneID
+        if id < points.count, let point = points[id] { return point }
+        if id >= points.count { points += Array(repeating: nil, count: max(id + 1, TimeZones.count) - points.count) }
+        let point: (LocalTime, Int64)
+        switch moment {
+        case .instant(let instant):
+            let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
+            point = (CivilTime.local(instant, offsetSeconds: offset), instant)
+        case .local(let local):
+            point = (local, CivilTime.instant(of: local, in: zone))
+        case .now:
+            preconditionFailure("resolved in init")
+        }
+        points[id] = point
+        return point
+    }
+
+    private func holidays(_ hours: PlaceHours) -> PublicHolidays? {
+        guard let name = hours.calendar, hours.hours?.usesPublicHolidays == true else { return nil }
+        if name != lastCalendarName {
+            lastCalendarName = name
+            lastCalendar = calendars[name]
+        }
+        return lastCalendar
+    }
+
+    /// Whether a place is open at the moment: on duty, or its hours say open. Unknown is not open.
+    public func isOpen(_ hours: PlaceHours?) -> Bool {
+        guard let hours, let zone = hours.zone else { return false }
+        let (local, instant) = point(hours, zone)
+        if !hours.duty.isEmpty, hours.onDuty(at: instant) { return true }
+        guard let parsed = hours.hours else { return false }
+        let holidays = holidays(hours)
+        return parsed.state(at: local, holidays: holidays ?? OpeningClock.noHolidays).status == .open
+    }
+
+    /// The status at an instant in a zone, without the next change.
+    private func status(_ hours: PlaceHours, instant: Int64, local: LocalTime)
+        -> (status: OpeningState.Status, onDuty: Bool, comment: String?)
+    {
+        if hours.onDuty(at: instant) { return (.open, true, nil) }
+        guard let parsed = hours.hours else { return (.unknown, false, nil) }
+        let state = parsed.state(at: local, holidays: holidays(hours) ?? OpeningClock.noHolidays)
+        let status: OpeningState.Status =
+            switch state.status {
+            case .open: .open
+            case .closed: .closed
+            case .unknown: .unknown
+            }
+        return (status, false, state.comment)
+    }
+
+    /// The place's state at the moment with its next change (within 8 days).
+    public func state(of hours: PlaceHours?) -> OpeningState {
+        guard let hours, let zone = hours.zone else { return .unknown }
+        let (local, instant) = point(hours, zone)
+        let now = status(hours, instant: instant, local: local)
+        var state = OpeningState(status: now.status, onDuty: now.onDuty, comment: now.comment)
+        guard now.status != .unknown else { return state }
+        let holidays = holidays(hours) ?? OpeningClock.noHolidays
+        var current = (local: local, instant: instant)
+        for _ in 0..<64 {
+            var candidates: [Int64] = []
+            if let boundary = hours.nextDutyBoundary(after: current.instant) { candidates.append(boundary) }
+            if let change = hours.hours?.nextChange(after: current.local, holidays: holidays) {
+                candidates.append(max(CivilTime.instant(of: change.at, in: zone), current.instant + 60))
+            }
+            guard let next = candidates.min(), next <= instant + OpeningClock.horizonSeconds else { break }
+            let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(next)))
+            let nextLocal = CivilTime.local(next, offsetSeconds: offset)
+            let then = status(hours, instant: next, local: nextLocal)
+            if then.status != now.status {
+                state.nextChange = next
+                state.nextStatus = then.status
+                state.nextChangeOffsetSeconds = offset
+                break
+            }
+            current = (nextLocal, next)
+        }
+        return state
+    }
+}
