@@ -58,7 +58,7 @@ check "dist --json crs" "$out" '"crs":"EPSG:32635"'
 
 # Shipped data, negative longitudes as values; the first query creates the default database.
 out=$("$bin" near 51.508039 -0.128069 --radius 500 2>&1)
-check "first use creates and seeds the default database" "$out" "created $HOME/.local/share/vicinity/vicinity.sqlite with the 1740 shipped places"
+check "first use creates and seeds the default database" "$out" "created $HOME/.local/share/vicinity/vicinity.sqlite with the 2281 shipped places"
 check "London near Trafalgar Square" "$out" "within 500 m"
 check "the database is private to its owner" "$(stat -c %a "$HOME/.local/share/vicinity/vicinity.sqlite")" "^600$"
 out=$("$bin" nearest 51.530882 -0.123796 --count 3 --json)

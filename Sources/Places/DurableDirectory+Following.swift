@@ -228,13 +228,14 @@ extension DurableDirectory {
     }
 
     /// Replaces memory with a fresh snapshot of the store (the log no longer holds what comes
-    /// next); keeps this process's own settings (`openRegistration`, `privacy`).
+    /// next); keeps this process's own settings (`openRegistration`, `privacy`, `holidays`).
     private func reload() throws {
         let cell = read { $0.places.cellSizeMeters }
         var snapshot = try store.snapshot(cellSizeMeters: cell)
         withWriteLock { directory in
             snapshot.directory.openRegistration = directory.openRegistration
             snapshot.directory.privacy = directory.privacy
+            snapshot.directory.holidays = directory.holidays
             let old = directory
             directory = snapshot.directory
             let previous = applied.load(ordering: .relaxed)

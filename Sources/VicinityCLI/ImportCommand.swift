@@ -23,6 +23,21 @@ struct ImportCommand: OutputCommand {
     @Option(help: "Kind of the places (a kind column or property overrides it per row).") var kind: String
     @Flag(help: "Delete the stored places of the imported kinds first.") var replace = false
     @Flag(help: "Leave bad rows out, reporting each, instead of stopping at the first.") var skipInvalid = false
+    @Option(
+        help: ArgumentHelp(
+            "Time zone of the places' opening hours where a place has no tz attribute (IANA name, e.g. Europe/Istanbul).",
+            valueName: "zone"))
+    var tz: String?
+    @Option(
+        help: ArgumentHelp(
+            "Holiday calendar of PH rules where a place has no holidays attribute (NAME of NAME.txt, e.g. IT; default: its country).",
+            valueName: "name"))
+    var holidays: String?
+    @Flag(
+        help:
+            "Refuse a place whose opening_hours does not parse (FILE:LINE and column) instead of keeping it with its hours unknown."
+    )
+    var strictHours = false
     @OptionGroup var database: DatabaseOptions
 
     func execute(_ output: inout CommandOutput) throws {
@@ -32,6 +47,11 @@ struct ImportCommand: OutputCommand {
             throw CLIError.usage("no file to import: give one or more CSV or GeoJSON files, or - for standard input")
         }
         try StandardInput.checkReadOnce(files)
+        let zone = try tz.map { text throws(CLIError) in try ArgumentValues.parse(text, Vocabulary.timeZone) }
+        let calendar = try holidays.map { text throws(CLIError) in
+            try ArgumentValues.parse(text, Vocabulary.attributeValue)
+        }
+        var hoursReport = HoursReport()
         let started = DispatchTime.now().uptimeNanoseconds
         var batch = PlaceImport()
         var skipped = 0
@@ -43,11 +63,16 @@ struct ImportCommand: OutputCommand {
             }
             for error in file.skipped { output.warning("skipped \(error.description)") }
             skipped += file.skipped.count
-            for (offset, place) in file.places.enumerated() {
+            for (offset, read) in file.places.enumerated() {
                 let before = batch.places.count
                 var problem: String?
-                // The façade's rules for every place written, whatever the surface.
-                do { try batch.add(place) } catch { problem = "\(file.origins[offset]): \(error.description)" }
+                let place = ImportCommand.completed(read, zone: zone, calendar: calendar)
+                if let refusal = hoursReport.check(place, at: file.origins[offset], strict: strictHours) {
+                    problem = refusal
+                } else {
+                    // The façade's rules for every place written, whatever the surface.
+                    do { try batch.add(place) } catch { problem = "\(file.origins[offset]): \(error.description)" }
+                }
                 // Within one file the reader has checked; across files the first one wins.
                 if problem == nil, files.count > 1, let added = batch.places.last {
                     let key = added.kind + "\u{0}" + added.id
@@ -66,6 +91,7 @@ struct ImportCommand: OutputCommand {
                 skipped += 1
             }
         }
+        hoursReport.warnings().forEach { output.warning($0) }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let store = try database.openStore(output: &output)
         let places = batch.places
@@ -86,5 +112,71 @@ struct ImportCommand: OutputCommand {
                 + "\(String(format: "%.2f", seconds)) s (\(rate) rows/s; reading and checking "
                 + "\(String(format: "%.2f", readSeconds)) s, storing \(String(format: "%.2f", seconds - readSeconds)) s)"
                 + "\(skippedText).")
+    }
+}
+
+extension ImportCommand {
+    /// The place with `--tz` and `--holidays` filled in where it has no value of its own.
+    static func completed(_ place: Place, zone: String?, calendar: String?) -> Place {
+        var place = place
+        guard
+            place.attribute(PlaceHours.hoursAttribute).map({ !$0.isEmpty }) == true
+                || place.attribute(PlaceHours.dutyAttribute).map({ !$0.isEmpty }) == true
+        else { return place }
+        if let zone, place.attribute(PlaceHours.zoneAttribute)?.isEmpty ?? true {
+            place.setAttribute(PlaceHours.zoneAttribute, to: zone)
+        }
+        if let calendar, place.attribute(PlaceHours.calendarAttribute)?.isEmpty ?? true {
+            place.setAttribute(PlaceHours.calendarAttribute, to: calendar)
+        }
+        return place
+    }
+
+    /// What an import found in the places' hours: values that do not parse, hours without a zone.
+    struct HoursReport {
+        var unparsed: [String] = []
+        var unparsedCount = 0
+        var withoutZone: [String] = []
+        var withoutZoneCount = 0
+        var withHours = 0
+
+        /// The refusal of a place under `--strict-hours`, or nil; counts what it finds.
+        mutating func check(_ place: Place, at origin: SourceLocation, strict: Bool) -> String? {
+            guard let hours = place.hours else { return nil }
+            let text = place.attribute(PlaceHours.hoursAttribute) ?? ""
+            if let problem = hours.hoursProblem {
+                let message =
+                    "\(origin): opening_hours \(PlacesError.quoted(text)) does not parse at column "
+                    + "\(problem.column): \(problem.message)"
+                if strict { return message + " (without --strict-hours it is kept, its hours unknown)" }
+                unparsedCount += 1
+                if unparsed.count < 3 { unparsed.append(message) }
+                return nil
+            }
+            if hours.hours != nil { withHours += 1 }
+            if hours.zone == nil {
+                withoutZoneCount += 1
+                if withoutZone.count < 3 { withoutZone.append("\(origin): \(place.id)") }
+            }
+            return nil
+        }
+
+        /// One warning per kind of problem, with the first examples.
+        func warnings() -> [String] {
+            var lines: [String] = []
+            if unparsedCount > 0 {
+                lines.append(
+                    "\(unparsedCount) \(unparsedCount == 1 ? "place has" : "places have") opening_hours that do not "
+                        + "parse: kept with their hours unknown (--strict-hours refuses them); the first:")
+                lines += unparsed.map { "  " + $0 }
+            }
+            if withoutZoneCount > 0 {
+                lines.append(
+                    "\(withoutZoneCount) \(withoutZoneCount == 1 ? "place has" : "places have") hours but no tz "
+                        + "attribute: their hours are unknown until one is given (--tz ZONE); the first: "
+                        + withoutZone.joined(separator: ", "))
+            }
+            return lines
+        }
     }
 }

@@ -24,6 +24,8 @@ struct MapCommand: OutputCommand {
             --json gives near --json's document, each result with its map cell, a "map" object \
             (side, cell_m) and "nearest_outside": the nearest place beyond the radius (id, name, \
             kind, lat, lon, distance_m, bearing_deg) when none is within it, else null.
+            --open TIME marks each place open, closed or hours unknown at that time (the legend says \
+            how) instead of leaving the closed ones out; --where keeps only the places it matches.
             """
     )
 
@@ -72,7 +74,7 @@ struct MapCommand: OutputCommand {
         let mapKind = kinds.count == 1 ? kinds[0] : "place"
         let answer = try data.answer(
             kinds, center: center, reach: .within(radiusMeters: radiusMeters, limit: nil), model: model,
-            namesNearestBeyond: true)
+            namesNearestBeyond: true, marksHours: true)
         let listing = ResultListing(center: center, model: model, hits: answer.hits)
         let mapModel: MapModel
         do throws(PlacesError) {

@@ -52,7 +52,7 @@ struct NearCommand: OutputCommand {
         let what = ResultListing.plural(QueryData.noun(kinds), total)
         let shown = total > hits.count ? ", the nearest \(hits.count)" : ""
         output.line(
-            "\(total == 0 ? "No" : String(total)) \(what) within \(DistanceText.plain(radiusMeters)) m of "
+            "\(total == 0 ? "No" : String(total)) \(what)\(data.filterText) within \(DistanceText.plain(radiusMeters)) m of "
                 + "\(center) (\(listing.modelDescription))\(shown)\(total == 0 ? "." : ":")")
         listing.lines().forEach { output.line($0) }
     }
@@ -107,8 +107,8 @@ struct NearestCommand: OutputCommand {
         let within = maxMeters.map { " within \(DistanceText.plain($0)) m of \(center)" } ?? " in the data"
         output.line(
             hits.isEmpty
-                ? "No \(ResultListing.plural(noun, 0))\(within) (\(listing.modelDescription))."
-                : "The \(hits.count) \(ResultListing.plural(noun, hits.count)) nearest to \(center)"
+                ? "No \(ResultListing.plural(noun, 0))\(data.filterText)\(within) (\(listing.modelDescription))."
+                : "The \(hits.count) \(ResultListing.plural(noun, hits.count))\(data.filterText) nearest to \(center)"
                     + "\(maxMeters.map { " within \(DistanceText.plain($0)) m" } ?? "") (\(listing.modelDescription)):")
         listing.lines().forEach { output.line($0) }
     }

@@ -9,6 +9,9 @@ struct QueryData {
     /// Who asks: anonymous, or the user whose token was given.
     var principal: Principal
     var fromDatabase: Bool
+    /// `--open`, `--where`.
+    var open: OpeningMoment?
+    var attributes: [AttributeMatch] = []
 
     /// Loads the data the options name.
     static func load(_ query: QueryOptions, kind: String, output: inout CommandOutput) throws(CLIError) -> QueryData {
@@ -18,9 +21,19 @@ struct QueryData {
             }
             let catalog = try ShippedData.catalog(
                 paths: query.dataFiles, defaultKind: kind == Vocabulary.everyKind ? "place" : kind)
-            return QueryData(directory: PlaceDirectory(places: catalog), principal: .anonymous, fromDatabase: false)
+            var directory = PlaceDirectory(places: catalog)
+            directory.holidays = try query.holidayCalendars()
+            return QueryData(
+                directory: directory, principal: .anonymous, fromDatabase: false, open: try query.openingMoment(),
+                attributes: try query.attributeMatches())
+        }
+        let open = try query.openingMoment()
+        let attributes = try query.attributeMatches()
+        if kind == PlaceDirectory.userKind, open != nil || !attributes.isEmpty {
+            throw .usage("--open and --where apply to places: users have no opening hours or attributes")
         }
         var directory = try query.database.loadSnapshot(output: &output).1.directory
+        directory.holidays = try query.holidayCalendars()
         // No server may be running to forget expired locations: read them as forgotten.
         directory.applyDueTimers()
         var principal = Principal.anonymous
@@ -29,7 +42,8 @@ struct QueryData {
                 throw CLIError(error)
             }
         }
-        return QueryData(directory: directory, principal: principal, fromDatabase: true)
+        return QueryData(
+            directory: directory, principal: principal, fromDatabase: true, open: open, attributes: attributes)
     }
 
     /// The place kinds present.
@@ -49,15 +63,38 @@ struct QueryData {
     }
 
     /// The answer to a question about `kinds` (one, or every kind for a map), asked by this
-    /// run's principal, with the model's own distances and bearings.
+    /// run's principal, with the model's own distances and bearings. With `--open`, a list keeps
+    /// only the places open then; a map (`marksHours`) shows every place marked with its state.
     func answer(
         _ kinds: [String], center: Coordinate, reach: PlaceQuery.Reach, model: DistanceModel,
-        namesNearestBeyond: Bool = false
+        namesNearestBeyond: Bool = false, marksHours: Bool = false
     ) throws(CLIError) -> QueryAnswer {
-        let query = PlaceQuery(
+        var query = PlaceQuery(
             collection: collection(kinds), center: center, reach: reach, model: model, principal: principal,
             measures: .exact, namesNearestBeyond: namesNearestBeyond)
+        if marksHours { query.hoursAt = open } else { query.open = open }
+        query.attributes = attributes
         do { return try directory.answer(query) } catch { throw CLIError(error) }
+    }
+
+    /// How the list's title says the filters: " open now", " open at 2026-12-24T22:00 (local)",
+    /// " with dispensing=yes".
+    var filterText: String {
+        var text = ""
+        switch open {
+        case .now?: text += " open now"
+        case .instant(let seconds)?:
+            text +=
+                " open at "
+                + (OpeningState(status: .open, nextChange: seconds).nextChangeText ?? "").replacingOccurrences(
+                    of: "+00:00", with: "Z")
+        case .local(let time)?: text += " open at \(DutyRota.text(time)) local time"
+        case nil: break
+        }
+        if !attributes.isEmpty {
+            text += " with " + attributes.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        }
+        return text
     }
 
     /// A warning when the data holds nothing of the kind searched (a typo in --kind).

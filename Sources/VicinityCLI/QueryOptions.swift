@@ -35,6 +35,38 @@ struct QueryOptions: ParsableArguments {
             valueName: "token"))
     var token: String?
     @Flag(help: "Print one JSON document.") var json = false
+    @Option(
+        help: ArgumentHelp(
+            "Only places open at this time: now, a time with its offset (2026-12-24T22:00+01:00) or a local time read in each place's zone (2026-12-24T22:00). Unknown hours are not open.",
+            valueName: "time"))
+    var open: String?
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp(
+            "Only places whose attribute NAME is VALUE exactly, e.g. dispensing=yes; repeatable (all must hold).",
+            valueName: "name=value"))
+    var conditions: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "Folder of holiday calendars NAME.txt for PH rules (default: the shipped Data/holidays).",
+            valueName: "folder"))
+    var holidays: String?
+
+    /// `--open`, read.
+    func openingMoment() throws(CLIError) -> OpeningMoment? {
+        try open.map { text throws(CLIError) in try ArgumentValues.parse(text, Vocabulary.openingMoment) }
+    }
+
+    /// `--where`, read.
+    func attributeMatches() throws(CLIError) -> [AttributeMatch] {
+        try conditions.map { text throws(CLIError) in try ArgumentValues.parse(text, Vocabulary.attributeMatch) }
+    }
+
+    /// The holiday calendars: `--holidays`, else the shipped `Data/holidays` (none when it is
+    /// missing).
+    func holidayCalendars() throws(CLIError) -> HolidayCalendars {
+        try ShippedData.holidays(folder: holidays)
+    }
 
     /// The distance model named by --model, --crs and --sphere-radius. An option that does not
     /// apply to the chosen model is an error, not silently ignored.

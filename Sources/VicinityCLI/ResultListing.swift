@@ -39,8 +39,21 @@ struct ResultListing {
             let direction = compass + String(repeating: " ", count: 4 - compass.count) + pad(degrees, 3) + "°"
             let name = displayName(row)
             let padded = name.count < nameWidth ? name + String(repeating: " ", count: nameWidth - name.count) : name
+            let state = row.opening.map { "  " + ResultListing.openingText($0) } ?? ""
             return "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  "
-                + "[\(ResultListing.printable(row.id))]"
+                + "[\(ResultListing.printable(row.id))]\(state)"
+        }
+    }
+
+    /// A hit's opening state in words: "open until Thu 19:30", "on duty until Fri 08:30",
+    /// "closed, opens Mon 08:30", "hours unknown".
+    static func openingText(_ state: OpeningState) -> String {
+        switch state.status {
+        case .open:
+            let until = state.openUntil.map { " until " + OpeningLabel.short($0) } ?? ""
+            return (state.onDuty ? "on duty" : "open") + until
+        case .closed: return "closed" + (state.opensAt.map { ", opens " + OpeningLabel.short($0) } ?? "")
+        case .unknown: return "hours unknown"
         }
     }
 
@@ -96,6 +109,11 @@ struct ResultListing {
             var lon: Double
             var distance_m: Double
             var bearing_deg: Double
+            /// With `--open`: `open`, `closed` or `unknown`, and the next change in local time.
+            var open: String?
+            var open_until: String?
+            var opens_at: String?
+            var on_duty: Bool?
         }
 
         var query: Query
@@ -108,7 +126,9 @@ struct ResultListing {
     static func result(_ hit: QueryHit) -> Document.Result {
         Document.Result(
             id: hit.id, name: hit.name, kind: hit.kind, lat: hit.coordinate.latitude, lon: hit.coordinate.longitude,
-            distance_m: hit.distanceMeters, bearing_deg: hit.bearingDegrees)
+            distance_m: hit.distanceMeters, bearing_deg: hit.bearingDegrees, open: hit.opening?.status.rawValue,
+            open_until: hit.opening?.openUntil, opens_at: hit.opening?.opensAt,
+            on_duty: hit.opening?.onDuty)
     }
 
     /// The `--json` document: `{"query":{…},"results":[…]}`, plus `"total"` for `near`.

@@ -79,6 +79,11 @@ struct ServeCommand: OutputCommand {
     var watchHistory = WatchLimits().historyChanges
     @Option(help: "Most objects one watch holds: a watch asked with more is refused, one growing beyond it ends.")
     var maxWatchObjects = WatchLimits().maximumObjects
+    @Option(
+        help: ArgumentHelp(
+            "Folder of holiday calendars NAME.txt for opening hours' PH rules (default: the shipped Data/holidays).",
+            valueName: "folder"))
+    var holidays: String?
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
@@ -135,9 +140,11 @@ struct ServeCommand: OutputCommand {
         let durable: DurableDirectory
         do {
             let privacy = try privacy()
+            let calendars = try ShippedData.holidays(folder: holidays)
             durable = try DurableDirectory(loading: store) { [openRegistration] in
                 $0.openRegistration = openRegistration
                 $0.privacy = privacy
+                $0.holidays = calendars
             }
         } catch {
             throw CLIError.data("\(store.name): \(CLIError.reason(error))")

@@ -4,7 +4,7 @@ import Places
 /// Loads the places a query runs on: the `--data` files, or the shipped pharmacy files.
 enum ShippedData {
     /// The shipped files, relative to the data folder.
-    static let files = ["pharmacies-london.csv", "pharmacies-istanbul-example.csv"]
+    static let files = ["pharmacies-london.csv", "pharmacies-istanbul-example.csv", "pharmacies-piemonte.csv"]
 
     /// The folder with the shipped data: `$VICINITY_DATA`, else `Data/` in the current directory,
     /// else `Data/` beside or above the executable (the package root for `.build/release/vicinity`).
@@ -22,6 +22,15 @@ enum ShippedData {
             folder.deleteLastPathComponent()
         }
         return nil
+    }
+
+    /// The holiday calendars of a folder (`--holidays`), else of the shipped `Data/holidays`, else
+    /// none.
+    static func holidays(folder: String?) throws(CLIError) -> HolidayCalendars {
+        let chosen = folder ?? self.folder().map { $0 + "/holidays" }
+        guard let chosen else { return HolidayCalendars() }
+        if folder == nil, !FileManager.default.fileExists(atPath: chosen) { return HolidayCalendars() }
+        do { return try HolidayCalendars.load(folder: chosen) } catch { throw CLIError(error) }
     }
 
     /// A catalog of the given files, or of the shipped ones when `paths` is empty.

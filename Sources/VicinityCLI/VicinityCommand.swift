@@ -19,6 +19,7 @@ struct VicinityCommand: ParsableCommand {
         version: ProductVersion.current,
         subcommands: [
             NearCommand.self, NearestCommand.self, DistCommand.self, MapCommand.self, ImportCommand.self,
+            ImportRotaCommand.self,
             ExportCommand.self, UserCommand.self, AdminTokenCommand.self, ServeCommand.self, MigrateCommand.self,
         ]
     )

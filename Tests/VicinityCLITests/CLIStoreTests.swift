@@ -204,7 +204,7 @@ import Testing
         let first = CLI.run(["nearest", "51.530882", "-0.123796", "--count", "1"], environment: environment)
         let path = home + "/.local/share/vicinity/vicinity.sqlite"
         #expect(first.status == 0)
-        #expect(first.standardError.hasPrefix("vicinity: created \(path) with the 1740 shipped places"))
+        #expect(first.standardError.hasPrefix("vicinity: created \(path) with the 2281 shipped places"))
         let second = CLI.run(["nearest", "51.530882", "-0.123796", "--count", "1"], environment: environment)
         #expect(second.standardError.isEmpty && second.standardOutput == first.standardOutput)
 
