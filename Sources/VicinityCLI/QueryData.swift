@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import PlaceQueries
 import Places
