@@ -55,6 +55,27 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     /// (wrapping rather than trapping for years beyond ±922 trillion).
     var key: Int { year &* 10_000 &+ month &* 100 &+ day }
 
+    /// The ISO 8601 week number (1–53) of the date with `key` (``key``) and `weekday` (0 = Monday):
+    /// week 1 is the week with the year's first Thursday.
+    static func isoWeek(key: Int, weekday: Int) -> Int {
+        let year = key / 10_000
+        let month = key / 100 % 100
+        var dayOfYear = key % 100
+        for earlier in stride(from: 1, to: month, by: 1) { dayOfYear += daysInMonth(earlier, year: year) }
+        let week = (dayOfYear - (weekday + 1) + 10) / 7
+        if week < 1 { return weeksInYear(year - 1) }
+        if week > weeksInYear(year) { return 1 }
+        return week
+    }
+
+    /// 53 when the year starts on a Thursday, or is a leap year starting on a Wednesday; else 52.
+    static func weeksInYear(_ year: Int) -> Int {
+        // The weekday of 31 December (0 = Sunday): a long year ends on a Thursday, or follows a
+        // year ending on a Wednesday.
+        func lastDay(_ y: Int) -> Int { ((y + y / 4 - y / 100 + y / 400) % 7 + 7) % 7 }
+        return lastDay(year) == 4 || lastDay(year - 1) == 3 ? 53 : 52
+    }
+
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

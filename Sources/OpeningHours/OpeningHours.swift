@@ -13,9 +13,9 @@
 /// value        = rule *( separator rule )                    ; nothing after the last rule
 /// separator    = ";" / "," / "||"
 /// rule         = "24/7" [ modifier ] [ comment ]
-///              / [ years ] [ dates ] [ ":" ] [ days [ ":" ] ] [ spans ] [ modifier ] [ comment ]
+///              / [ years ] [ dates ] [ weeks ] [ ":" ] [ days [ ":" ] ] [ spans ] [ modifier ] [ comment ]
 ///                                                            ; not empty; the first ":" only
-///                                                            ; after years or dates
+///                                                            ; after years, dates or weeks
 /// years        = year-range *( "," year-range )              ; not followed by a month (that
 ///                                                            ; year belongs to the date)
 /// year-range   = year [ "+" / "-" year [ "/" period ] ]      ; 2026, 2026+, 2020-2030, 2020-2030/2
@@ -26,10 +26,15 @@
 ///              / [ year ] month                              ; Dec, 2026 Dec
 /// day-range    = day [ "-" [ [ year ] month ] day ]          ; a year at the end only after one
 ///                                                            ; at the start: 2026 Dec 24-2027 Jan 06
+/// weeks        = "week" week-range *( "," week-range )       ; week 01-10, week 02-52/2, week 1,3-4
+/// week-range   = week [ "-" week [ "/" period ] ]            ; not inverted
 /// days         = day-item *( "," day-item )                  ; Mo-Fr, Sa,Su, Fr-Mo (wraps), Su,PH;
 ///                                                            ; "," may be left out between PH and
 ///                                                            ; a weekday: PH Su, Su PH
 /// day-item     = weekday [ "-" weekday ] / "PH"
+///              / weekday "[" nth *( "," nth ) "]"            ; Su[1], Th[-1], Mo[1,3], Su[1-2]
+/// nth          = occurrence [ "-" occurrence ] / "-" occurrence
+/// occurrence   = "1" / "2" / "3" / "4" / "5"
 /// spans        = span *( "," span )
 /// span         = time "-" time [ "+" ]                       ; 08:30-12:00, 22:00-02:00, 10:00-26:00
 ///              / time "+"                                    ; open end
@@ -38,6 +43,7 @@
 /// modifier     = "open" / "closed" / "off" / "unknown"
 /// comment      = DQUOTE *( any but DQUOTE ) DQUOTE
 /// year         = 4DIGIT                                      ; 1900-9999
+/// week         = 1*2DIGIT                                    ; 1-53
 /// period       = 1*4DIGIT                                    ; 1 or more
 /// weekday      = "Mo" / "Tu" / "We" / "Th" / "Fr" / "Sa" / "Su"
 /// month        = "Jan" / "Feb" / ... / "Dec"
@@ -62,7 +68,8 @@
 /// - A rule without times covers its whole days (00:00-24:00); a rule without selectors covers
 ///   every day. Selectors narrow each other: `2026 Dec Sa` is the Saturdays of December 2026.
 ///   `PH` selects the dates in the caller's holiday set, and weekdays and `PH` in one rule add up
-///   (`Su,PH` and `PH Su` are Sundays and holidays).
+///   (`Su,PH` and `PH Su` are Sundays and holidays). A week is an ISO 8601 week (week 1 holds the
+///   year's first Thursday); `Su[2]` is the second Sunday of the month, `Th[-1]` the last Thursday.
 /// - Years: a year range selects the years in it (with `/n`, every n-th from the first). A year
 ///   before a month range limits it to that year (`2026 Nov-Jan` is January, November and
 ///   December 2026); a year before a day makes the date range absolute (`2021 Mar 28-Apr 16`),
@@ -105,11 +112,11 @@
 /// ## Refused
 ///
 /// Parsing throws ``OpeningHoursError`` with the 1-based column (in Unicode scalars) of the
-/// offending token for: week numbers (`week 01-10`), nth weekdays (`Su[1]`), school holidays
-/// (`SH`), `easter`, sunrise/sunset/dawn/dusk and variable times (`(sunrise+…)`), periodic
-/// selectors other than years (`/2`), day offsets (`+1 day`), full weekday or month names, years
-/// outside 1900-9999, a year on the end of a date range only, a value ending with `;`, and any
-/// other form not listed above.
+/// offending token for: school holidays (`SH`), `easter`, sunrise/sunset/dawn/dusk and variable
+/// times (`(sunrise+…)`), day offsets (`Sa[1] +1 day`), dates given by an nth weekday
+/// (`Mar Su[-1]`), periodic selectors other than years and weeks (`/2`), full weekday or month
+/// names, years outside 1900-9999, a year on the end of a date range only, a value ending with
+/// `;`, and any other form not listed above.
 public struct OpeningHours: Sendable {
     /// The state of a place at an instant.
     public enum Status: Int, Sendable, Hashable {

@@ -33,14 +33,12 @@ struct Parser {
     func unexpected(_ token: Token, expecting: String) -> OpeningHoursError {
         let column = token.column
         switch token.kind {
-        case .word("week"): return OpeningHoursError("week selectors are not supported", column: column)
         case .word("sunrise"), .word("sunset"), .word("dawn"), .word("dusk"):
             return OpeningHoursError("times relative to the sun are not supported", column: column)
         case .word("sh"): return OpeningHoursError("school holidays (SH) are not supported", column: column)
         case .word("easter"): return OpeningHoursError("easter dates are not supported", column: column)
         case .number(_, let digits) where digits == 4:
             return OpeningHoursError("unexpected year, expected \(expecting)", column: column)
-        case .other("["): return OpeningHoursError("nth-weekday selectors ([n]) are not supported", column: column)
         case .other("("): return OpeningHoursError("variable times are not supported", column: column)
         case .other("/"): return OpeningHoursError("periodic (/n) selectors are not supported", column: column)
         case .end: return OpeningHoursError("unexpected end of value, expected \(expecting)", column: column)
@@ -80,13 +78,21 @@ struct Parser {
             advance()
             wholeDay = true
         } else {
-            if case .number(_, 4) = current.kind, !isDatedMonth(at: position) { rule.years = try parseYears() }
-            if Parser.month(current.kind) != nil || isDatedMonth(at: position) { rule.dates = try parseDates() }
-            // A colon for readability after the years and dates (`2026: Mo`), or after the days.
-            if current.kind == .colon, !rule.dates.isEmpty || !rule.years.isEmpty { advance() }
+            var years: [SteppedRange] = []
+            var dates: [DateRange] = []
+            var weeks: [SteppedRange] = []
+            var nth: [UInt16] = []
+            if case .number(_, 4) = current.kind, !isDatedMonth(at: position) { years = try parseYears() }
+            if Parser.month(current.kind) != nil || isDatedMonth(at: position) { dates = try parseDates() }
+            if current.kind == .word("week") { weeks = try parseWeeks() }
+            // A colon for readability after the years, dates and weeks (`2026: Mo`), or after the days.
+            if current.kind == .colon, !dates.isEmpty || !years.isEmpty || !weeks.isEmpty { advance() }
             if Parser.isDaySelector(current.kind) {
-                try parseDays(into: &rule)
+                try parseDays(into: &rule, nth: &nth)
                 if current.kind == .colon { advance() }
+            }
+            if !years.isEmpty || !dates.isEmpty || !weeks.isEmpty || !nth.isEmpty {
+                rule.byDate = DateSelectors(years: years, dates: dates, weeks: weeks, nth: nth)
             }
             if Parser.isTime(current.kind) { rule.spans = try parseSpans() }
         }
@@ -130,12 +136,12 @@ struct Parser {
     }
 
     /// `2026`, `2020-2030`, `2020-2030/2`, `2026+`, separated by `,`.
-    mutating func parseYears() throws(OpeningHoursError) -> [YearRange] {
-        var ranges: [YearRange] = []
+    mutating func parseYears() throws(OpeningHoursError) -> [SteppedRange] {
+        var ranges: [SteppedRange] = []
         while true {
             guard let from = try year(current) else { throw unexpected(current, expecting: "a year") }
             advance()
-            var range = YearRange(from: from, to: from)
+            var range = SteppedRange(from: from, to: from)
             if current.kind == .plus {
                 advance()
                 range.to = Int.max
@@ -161,9 +167,86 @@ struct Parser {
         }
     }
 
+    /// `week 01-10`, `week 02-52/2`, `week 1,3-4`: ISO week numbers 1–53, a range not inverted.
+    mutating func parseWeeks() throws(OpeningHoursError) -> [SteppedRange] {
+        advance()
+        var ranges: [SteppedRange] = []
+        while true {
+            let from = try weekNumber()
+            var range = SteppedRange(from: from, to: from)
+            if current.kind == .dash {
+                advance()
+                let column = current.column
+                range.to = try weekNumber()
+                guard range.to >= from else {
+                    let message = "an inverted week range is ambiguous: write \(range.to)-\(from)"
+                    throw OpeningHoursError(message, column: column)
+                }
+                if current.kind == .other("/"), case .number(let step, let digits) = peek().kind, digits <= 4 {
+                    guard step >= 1 else {
+                        throw OpeningHoursError("a period must be 1 or more", column: peek().column)
+                    }
+                    advance()
+                    advance()
+                    range.step = step
+                }
+            }
+            ranges.append(range)
+            guard current.kind == .comma, case .number(_, let digits) = peek().kind, digits <= 2 else { return ranges }
+            advance()
+        }
+    }
+
+    /// A week number 1–53 (one or two digits).
+    mutating func weekNumber() throws(OpeningHoursError) -> Int {
+        guard case .number(let week, let digits) = current.kind, digits <= 2 else {
+            throw unexpected(current, expecting: "a week number")
+        }
+        guard (1...53).contains(week) else { throw OpeningHoursError("a week must be 01–53", column: current.column) }
+        advance()
+        return week
+    }
+
+    /// `[1]`, `[-1]`, `[1,3]`, `[1-2]` after a weekday: the occurrences in the month, as bits of
+    /// ``DateSelectors/nth``.
+    mutating func parseOccurrences() throws(OpeningHoursError) -> UInt16 {
+        advance()
+        var bits: UInt16 = 0
+        while true {
+            let fromEnd = current.kind == .dash
+            if fromEnd { advance() }
+            let first = try occurrence()
+            var last = first
+            if !fromEnd, current.kind == .dash {
+                advance()
+                last = try occurrence()
+                guard last >= first else { throw unexpected(current, expecting: "a later occurrence") }
+            }
+            for n in first...last { bits |= 1 << UInt16(fromEnd ? 4 + n : n - 1) }
+            if current.kind == .comma {
+                advance()
+                continue
+            }
+            guard current.kind == .other("]") else { throw unexpected(current, expecting: "',' or ']'") }
+            advance()
+            return bits
+        }
+    }
+
+    /// An occurrence number 1–5.
+    mutating func occurrence() throws(OpeningHoursError) -> Int {
+        guard case .number(let n, 1) = current.kind, (1...5).contains(n) else {
+            throw unexpected(current, expecting: "an occurrence 1–5")
+        }
+        advance()
+        return n
+    }
+
     /// `Mo-Fr`, `Sa,Su`, `Fr-Mo`, `PH`, `Su,PH`; the holidays and the weekdays may also follow each
     /// other without a comma (`PH Su`, `Su PH`), as in the reference implementation.
-    mutating func parseDays(into rule: inout Rule) throws(OpeningHoursError) {
+    mutating func parseDays(into rule: inout Rule, nth: inout [UInt16]) throws(OpeningHoursError) {
+        // The weekdays selected without `[n]`: every occurrence of them, once any has `[n]`.
+        var plain: UInt8 = 0
         while true {
             let holiday = current.kind == .word("ph")
             if holiday {
@@ -171,29 +254,44 @@ struct Parser {
                 advance()
             } else if let first = Parser.weekday(current.kind) {
                 advance()
-                if case .other("[") = current.kind { throw unexpected(current, expecting: "") }
-                var last = first
-                if current.kind == .dash {
-                    advance()
-                    guard let end = Parser.weekday(current.kind) else {
-                        throw unexpected(current, expecting: "a weekday")
+                if current.kind == .other("[") {
+                    let bits = try parseOccurrences()
+                    if current.kind == .plus || current.kind == .dash, case .number = peek().kind {
+                        throw OpeningHoursError("day offsets are not supported", column: current.column)
                     }
-                    last = end
-                    advance()
-                }
-                var day = first
-                while true {
-                    rule.weekdays |= 1 << UInt8(day)
-                    if day == last { break }
-                    day = (day + 1) % 7
+                    if nth.isEmpty { nth = Array(repeating: 0, count: 7) }
+                    rule.weekdays |= 1 << UInt8(first)
+                    nth[first] |= bits
+                } else {
+                    var last = first
+                    if current.kind == .dash {
+                        advance()
+                        guard let end = Parser.weekday(current.kind) else {
+                            throw unexpected(current, expecting: "a weekday")
+                        }
+                        last = end
+                        advance()
+                    }
+                    var day = first
+                    while true {
+                        plain |= 1 << UInt8(day)
+                        if day == last { break }
+                        day = (day + 1) % 7
+                    }
+                    if current.kind == .other("[") {
+                        throw OpeningHoursError("write [n] after a single weekday (Su[1])", column: current.column)
+                    }
                 }
             } else {
                 throw unexpected(current, expecting: "a weekday or PH")
             }
-            if case .other("[") = current.kind { throw unexpected(current, expecting: "") }
             if holiday ? Parser.weekday(current.kind) != nil : current.kind == .word("ph") { continue }
-            guard current.kind == .comma, Parser.isDaySelector(peek().kind) else { return }
+            guard current.kind == .comma, Parser.isDaySelector(peek().kind) else { break }
             advance()
+        }
+        rule.weekdays |= plain
+        if !nth.isEmpty {
+            for day in 0..<7 where plain & (1 << UInt8(day)) != 0 { nth[day] = DateSelectors.everyOccurrence }
         }
     }
 

@@ -136,6 +136,52 @@ import Testing
     }
 }
 
+@Suite struct WeekAndOccurrenceTests {
+    /// ISO 8601 weeks: week 1 of 2026 starts on Monday 2025-12-29; 2026 has 53 weeks.
+    @Test func isoWeeks() throws {
+        #expect(try status("week 01", "2025-12-29 10:00") == .open)
+        #expect(try status("week 01", "2026-01-04 10:00") == .open)
+        #expect(try status("week 01", "2026-01-05 10:00") == .closed)
+        #expect(try status("week 01", "2025-12-28 10:00") == .closed)
+        #expect(try status("week 53", "2026-12-31 10:00") == .open)
+        #expect(try status("week 53", "2027-01-03 10:00") == .open)
+        #expect(try status("week 53", "2027-01-04 10:00") == .closed)
+        #expect(try status("week 53", "2021-01-03 10:00") == .open)  // the last day of week 53 of 2020
+    }
+
+    @Test func weekRangesAndPeriods() throws {
+        // Real OSM value (ohrs-sample): every second Wednesday.
+        let value = "week 2-52/2 We 00:00-24:00; week 1-53/2 Sa 00:00-24:00; PH off"
+        #expect(try status(value, "2026-01-07 10:00") == .open)  // week 2
+        #expect(try status(value, "2026-01-14 10:00") == .closed)  // week 3
+        #expect(try status(value, "2026-01-17 10:00") == .open)  // Saturday of week 3
+        #expect(try status("week 1,3-4", "2026-01-14 10:00") == .open)
+        #expect(try status("week 1,3-4", "2026-01-07 10:00") == .closed)
+        #expect(try status("week 10: Mo", "2026-03-02 11:00") == .open)
+        #expect(try status("2026 week 10", "2026-03-09 11:00") == .closed)
+    }
+
+    @Test func nthWeekdays() throws {
+        #expect(try status("Mo[1,3]", "2026-03-02 10:00") == .open)
+        #expect(try status("Mo[1,3]", "2026-03-16 10:00") == .open)
+        #expect(try status("Mo[1,3]", "2026-03-09 10:00") == .closed)
+        #expect(try status("Su[1-2]", "2026-03-08 10:00") == .open)
+        #expect(try status("Su[1-2]", "2026-03-15 10:00") == .closed)
+        #expect(try status("Mo[-2]", "2026-03-23 10:00") == .open)
+        #expect(try status("Mo[-2]", "2026-03-30 10:00") == .closed)
+        #expect(try status("Mo[5]", "2026-03-30 10:00") == .open)
+        #expect(try status("Mo[1],Tu", "2026-03-10 10:00") == .open)
+        #expect(try status("Mo[1],Tu", "2026-03-09 10:00") == .closed)
+        #expect(try status("Su[1] 22:00-02:00", "2026-03-02 01:00") == .open)
+        // Real OSM value (ohrs-sample): closed on the third and the last Thursday.
+        let value = "Mo,Tu,Th,Fr 12:00-18:00; Sa,PH 12:00-17:00; Th[3],Th[-1] off"
+        #expect(try status(value, "2026-03-19 13:00") == .closed)
+        #expect(try status(value, "2026-03-26 13:00") == .closed)
+        #expect(try status(value, "2026-03-12 13:00") == .open)
+        #expect(try status(value, "2026-04-30 13:00") == .closed)  // the fifth Thursday is the last
+    }
+}
+
 @Suite struct ReferenceSyntaxTests {
     @Test func holidaysNextToWeekdays() throws {
         let holidays: Set = [date("2026-04-06")]
