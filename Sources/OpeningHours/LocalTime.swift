@@ -32,9 +32,10 @@ public struct LocalTime: Sendable, Hashable, CustomStringConvertible {
         try self.init(date: date, weekday: Weekday(of: date), minute: hour * 60 + minute)
     }
 
-    /// An instant whose minute (0–1439) the caller has checked; only this module's own stepping
-    /// (`at(minute:)` with a boundary minute, `nextMidnight`) calls it.
-    init(checkedDate date: CalendarDate, weekday: Weekday, minute: Int) {
+    /// An instant whose date exists and whose minute is 0–1439 by construction: for callers in
+    /// this package that compute them (this module's own stepping, a conversion from seconds).
+    /// Only debug builds check; out of range, evaluation gives wrong answers but never traps.
+    package init(checkedDate date: CalendarDate, weekday: Weekday, minute: Int) {
         assert((0..<1440).contains(minute), "minute of the day out of range: \(minute)")
         self.date = date
         self.weekday = weekday
