@@ -57,6 +57,7 @@ test: build-debug
 	SWIFT=$(SWIFT) scripts/postgres-tests.sh
 	VICINITY=$(BIN_DEBUG) scripts/cluster-tests.sh
 	VICINITY=$(BIN_DEBUG) scripts/cli-acceptance.sh
+	SWIFT=$(SWIFT) VICINITY_BENCH=$(dir $(BIN_DEBUG))vicinity-bench scripts/opening-hours-reference.sh
 	VICINITY=$(BIN_DEBUG) scripts/client-sessions.sh
 	VICINITY=$(BIN_DEBUG) scripts/watch-sse.sh
 	VICINITY=$(BIN_DEBUG) scripts/real-clients.sh

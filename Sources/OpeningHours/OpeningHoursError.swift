@@ -2,7 +2,8 @@
 public struct OpeningHoursError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, in English.
     public var message: String
-    /// The 1-based column (in Unicode scalars) where the problem starts.
+    /// The 1-based column (in Unicode scalars) where the problem starts; 0 for a problem that is
+    /// not in a value's text (an instant out of range).
     public var column: Int
 
     public init(_ message: String, column: Int) {
@@ -10,5 +11,5 @@ public struct OpeningHoursError: Error, Sendable, Hashable, CustomStringConverti
         self.column = column
     }
 
-    public var description: String { "column \(column): \(message)" }
+    public var description: String { column > 0 ? "column \(column): \(message)" : message }
 }
