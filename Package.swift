@@ -56,7 +56,7 @@ let package = Package(
         // OSM `opening_hours`: parsing and evaluation in local wall-clock time, no I/O (issue 19).
         .target(name: "OpeningHours", swiftSettings: optimizedInDebug),
         // The one query layer: a query in, ranked hits and the map's view model out.
-        .target(name: "PlaceQueries", dependencies: ["Geo", "Places", "TextMap"]),
+        .target(name: "PlaceQueries", dependencies: ["Geo", "OpeningHours", "Places", "TextMap"]),
         .target(
             name: "PlacesSQLite", dependencies: ["Places", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: optimizedInDebug),

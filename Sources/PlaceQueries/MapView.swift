@@ -26,7 +26,8 @@ public enum MapView {
     }
 
     /// The hits as markers, in order; a hit the projection cannot place (the antipode) is listed
-    /// as outside the map.
+    /// as outside the map. A hit with an opening state (a query with `open` or `hoursAt`) carries
+    /// it with short labels (`OpeningLabel`), so the map marks open and closed places apart.
     public static func markers(_ hits: [QueryHit], center: Coordinate) throws(PlacesError) -> [MapMarker] {
         guard !hits.isEmpty else { return [] }
         let offsets: [(x: Double, y: Double)?]
@@ -38,7 +39,8 @@ public enum MapView {
         return zip(hits, offsets).map { hit, offset in
             MapMarker(
                 name: hit.name, kind: hit.kind, distanceMeters: hit.distanceMeters, bearingDegrees: hit.bearingDegrees,
-                eastMeters: offset?.x ?? .nan, northMeters: offset?.y ?? .nan)
+                eastMeters: offset?.x ?? .nan, northMeters: offset?.y ?? .nan,
+                opening: hit.opening.map(OpeningLabel.mapOpening))
         }
     }
 }

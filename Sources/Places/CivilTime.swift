@@ -36,7 +36,7 @@ enum CivilTime {
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let minute = Int((local - days * 86_400) / 60)
         let weekday = Weekday(rawValue: Int(((days + 3) % 7 + 7) % 7))!
-        return LocalTime(date: date(days: days), weekday: weekday, minute: minute)
+        return LocalTime(checkedDate: date(days: days), weekday: weekday, minute: minute)
     }
 
     /// Seconds since 1970 of a local time read as if it were UTC.

@@ -78,7 +78,7 @@ public struct DutyRota: Sendable, Hashable {
             (0...59).contains(minute)
         else { return nil }
         if bytes.count == 19 { guard number(17..<19) == 0 else { return nil } }
-        return LocalTime(year: year, month: month, day: day, hour: hour, minute: minute)
+        return try? LocalTime(year: year, month: month, day: day, hour: hour, minute: minute)
     }
 
     /// `YYYY-MM-DDTHH:MM`.

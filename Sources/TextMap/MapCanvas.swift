@@ -15,10 +15,17 @@
 /// starts one column to the west, into the empty cell there. With symbols on both sides it has no
 /// room and shows the no-room symbol (`◆`); the list gives its places under that symbol. Large cells have room for `[12]`, whose brackets keep neighbours apart;
 /// in the easternmost cell it would touch the frame, so it shows as `12`.
+///
+/// On a map with opening states (`showsOpening`) only open places have numbers: a closed place
+/// alone in its cell shows the closed symbol (`○`), one with hours unknown `?` — one character, so
+/// it never crowds a neighbour — and the list says per place when it opens or closes. A cell whose
+/// places are none of them open shows its count dimmed.
 struct MapCanvas: Sendable {
     let grid: MapGrid
     let style: MapStyle
     let glyphs: MapGlyphs
+    /// Whether the markers' opening states are drawn (`MapModel.showsOpening`).
+    var showsOpening = false
 
     /// Characters per cell, east–west.
     var cellWidth: Int { style.large ? 4 : 2 }
@@ -65,8 +72,14 @@ struct MapCanvas: Sendable {
         var symbols: [MapCell: Symbol] = [:]
         symbols[centerCell] = Symbol(text: centerPlaces > 0 ? glyphs.centerWithPlaces : glyphs.center, role: .center)
         for (cell, places) in occupants where cell != centerCell {
+            let states = places.map { $0.marker.shownOpening(showsOpening) }
             if places.count > 1 {
-                symbols[cell] = Symbol(text: countMark(places.count), role: .cluster)
+                let noneOpen = showsOpening && !states.contains { $0?.isOpen == true }
+                symbols[cell] = Symbol(text: countMark(places.count), role: noneOpen ? .closed : .cluster)
+            } else if let state = states[0], !state.isOpen {
+                symbols[cell] =
+                    state == .unknown
+                    ? Symbol(text: glyphs.unknown, role: .unknown) : Symbol(text: glyphs.closed, role: .closed)
             } else if let number = places[0].number, let label = label(number) {
                 symbols[cell] = Symbol(text: label, role: .marker)
             } else {
@@ -121,7 +134,9 @@ struct MapCanvas: Sendable {
         }
         let contents = MapPanel.Contents(
             centerPlaces: centerPlaces, lowestNumber: numbers.min(), lowestCount: counts.min(),
-            hasUnlabelled: unlabelled, hasRing: !shown.isEmpty)
+            hasUnlabelled: unlabelled, hasRing: !shown.isEmpty, numbersAreOpen: showsOpening,
+            hasClosed: symbols.values.contains { $0.text == glyphs.closed },
+            hasUnknown: symbols.values.contains { $0.text == glyphs.unknown })
         return Plan(symbols: symbols, ring: shown, contents: contents)
     }
 

@@ -12,6 +12,10 @@ struct MapGlyphs: Sendable, Hashable {
     var count: String
     /// A place or cell whose mark has no room on the map.
     var cluster: String
+    /// A closed place, on a map that shows opening states (open places show their number).
+    var closed: String
+    /// A place whose hours are unknown, on a map that shows opening states.
+    var unknown: String
     /// Drawn under "N".
     var northArrow: String
     var northShaft: String
@@ -22,13 +26,15 @@ struct MapGlyphs: Sendable, Hashable {
 
     static let unicode = MapGlyphs(
         topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│",
-        center: "◉", centerWithPlaces: "◈", ring: "·", count: "×", cluster: "◆", northArrow: "▲", northShaft: "│",
+        center: "◉", centerWithPlaces: "◈", ring: "·", count: "×", cluster: "◆", closed: "○", unknown: "?",
+        northArrow: "▲", northShaft: "│",
         scaleLeft: "├", scaleBar: "─",
         scaleRight: "┤", ellipsis: "…")
 
     static let ascii = MapGlyphs(
         topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "-", vertical: "|",
-        center: "@", centerWithPlaces: "&", ring: ".", count: "x", cluster: "#", northArrow: "^", northShaft: "|",
+        center: "@", centerWithPlaces: "&", ring: ".", count: "x", cluster: "#", closed: "o", unknown: "?",
+        northArrow: "^", northShaft: "|",
         scaleLeft: "|", scaleBar: "-",
         scaleRight: "|", ellipsis: "...")
 

@@ -11,6 +11,11 @@
 /// Every line fits `width` terminal columns (`TerminalColumns`: CJK and emoji count 2): names are
 /// cut with an ellipsis, the empty message wraps at spaces, and in the large style directions
 /// fall back from words to compass points when words leave a name too little room.
+///
+/// On a map with opening states each row ends in the place's state ("open until Thu 19:30",
+/// "closed, opens Mon 08:30", "hours unknown"), in a column of its own; where that leaves a name
+/// too little room (as for directions in words), each state goes on a line of its own under the
+/// name instead, and a place is listed whole or not at all.
 struct MapList: Sendable {
     let model: MapModel
     let style: MapStyle
@@ -31,6 +36,8 @@ struct MapList: Sendable {
     func lines(_ entries: inout [RenderedMap.Entry], maxLines: Int) -> [StyledLine] {
         if entries.isEmpty { return emptyMessage(maxLines: maxLines) }
         let layout = columns(entries)
+        let openCells = Set(
+            entries.filter { $0.marker.shownOpening(model.showsOpening)?.isOpen ?? true }.compactMap(\.cell))
         // Each line with the entry it lists, nil for a blank line or a heading.
         var items: [(line: StyledLine, entry: Int?)] = []
         var previousCell: MapCell?
@@ -41,11 +48,16 @@ struct MapList: Sendable {
                 items.append((StyledLine("Outside the map:"), nil))
             }
             if style.large && first && !items.isEmpty { items.append((StyledLine(), nil)) }
-            items.append((row(entry, showingMark: first, layout), index))
+            let mark = first ? (text: self.mark(entry), role: role(entry, openCells: openCells)) : nil
+            for line in row(entry, mark: mark, layout) { items.append((line, index)) }
             previousCell = entry.cell
         }
         guard items.count > maxLines else { return items.map(\.line) }
         var kept = Array(items.prefix(maxLines - 1))
+        // A place whose state line was cut goes whole into "… and N more".
+        if let cut = items[kept.count].entry {
+            while let last = kept.last, last.entry == cut { kept.removeLast() }
+        }
         while let last = kept.last, last.entry == nil { kept.removeLast() }
         let listed = Set(kept.compactMap(\.entry))
         for index in entries.indices { entries[index].isListed = listed.contains(index) }
@@ -63,7 +75,9 @@ struct MapList: Sendable {
         var text = "No \(MapWording.printable(model.kind)) within \(MapWording.radius(model.radiusMeters))."
         if let nearest = model.nearestBeyondRadius {
             text += " Nearest: \(name(nearest)), \(MapWording.distance(nearest.distanceMeters)) "
-            text += MapWording.direction(of: nearest, inWords: style.large) + "."
+            text += MapWording.direction(of: nearest, inWords: style.large)
+            if let state = nearest.shownOpening(model.showsOpening) { text += " (\(state.listText))" }
+            text += "."
         }
         var lines = TerminalColumns.wrap(text, to: width, ellipsis: glyphs.ellipsis)
         if lines.count > maxLines {
@@ -80,47 +94,96 @@ struct MapList: Sendable {
         var name: Int
         var distance: Int
         var directionInWords: Bool
+        /// Columns of the widest direction, which the states beside it are aligned after.
+        var direction: Int
+        /// Whether the states go in a column beside the direction (else on a line under the name).
+        var stateBeside: Bool
     }
 
     private func columns(_ entries: [RenderedMap.Entry]) -> Columns {
         let mark = entries.map { TerminalColumns.width(self.mark($0)) }.max() ?? 1
         let distance = entries.map { MapWording.distance($0.marker.distanceMeters).count }.max() ?? 1
         let longest = entries.map { TerminalColumns.width(name($0.marker)) }.max() ?? 0
-        func room(inWords: Bool) -> Int {
-            let direction = entries.map { MapWording.direction(of: $0.marker, inWords: inWords).count }.max() ?? 1
-            return width - mark - distance - direction - 6
+        let state = entries.compactMap { self.state($0.marker).map { TerminalColumns.width($0.listText) } }.max()
+        func direction(inWords: Bool) -> Int {
+            entries.map { MapWording.direction(of: $0.marker, inWords: inWords).count }.max() ?? 1
         }
-        // Words when they leave a name its minimum (or the longest name fits anyway).
-        let inWords = style.large && room(inWords: true) >= min(longest, Self.minimumNameColumns)
+        func room(inWords: Bool, stateBeside: Bool) -> Int {
+            let stateColumns = stateBeside ? state.map { $0 + 2 } ?? 0 : 0
+            return width - mark - distance - direction(inWords: inWords) - 6 - stateColumns
+        }
+        // Words, and states beside, when they leave a name its minimum (or the longest name fits
+        // anyway); states beside before words; compass points and states below when nothing does.
+        let choices =
+            style.large
+            ? [(true, true), (false, true), (true, false), (false, false)] : [(false, true), (false, false)]
+        let (inWords, stateBeside) =
+            choices.first { room(inWords: $0.0, stateBeside: $0.1) >= min(longest, Self.minimumNameColumns) }
+            ?? (false, false)
         // Names are cut only to fit the width, and to no less than one column.
         return Columns(
-            mark: mark, name: max(1, min(longest, room(inWords: inWords))), distance: distance,
-            directionInWords: inWords)
+            mark: mark, name: max(1, min(longest, room(inWords: inWords, stateBeside: stateBeside))),
+            distance: distance, directionInWords: inWords, direction: direction(inWords: inWords),
+            stateBeside: stateBeside)
     }
 
-    private func row(_ entry: RenderedMap.Entry, showingMark: Bool, _ columns: Columns) -> StyledLine {
-        let mark = showingMark ? self.mark(entry) : ""
-        var line = StyledLine(String(repeating: " ", count: columns.mark - TerminalColumns.width(mark)))
-        line.append(mark, role(entry))
+    /// The entry's row, and its state's own line when states go under the names.
+    private func row(_ entry: RenderedMap.Entry, mark: (text: String, role: MapRole)?, _ columns: Columns)
+        -> [StyledLine]
+    {
+        let markText = mark?.text ?? ""
+        var line = StyledLine(String(repeating: " ", count: columns.mark - TerminalColumns.width(markText)))
+        line.append(markText, mark?.role ?? .plain)
         line.append("  " + fitted(name(entry.marker), columns.name))
         let distance = MapWording.distance(entry.marker.distanceMeters)
         line.append("  " + String(repeating: " ", count: columns.distance - distance.count) + distance)
-        line.append("  " + MapWording.direction(of: entry.marker, inWords: columns.directionInWords))
-        return line
+        let direction = MapWording.direction(of: entry.marker, inWords: columns.directionInWords)
+        line.append("  " + direction)
+        guard let state = state(entry.marker) else { return [line] }
+        let role: MapRole = state.isOpen ? .open : state == .unknown ? .unknown : .closed
+        if columns.stateBeside {
+            line.append(String(repeating: " ", count: 2 + columns.direction - direction.count))
+            line.append(state.listText, role)
+            return [line]
+        }
+        var below = StyledLine(String(repeating: " ", count: columns.mark + 2))
+        below.append(TerminalColumns.cut(state.listText, to: width - below.width, ellipsis: glyphs.ellipsis), role)
+        return [line, below]
+    }
+
+    /// The state the list gives the place, nil on a map without opening states.
+    private func state(_ marker: MapMarker) -> MapMarker.Opening? {
+        marker.shownOpening(model.showsOpening)
     }
 
     /// The mark the map shows the place by, or for a place outside the map its number ("7", or
-    /// "[7]" in the large style).
+    /// "[7]" in the large style) or, when it has none, its state's symbol.
     private func mark(_ entry: RenderedMap.Entry) -> String {
         if let symbol = entry.symbol { return symbol }
+        if entry.number == nil, let state = state(entry.marker), !state.isOpen {
+            return state == .unknown ? glyphs.unknown : glyphs.closed
+        }
         let number = entry.number.map(String.init) ?? "?"
         return style.large ? "[\(number)]" : number
     }
 
-    private func role(_ entry: RenderedMap.Entry) -> MapRole {
-        guard let symbol = entry.symbol else { return .marker }
-        if symbol == glyphs.centerWithPlaces { return .center }
-        return entry.isClustered || symbol == glyphs.cluster ? .cluster : .marker
+    /// The mark's colour, as on the map: a shared cell whose places are none of them open
+    /// (`openCells` lacks it) is dimmed.
+    private func role(_ entry: RenderedMap.Entry, openCells: Set<MapCell>) -> MapRole {
+        guard let symbol = entry.symbol else {
+            // Outside the map: its number, or its state's symbol.
+            guard entry.number == nil, let state = state(entry.marker), !state.isOpen else { return .marker }
+            return state == .unknown ? .unknown : .closed
+        }
+        switch symbol {
+        case glyphs.centerWithPlaces: return .center
+        case glyphs.closed: return .closed
+        case glyphs.unknown: return .unknown
+        case glyphs.cluster: return .cluster
+        default:
+            guard entry.isClustered else { return .marker }
+            return entry.cell.map(openCells.contains) == false ? .closed : .cluster
+        }
     }
 
     /// The name, with the kind when it is not the map's kind ("Ayse (user)").

@@ -21,10 +21,16 @@ public struct MapMarker: Sendable, Hashable {
     public var eastMeters: Double
     /// Meters north of the centre (negative: south). NaN or infinite: as for `eastMeters`.
     public var northMeters: Double
+    /// Whether the place is open at the map's moment, for a map that shows opening hours; nil when
+    /// the caller did not ask. A map where any marker has a state draws open places by their
+    /// number and closed places and those with hours unknown by their own symbols, and says in
+    /// the list until when; a marker without a state on such a map is drawn as hours unknown,
+    /// never as open. A map where no marker has one is drawn as if hours did not exist.
+    public var opening: Opening?
 
     public init(
         name: String, kind: String, distanceMeters: Double, bearingDegrees: Double, eastMeters: Double,
-        northMeters: Double
+        northMeters: Double, opening: Opening? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -32,6 +38,7 @@ public struct MapMarker: Sendable, Hashable {
         self.bearingDegrees = bearingDegrees
         self.eastMeters = eastMeters
         self.northMeters = northMeters
+        self.opening = opening
     }
 
     /// The name the list prints.

@@ -22,7 +22,7 @@ public struct MapModel: Sendable, Hashable {
     public var kind: String
     /// The places to number and list, normally those within the radius. The renderer orders
     /// them by `distanceMeters` (a stable sort: callers' ties keep their order) and numbers
-    /// them 1, 2, … in that order.
+    /// them 1, 2, … in that order — only the open ones when some carry an opening state.
     public var markers: [MapMarker]
     /// For an empty map: the nearest place beyond the radius, named under the map so that the
     /// reader knows where to go; nil if there is none or it is unknown.
@@ -42,6 +42,12 @@ public struct MapModel: Sendable, Hashable {
         self.kind = kind
         self.markers = markers
         self.nearestBeyondRadius = nearestBeyondRadius
+    }
+
+    /// Whether the map shows opening states: some marker (or the nearest place beyond the radius)
+    /// carries one (`MapMarker.opening`).
+    var showsOpening: Bool {
+        markers.contains { $0.opening != nil } || nearestBeyondRadius?.opening != nil
     }
 
     /// 1.2 × the radius, so the ring sits inside the frame with a margin, and at least 10 m so a

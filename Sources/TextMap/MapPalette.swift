@@ -14,6 +14,9 @@ struct MapPalette: Sendable, Hashable {
         case .cluster: return highContrast ? "1;7;33" : "1;33"
         case .north: return "1"
         case .scale: return highContrast ? "1" : nil
+        // Open in the markers' green; closed and unknown dimmed, or plain where dim is hard to read.
+        case .open: return highContrast ? "1;32" : "32"
+        case .closed, .unknown: return highContrast ? nil : "2"
         }
     }
 }

@@ -23,11 +23,21 @@ struct MapPanel: Sendable {
         /// symbol.
         var hasUnlabelled = false
         var hasRing = false
+        /// The map shows opening states, so its numbers mark open places ("open pharmacy no. 1").
+        var numbersAreOpen = false
+        /// Some place shows the closed symbol.
+        var hasClosed = false
+        /// Some place shows the hours-unknown symbol.
+        var hasUnknown = false
 
         /// Every entry the legend can have, with two-digit numbers: the legend the layout makes
-        /// room for (beside the map, a longer one is cut to the width).
-        static let widest = Contents(
-            centerPlaces: 99, lowestNumber: 99, lowestCount: 9, hasUnlabelled: true, hasRing: true)
+        /// room for (beside the map, a longer one is cut to the width). The opening states' entries
+        /// only for a map that shows them, so a map without them keeps its size.
+        static func widest(opening: Bool) -> Contents {
+            Contents(
+                centerPlaces: 99, lowestNumber: 99, lowestCount: 9, hasUnlabelled: true, hasRing: true,
+                numbersAreOpen: opening, hasClosed: opening, hasUnknown: opening)
+        }
     }
 
     /// The panel's lines for a map drawn at `metersPerColumn` character columns.
@@ -54,7 +64,7 @@ struct MapPanel: Sendable {
 
     /// The widest the panel can be for this model, columns: its legend with every entry.
     func maximumWidth() -> Int {
-        legend(.widest).joined().map(\.width).max() ?? 0
+        legend(.widest(opening: model.showsOpening)).joined().map(\.width).max() ?? 0
     }
 
     /// The most lines the panel can take: its lines with every legend entry.
@@ -62,7 +72,7 @@ struct MapPanel: Sendable {
     /// - Parameters:
     ///   - maxWidth: as for `lines(metersPerColumn:contents:maxWidth:)`.
     func maximumLineCount(maxWidth: Int?) -> Int {
-        lines(metersPerColumn: 1, contents: .widest, maxWidth: maxWidth).count
+        lines(metersPerColumn: 1, contents: .widest(opening: model.showsOpening), maxWidth: maxWidth).count
     }
 
     /// The lines of each entry: one, or more where `maxWidth` wraps it. Symbols are centred in a
@@ -78,7 +88,14 @@ struct MapPanel: Sendable {
         }
         if let number = contents.lowestNumber {
             // "no. 1" and not "1 pharmacy": the mark is a place's number in the list, not a count.
-            items.append((style.large ? "[\(number)]" : String(number), .marker, "\(kind) no. \(number) in list"))
+            let text = "\(contents.numbersAreOpen ? "open " : "")\(kind) no. \(number) in list"
+            items.append((style.large ? "[\(number)]" : String(number), .marker, text))
+        }
+        if contents.hasClosed {
+            items.append((glyphs.closed, .closed, "closed \(kind)"))
+        }
+        if contents.hasUnknown {
+            items.append((glyphs.unknown, .unknown, "hours unknown"))
         }
         if let count = contents.lowestCount {
             let mark = glyphs.count + (count <= 9 ? String(count) : "+")

@@ -59,8 +59,10 @@ public struct MapRenderer: Sendable {
             panelLinesUnder: panel.maximumLineCount(maxWidth: width), gap: gap)
         let candidate = layout.choice()
         let grid = MapGrid(side: candidate.side, halfExtentMeters: model.halfExtentMeters)
-        var entries = Self.place(model.markers, in: Self.order(model.markers), on: grid)
-        let canvas = MapCanvas(grid: grid, style: style, glyphs: glyphs)
+        let showsOpening = model.showsOpening
+        var entries = Self.place(
+            model.markers, in: Self.order(model.markers), on: grid, showsOpening: showsOpening)
+        let canvas = MapCanvas(grid: grid, style: style, glyphs: glyphs, showsOpening: showsOpening)
         let plan = canvas.plan(entries, radiusMeters: model.radiusMeters)
         let texts = plan.texts
         for index in entries.indices {
@@ -108,7 +110,10 @@ public struct MapRenderer: Sendable {
     /// nearest place, each cell's places nearest first, then the places outside the map. A place
     /// alone in a cell other than the centre's, or outside the map, gets the next number (1, 2, …
     /// in that order); one sharing its cell or in the centre cell is listed under the cell's mark.
-    static func place(_ markers: [MapMarker], in order: [Int], on grid: MapGrid) -> [RenderedMap.Entry] {
+    /// With `showsOpening`, only open places get numbers: the others show their state's symbol.
+    static func place(_ markers: [MapMarker], in order: [Int], on grid: MapGrid, showsOpening: Bool = false)
+        -> [RenderedMap.Entry]
+    {
         var cells: [MapCell] = []
         var occupants: [MapCell: [Int]] = [:]
         var outside: [Int] = []
@@ -126,7 +131,7 @@ public struct MapRenderer: Sendable {
         var next = 1
         for cell in cells {
             let places = occupants[cell] ?? []
-            let numbered = places.count == 1 && cell != center
+            let numbered = places.count == 1 && cell != center && markers[places[0]].isNumbered(showsOpening)
             for index in places {
                 entries.append(
                     RenderedMap.Entry(
@@ -136,11 +141,12 @@ public struct MapRenderer: Sendable {
             if numbered { next += 1 }
         }
         for index in outside {
+            let numbered = markers[index].isNumbered(showsOpening)
             entries.append(
                 RenderedMap.Entry(
-                    number: next, markerIndex: index, marker: markers[index], cell: nil, isClustered: false,
-                    symbol: nil, isListed: true))
-            next += 1
+                    number: numbered ? next : nil, markerIndex: index, marker: markers[index], cell: nil,
+                    isClustered: false, symbol: nil, isListed: true))
+            if numbered { next += 1 }
         }
         return entries
     }

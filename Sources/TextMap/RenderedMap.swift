@@ -4,7 +4,8 @@ public struct RenderedMap: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         /// The place's own number, as the map and the list show it (1 for the first listed): set for
         /// a place alone in its cell and for one outside the map; nil for a place that shares its
-        /// cell or lies in the centre cell, which the list gives under the cell's mark instead.
+        /// cell or lies in the centre cell, which the list gives under the cell's mark instead, and
+        /// on a map with opening states for a place that is not open.
         public var number: Int?
         /// Index of the place in `MapModel.markers`.
         public var markerIndex: Int
@@ -19,7 +20,8 @@ public struct RenderedMap: Sendable, Hashable {
         /// What the map shows in the cell, and the mark the list gives the place under: its number
         /// (`"7"`, `"[7]"` when large), the count of places sharing the cell (`"×3"`, `"×+"` past
         /// 9), the centre symbol merged with places (`"◈"`), or the no-room symbol (`"◆"`) when a
-        /// mark would run into its neighbours; nil outside the map.
+        /// mark would run into its neighbours; on a map with opening states, a closed place's
+        /// symbol (`"○"`) or an hours-unknown one (`"?"`) instead of a number; nil outside the map.
         public var symbol: String?
         /// Whether the list shows the place; false when the list was cut to the height and the place
         /// is counted in its last line, "… and N more".

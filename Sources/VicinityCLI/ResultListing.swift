@@ -39,21 +39,9 @@ struct ResultListing {
             let direction = compass + String(repeating: " ", count: 4 - compass.count) + pad(degrees, 3) + "°"
             let name = displayName(row)
             let padded = name.count < nameWidth ? name + String(repeating: " ", count: nameWidth - name.count) : name
-            let state = row.opening.map { "  " + ResultListing.openingText($0) } ?? ""
+            let state = row.opening.map { "  " + OpeningLabel.text($0) } ?? ""
             return "\(pad(String(position + 1), 4)). \(pad(distance, 11))  \(direction)  \(padded)  "
                 + "[\(ResultListing.printable(row.id))]\(state)"
-        }
-    }
-
-    /// A hit's opening state in words: "open until Thu 19:30", "on duty until Fri 08:30",
-    /// "closed, opens Mon 08:30", "hours unknown".
-    static func openingText(_ state: OpeningState) -> String {
-        switch state.status {
-        case .open:
-            let until = state.openUntil.map { " until " + OpeningLabel.short($0) } ?? ""
-            return (state.onDuty ? "on duty" : "open") + until
-        case .closed: return "closed" + (state.opensAt.map { ", opens " + OpeningLabel.short($0) } ?? "")
-        case .unknown: return "hours unknown"
         }
     }
 

@@ -106,7 +106,7 @@ import Testing
             return false
         }
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        let local = LocalTime(
+        let local = try! LocalTime(
             year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!)
         let name = place.attribute("holidays") ?? place.attribute("country")
         let dates = name.flatMap { Self.holidays[$0] } ?? PublicHolidays([])

@@ -42,11 +42,11 @@ import Testing
     @Test func localTimesBecomeInstantsAcrossDaylightSavingChanges() throws {
         let rome = try #require(TimeZone(identifier: "Europe/Rome"))
         // 2026-03-29: 02:00 local jumps to 03:00 (01:00Z); 2026-10-25: 03:00 falls back to 02:00.
-        let skipped = LocalTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)
+        let skipped = try! LocalTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30)
         #expect(CivilTime.instant(of: skipped, in: rome) == 1_774_746_000)  // 2026-03-29T01:00Z
-        let repeated = LocalTime(year: 2026, month: 10, day: 25, hour: 2, minute: 30)
+        let repeated = try! LocalTime(year: 2026, month: 10, day: 25, hour: 2, minute: 30)
         #expect(CivilTime.instant(of: repeated, in: rome) == 1_792_888_200)  // 00:30Z, the first reading
-        let ordinary = LocalTime(year: 2026, month: 7, day: 1, hour: 12, minute: 0)
+        let ordinary = try! LocalTime(year: 2026, month: 7, day: 1, hour: 12, minute: 0)
         #expect(CivilTime.instant(of: ordinary, in: rome) == 1_782_900_000)  // 10:00Z
     }
 
@@ -58,7 +58,7 @@ import Testing
         #expect(OpeningMoment(parsing: "2026-07-01T05:30-04:30") == .instant(1_782_900_000))
         #expect(
             OpeningMoment(parsing: "2026-07-01T12:00")
-                == .local(LocalTime(year: 2026, month: 7, day: 1, hour: 12, minute: 0)))
+                == .local(try! LocalTime(year: 2026, month: 7, day: 1, hour: 12, minute: 0)))
         for bad in [
             "", "today", "22:00", "2026-02-30T10:00", "2026-07-01T24:00", "2026-07-01 12:00", "2026-07-01T12:00+2",
             "2026-07-01T12:00:60Z", "2026-07-01T12:00.5Z", "2026-07-01T12:00+24:00", "nan", "2026-07-01T12:00ZZ",

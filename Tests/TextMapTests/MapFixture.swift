@@ -26,20 +26,42 @@ enum MapFixture {
         }
     }
 
-    /// The model for a query at `latitude`, `longitude` over a fixture file.
+    /// The opening states of a fixture file (`id,state,time`: `open`, `duty`, `closed` or
+    /// `unknown`, and the time of the next change as the map prints it, possibly empty), by id.
+    static func openings(_ file: String) throws -> [String: MapMarker.Opening] {
+        let text = try GoldenFile.resource(file)
+        var states: [String: MapMarker.Opening] = [:]
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3 else { throw FixtureError.badLine(String(line)) }
+            let time = fields[2].isEmpty ? nil : fields[2]
+            switch fields[1] {
+            case "open": states[fields[0]] = .open(until: time)
+            case "duty": states[fields[0]] = .open(until: time, onDuty: true)
+            case "closed": states[fields[0]] = .closed(opensAt: time)
+            case "unknown": states[fields[0]] = .unknown
+            default: throw FixtureError.badLine(String(line))
+            }
+        }
+        return states
+    }
+
+    /// The model for a query at `latitude`, `longitude` over a fixture file, with the opening
+    /// states of the `hours` fixture file if given (places it does not name have none).
     static func model(
-        _ file: String, latitude: Double, longitude: Double, radiusMeters: Double, halfExtentMeters: Double? = nil
+        _ file: String, latitude: Double, longitude: Double, radiusMeters: Double, halfExtentMeters: Double? = nil,
+        hours: String? = nil
     ) throws -> MapModel {
         let center = try Coordinate(latitude: latitude, longitude: longitude)
         let projection = try LocalProjection(center: center)
+        let openings = try hours.map(Self.openings) ?? [:]
         let measured = try places(file).map { place in
             let (distance, bearing) = Geodesic.wgs84.inverse(center, place.coordinate)
-            return (
-                id: place.id,
-                marker: MapMarker(
-                    name: place.name, kind: "pharmacy", coordinate: place.coordinate, distanceMeters: distance,
-                    bearingDegrees: bearing, projection: projection)
-            )
+            var marker = MapMarker(
+                name: place.name, kind: "pharmacy", coordinate: place.coordinate, distanceMeters: distance,
+                bearingDegrees: bearing, projection: projection)
+            marker.opening = openings[place.id]
+            return (id: place.id, marker: marker)
         }.sorted { ($0.marker.distanceMeters, $0.id) < ($1.marker.distanceMeters, $1.id) }
         return MapModel(
             center: center, radiusMeters: radiusMeters, halfExtentMeters: halfExtentMeters, kind: "pharmacy",

@@ -13,6 +13,8 @@ import Testing
         var width = 80
         var height = 24
         var style = MapStyle(characters: .ascii)
+        /// Opening states for the places (`hours-*.csv`), or none.
+        var hours: String?
         var testDescription: String { golden }
     }
 
@@ -74,13 +76,35 @@ import Testing
         Case(
             golden: "crowded-500m-80x30-large-unicode.txt", places: crowded, latitude: 41.088154,
             longitude: 29.015615, radiusMeters: 500, width: 80, height: 30, style: MapStyle(large: true)),
+        // Opening states (issue 19): open places numbered, closed `o`/`○`, hours unknown `?`.
+        Case(
+            golden: "hours-london-oxford-circus-500m-80x24-ascii.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 500, hours: "hours-london-oxford-circus.csv"),
+        Case(
+            golden: "hours-london-oxford-circus-800m-60x20-unicode.txt", places: london, latitude: 51.5152,
+            longitude: -0.1420, radiusMeters: 800, width: 60, height: 20, style: MapStyle(),
+            hours: "hours-london-oxford-circus.csv"),
+        Case(
+            golden: "hours-crowded-500m-80x24-unicode.txt", places: crowded, latitude: 41.088154,
+            longitude: 29.015615, radiusMeters: 500, style: MapStyle(), hours: "hours-crowded.csv"),
+        Case(
+            golden: "hours-crowded-500m-80x24-color.txt", places: crowded, latitude: 41.088154,
+            longitude: 29.015615, radiusMeters: 500, style: MapStyle(characters: .ascii, color: true),
+            hours: "hours-crowded.csv"),
+        Case(
+            golden: "hours-crowded-500m-30x30-ascii.txt", places: crowded, latitude: 41.088154, longitude: 29.015615,
+            radiusMeters: 500, width: 30, height: 30, hours: "hours-crowded.csv"),
+        Case(
+            golden: "hours-crowded-500m-80x30-large-ascii.txt", places: crowded, latitude: 41.088154,
+            longitude: 29.015615, radiusMeters: 500, width: 80, height: 30,
+            style: MapStyle(characters: .ascii, large: true), hours: "hours-crowded.csv"),
     ]
 
     @Test(arguments: cases)
     func matchesGoldenFile(_ example: Case) throws {
         let model = try MapFixture.model(
             example.places, latitude: example.latitude, longitude: example.longitude,
-            radiusMeters: example.radiusMeters)
+            radiusMeters: example.radiusMeters, hours: example.hours)
         let map = try MapRenderer(width: example.width, height: example.height, style: example.style).render(model)
         GoldenFile.check(map.text, against: example.golden)
     }
