@@ -19,6 +19,11 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends \
 			libproj-dev proj-data libsqlite3-dev pkg-config >/dev/null; \
 	fi
+	@if [ ! -e /usr/share/zoneinfo/Europe/Rome ]; then \
+		echo "installing tzdata (the time-zone database opening hours are evaluated with) with apt-get"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends tzdata >/dev/null; \
+	fi
 	@pkg-config --exists proj || { echo "PROJ is still missing: install libproj-dev" >&2; exit 1; }
 	@pkg-config --exists sqlite3 || { echo "SQLite is still missing: install libsqlite3-dev" >&2; exit 1; }
 
@@ -43,6 +48,19 @@ demo: build
 	@echo
 	@echo "== The 5 pharmacies nearest to King's Cross station =="
 	$(BIN_RELEASE) nearest 51.530882 -0.123796 --count 5
+	@echo
+	@echo "== Pinerolo, Piedmont (OSM data with opening hours): the pharmacies within 500 m, marked open or closed now =="
+	$(BIN_RELEASE) map 44.88534 7.33135 --radius 500 --open now --width 80 --height 24 --data Data/pharmacies-piemonte.csv
+	@echo
+	@echo "== ... and the nearest pharmacy open now, however far (unknown hours never count as open) =="
+	$(BIN_RELEASE) nearest 44.88534 7.33135 --count 1 --open now --data Data/pharmacies-piemonte.csv
+	@echo
+	@echo "== Turin on Sunday 29 November 2026 at 22:00, with the SAMPLE duty rota (made up, Data/README.md) =="
+	@rm -f .build/demo-rota.sqlite .build/demo-rota.sqlite-wal .build/demo-rota.sqlite-shm
+	@$(BIN_RELEASE) import Data/pharmacies-piemonte.csv --kind pharmacy --db .build/demo-rota.sqlite >/dev/null 2>&1
+	$(BIN_RELEASE) import-rota Data/rota-piemonte-sample.csv --keep-ended --db .build/demo-rota.sqlite
+	$(BIN_RELEASE) near 45.0712 7.6861 --radius 500 --open 2026-11-29T22:00 --db .build/demo-rota.sqlite
+	$(BIN_RELEASE) nearest 45.0712 7.6861 --count 2 --open 2026-11-29T22:00 --where dispensing=yes --db .build/demo-rota.sqlite
 	@echo
 	@echo "== One distance, three models =="
 	$(BIN_RELEASE) dist 41.088154 29.015615 41.087853 29.014096

@@ -64,12 +64,14 @@ public struct DutyRotaFile: Sendable {
 
 extension Place {
     /// The place with duty spells added to its `duty` attribute: spells that ended before `now`
-    /// (in the place's zone) are dropped, the rest kept sorted; `replacing` drops every earlier
-    /// spell first.
+    /// (in the place's zone) are dropped unless `keepingEnded`, the rest kept sorted; `replacing`
+    /// drops every earlier spell first.
     ///
     /// - Throws: `PlacesError.invalidValue` when the place has no valid `tz` (local times could not
     ///   be placed in time) or its current `duty` does not parse.
-    public func addingDuty(_ spells: [DutyRota.Spell], replacing: Bool = false, now: Date = Date())
+    public func addingDuty(
+        _ spells: [DutyRota.Spell], replacing: Bool = false, keepingEnded: Bool = false, now: Date = Date()
+    )
         throws(PlacesError) -> Place
     {
         guard let zoneName = attribute(PlaceHours.zoneAttribute), let zone = TimeZones.zone(named: zoneName) else {
@@ -85,7 +87,9 @@ extension Place {
             kept = rota.spells
         }
         let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        let all = Set(kept + spells).filter { CivilTime.instant(of: $0.end, in: zone.zone) > nowSeconds }
+        let all = Set(kept + spells).filter {
+            keepingEnded || CivilTime.instant(of: $0.end, in: zone.zone) > nowSeconds
+        }
         var place = self
         place.setAttribute(PlaceHours.dutyAttribute, to: DutyRota(spells: Array(all)).text)
         return place

@@ -20,6 +20,7 @@ struct ImportRotaCommand: OutputCommand {
     @Argument(help: ArgumentHelp("The rota CSV file (place_id,start,end).", valueName: "file")) var file: String
     @Option(help: "Kind of the places the rota names.") var kind = "pharmacy"
     @Flag(help: "Drop the earlier spells of each place named instead of adding to them.") var replace = false
+    @Flag(help: "Keep spells that have already ended (by default they are dropped, old and new).") var keepEnded = false
     @OptionGroup var database: DatabaseOptions
 
     func execute(_ output: inout CommandOutput) throws {
@@ -44,7 +45,8 @@ struct ImportRotaCommand: OutputCommand {
         do throws(PlacesError) {
             for id in order {
                 guard let place = directory.places.place(kind: kind, id: id) else { continue }
-                try batch.add(try place.addingDuty(spells[id] ?? [], replacing: replace, now: now))
+                try batch.add(
+                    try place.addingDuty(spells[id] ?? [], replacing: replace, keepingEnded: keepEnded, now: now))
             }
         } catch {
             throw CLIError(error)
