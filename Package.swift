@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "VicinityBench",
             dependencies: [
-                "VicinityCLI", "Geo", "Places", "PlacesSQLite", "CHeapStats", "OpeningHours",
+                "VicinityCLI", "Geo", "Places", "PlaceQueries", "PlacesSQLite", "CHeapStats", "OpeningHours",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -55,7 +55,6 @@ extension GridIndex {
             radius = min(radius, farthest)
             while true {
                 var found = try search.collect(radiusMeters: radius)
-                let inside = found.count
                 found.removeAll { !keep($0.handle) }
                 if found.count >= count || radius >= farthest {
                     var hits = search.order(found, tieOrder: tieOrder)
@@ -66,10 +65,12 @@ extension GridIndex {
                     radius = farthest
                     continue
                 }
-                // Grow by the share of points kept: a rare kind of point needs a wider circle.
-                let kept = Double(max(1, found.count))
-                let share = max(kept / Double(max(1, inside)), 1e-6)
-                let growth = max(2, min(1_000, (Double(count) / kept).squareRoot() * 1.3 / share.squareRoot()))
+                // Grow the area by what is missing, judged by the points kept so far; none kept yet:
+                // by 16. Overshooting costs more than a second look: every point kept is ordered,
+                // and ordering measures exact distances.
+                let growth =
+                    found.isEmpty
+                    ? 4 : min(1_000, max(1.25, (Double(count) / Double(found.count)).squareRoot() * 1.2))
                 radius = min(farthest, radius * growth)
             }
         }

@@ -103,16 +103,16 @@ extension PlaceDirectory {
             case .within(let radius, let limit):
                 found = try places.nearby(
                     query.center, radiusMeters: radius, kind: kind, model: query.model, limit: nil
-                ) { place in
-                    matches.allSatisfy { $0.matches(place) } && (!opensOnly || clock?.isOpen(place.hours) == true)
+                ) { (place: borrowing Place) in
+                    PlaceDirectory.passes(place, matches, opensOnly ? clock : nil)
                 }
                 total += found.count
                 if let limit, kinds.count == 1, found.count > limit { found.removeSubrange(limit...) }
             case .nearest(let count, let maximum):
                 found = try places.nearest(
                     count, to: query.center, kind: kind, model: query.model, maxDistanceMeters: maximum
-                ) { place in
-                    matches.allSatisfy { $0.matches(place) } && (!opensOnly || clock?.isOpen(place.hours) == true)
+                ) { (place: borrowing Place) in
+                    PlaceDirectory.passes(place, matches, opensOnly ? clock : nil)
                 }
                 total += found.count
             }
@@ -121,6 +121,14 @@ extension PlaceDirectory {
         guard kinds.count > 1 else { return (hits, total) }
         hits.sort { ($0.distanceMeters, $0.kind, $0.id) < ($1.distanceMeters, $1.kind, $1.id) }
         return PlaceDirectory.cut(hits, reach)
+    }
+
+    /// Whether a place matches every attribute condition and, given a clock, is open by it.
+    @inline(__always)
+    private static func passes(_ place: borrowing Place, _ matches: [AttributeMatch], _ clock: OpeningClock?) -> Bool {
+        for match in matches where !match.matches(place) { return false }
+        guard let clock else { return true }
+        return clock.isOpen(place.hours)
     }
 
     private static func hit(_ hit: PlaceHit, _ clock: OpeningClock?) -> QueryHit {

@@ -21,5 +21,5 @@ public struct AttributeMatch: Sendable, Hashable {
     public static let expected = "NAME=VALUE, an attribute name and the value it must have (e.g. dispensing=yes)"
 
     /// Whether a place has the attribute with this value.
-    public func matches(_ place: Place) -> Bool { place.attribute(name) == value }
+    public func matches(_ place: borrowing Place) -> Bool { place.attribute(name) == value }
 }

@@ -14,7 +14,8 @@ public final class OpeningClock {
     private var lastCalendarName: String?
     private var lastCalendar: PublicHolidays?
 
-    private static let noHolidays = PublicHolidays([])
+    /// The empty calendar, held so that evaluations do not reach for a global.
+    private let noHolidays = PublicHolidays([])
 
     /// How far ahead the next change is looked for.
     public static let horizonSeconds: Int64 = 8 * 86_400
@@ -29,10 +30,17 @@ public final class OpeningClock {
         self.calendars = calendars
     }
 
-    /// The moment in a zone.
-    private func point(_ hours: PlaceHours, _ zone: TimeZone) -> (local: LocalTime, instant: Int64) {
+    /// The moment in the zone of `hours` (which has one).
+    @inline(__always)
+    private func point(_ hours: PlaceHours) -> (local: LocalTime, instant: Int64) {
         let id = hours.zoneID
         if id < points.count, let point = points[id] { return point }
+        return newPoint(hours)
+    }
+
+    private func newPoint(_ hours: PlaceHours) -> (local: LocalTime, instant: Int64) {
+        let id = hours.zoneID
+        guard let zone = hours.zone else { preconditionFailure("a zone id without a zone") }
         if id >= points.count { points += Array(repeating: nil, count: max(id + 1, TimeZones.count) - points.count) }
         let point: (LocalTime, Int64)
         switch moment {
@@ -49,7 +57,7 @@ public final class OpeningClock {
     }
 
     private func holidays(_ hours: PlaceHours) -> PublicHolidays? {
-        guard let name = hours.calendar, hours.hours?.usesPublicHolidays == true else { return nil }
+        guard hours.usesHolidays, let name = hours.calendar else { return nil }
         if name != lastCalendarName {
             lastCalendarName = name
             lastCalendar = calendars[name]
@@ -59,12 +67,11 @@ public final class OpeningClock {
 
     /// Whether a place is open at the moment: on duty, or its hours say open. Unknown is not open.
     public func isOpen(_ hours: PlaceHours?) -> Bool {
-        guard let hours, let zone = hours.zone else { return false }
-        let (local, instant) = point(hours, zone)
+        guard let hours, hours.zoneID >= 0 else { return false }
+        let (local, instant) = point(hours)
         if !hours.duty.isEmpty, hours.onDuty(at: instant) { return true }
-        guard let parsed = hours.hours else { return false }
-        let holidays = holidays(hours)
-        return parsed.state(at: local, holidays: holidays ?? OpeningClock.noHolidays).status == .open
+        return hours.openByHours(
+            at: local, holidays: hours.usesHolidays ? holidays(hours) ?? noHolidays : noHolidays)
     }
 
     /// The status at an instant in a zone, without the next change.
@@ -73,7 +80,7 @@ public final class OpeningClock {
     {
         if hours.onDuty(at: instant) { return (.open, true, nil) }
         guard let parsed = hours.hours else { return (.unknown, false, nil) }
-        let state = parsed.state(at: local, holidays: holidays(hours) ?? OpeningClock.noHolidays)
+        let state = parsed.state(at: local, holidays: holidays(hours) ?? noHolidays)
         let status: OpeningState.Status =
             switch state.status {
             case .open: .open
@@ -86,11 +93,11 @@ public final class OpeningClock {
     /// The place's state at the moment with its next change (within 8 days).
     public func state(of hours: PlaceHours?) -> OpeningState {
         guard let hours, let zone = hours.zone else { return .unknown }
-        let (local, instant) = point(hours, zone)
+        let (local, instant) = point(hours)
         let now = status(hours, instant: instant, local: local)
         var state = OpeningState(status: now.status, onDuty: now.onDuty, comment: now.comment)
         guard now.status != .unknown else { return state }
-        let holidays = holidays(hours) ?? OpeningClock.noHolidays
+        let holidays = holidays(hours) ?? noHolidays
         var current = (local: local, instant: instant)
         for _ in 0..<64 {
             var candidates: [Int64] = []

@@ -142,7 +142,7 @@ extension PlaceCatalog {
     /// filtering a brute-force scan, then sorting.
     public func nearby(
         _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
-        limit: Int? = nil, where keep: (Place) -> Bool
+        limit: Int? = nil, where keep: (borrowing Place) -> Bool
     ) throws(PlacesError) -> [PlaceHit] {
         let collection = collections[kind]
         let index = collection?.index ?? emptyIndex
@@ -163,7 +163,7 @@ extension PlaceCatalog {
     /// `maxDistanceMeters` if given): equals filtering a brute-force scan, sorting and cutting.
     public func nearest(
         _ count: Int, to center: Coordinate, kind: String, model: DistanceModel = .geodesic,
-        maxDistanceMeters: Double? = nil, where keep: (Place) -> Bool
+        maxDistanceMeters: Double? = nil, where keep: (borrowing Place) -> Bool
     ) throws(PlacesError) -> [PlaceHit] {
         let collection = collections[kind]
         let index = collection?.index ?? emptyIndex
@@ -183,7 +183,7 @@ extension PlaceCatalog {
     /// How many places `keep` accepts within `radiusMeters` of `center`.
     public func count(
         _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
-        where keep: (Place) -> Bool
+        where keep: (borrowing Place) -> Bool
     ) throws(PlacesError) -> Int {
         let collection = collections[kind]
         let index = collection?.index ?? emptyIndex

@@ -33,6 +33,8 @@ public final class PlaceHours: Sendable {
     public let rota: DutyRota?
     /// The duty spells in absolute time, merged (empty without a zone).
     let duty: [ClosedOpenSeconds]
+    /// Whether the hours have a `PH` rule (then the calendar is consulted).
+    let usesHolidays: Bool
 
     private init(hours: String?, zone zoneName: String?, calendar: String?, duty dutyText: String?) {
         var parsed: OpeningHours?
@@ -49,6 +51,14 @@ public final class PlaceHours: Sendable {
         let rota = dutyText.flatMap(DutyRota.init(parsing:))
         self.rota = rota
         self.duty = zone.map { rota?.intervals(in: $0.zone) ?? [] } ?? []
+        self.usesHolidays = parsed?.usesPublicHolidays ?? false
+    }
+
+    /// Whether the hours say open at a local time (false without hours), evaluated in place.
+    @inline(__always)
+    func openByHours(at local: LocalTime, holidays: PublicHolidays) -> Bool {
+        guard let hours else { return false }
+        return hours.state(at: local, holidays: holidays).status == .open
     }
 
     /// The hours of a place with these attributes, or nil when it has neither `opening_hours` nor
@@ -74,8 +84,43 @@ public final class PlaceHours: Sendable {
             }
         }
         let chosen = [calendar, country].compactMap { $0 }.first { !$0.isEmpty }
-        return PlaceHours(hours: hours, zone: zone, calendar: chosen, duty: duty)
+        return shared.hours(hours: hours, zone: zone, calendar: chosen, duty: duty)
     }
+
+    /// Compiled hours by their inputs: places with the same hours, zone and calendar (most of a
+    /// chain's, a city's) share one object, parsed once, small enough to stay in the cache while a
+    /// query evaluates thousands of candidates.
+    private final class Interned: @unchecked Sendable {
+        struct Key: Hashable {
+            var hours: String?
+            var zone: String?
+            var calendar: String?
+            var duty: String?
+        }
+
+        let lock = NSLock()
+        var table: [Key: PlaceHours] = [:]
+        /// Beyond this many distinct inputs the table starts afresh (a bound on memory).
+        static let capacity = 65_536
+
+        func hours(hours: String?, zone: String?, calendar: String?, duty: String?) -> PlaceHours {
+            let key = Key(hours: hours, zone: zone, calendar: calendar, duty: duty)
+            lock.lock()
+            if let found = table[key] {
+                lock.unlock()
+                return found
+            }
+            lock.unlock()
+            let made = PlaceHours(hours: hours, zone: zone, calendar: calendar, duty: duty)
+            lock.lock()
+            defer { lock.unlock() }
+            if table.count >= Interned.capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = made
+            return made
+        }
+    }
+
+    private static let shared = Interned()
 
     /// Whether a name is one of those the hours are compiled from.
     static func isHoursAttribute(_ name: String) -> Bool {

@@ -12,7 +12,7 @@ struct VicinityBenchCommand: ParsableCommand {
             """,
         subcommands: [
             BenchCommand.self, StoreBenchCommand.self, LineBenchCommand.self, WatchBenchCommand.self,
-            CrashWriterCommand.self, OpeningHoursTableCommand.self,
+            CrashWriterCommand.self, OpeningHoursTableCommand.self, HoursBenchCommand.self,
         ]
     )
 }
