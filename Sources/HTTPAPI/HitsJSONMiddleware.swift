@@ -74,10 +74,12 @@ extension Components.Schemas.NearbyResult {
         json.raw(",")
         json.key("model")
         json.string(query.model.rawValue)
+        json.writeOpen(query.open)
         json.raw(",")
         json.key("radius_m")
         json.number(query.radiusM)
         json.writeSphereRadius(query.sphereRadiusM)
+        json.writeWhere(query._where)
         json.raw("},")
         json.key("results")
         json.writeHits(results)
@@ -120,7 +122,9 @@ extension Components.Schemas.NearestResult {
         json.raw(",")
         json.key("model")
         json.string(query.model.rawValue)
+        json.writeOpen(query.open)
         json.writeSphereRadius(query.sphereRadiusM)
+        json.writeWhere(query._where)
         json.raw("},")
         json.key("results")
         json.writeHits(results)
@@ -138,9 +142,32 @@ extension JSONText {
         number(meters)
     }
 
+    /// `,"open":…` of a query with an open filter, nothing otherwise.
+    fileprivate mutating func writeOpen(_ text: String?) {
+        guard let text else { return }
+        raw(",")
+        key("open")
+        string(text)
+    }
+
+    /// `,"where":[…]` of a query with attribute filters, nothing otherwise.
+    fileprivate mutating func writeWhere(_ texts: [String]?) {
+        guard let texts else { return }
+        raw(",")
+        key("where")
+        raw("[")
+        for (index, text) in texts.enumerated() {
+            if index > 0 { raw(",") }
+            string(text)
+        }
+        raw("]")
+    }
+
     /// `[{"bearing_deg":…,"distance_m":…,"id":…,"kind":…,"lat":…,"lon":…,"name":…},…]`: each
-    /// member's punctuation and key in one piece (the list is most of the answer); a user seen by
-    /// others ends with `"precision":…` (after `name`, in key order).
+    /// member's punctuation and key in one piece (the list is most of the answer); a hit of a
+    /// query with `open` goes on with `"on_duty":true` (on duty only), `"open":…`, and
+    /// `"open_until":…` or `"opens_at":…`; a user seen by others ends with `"precision":…` (all
+    /// after `name`, in key order).
     fileprivate mutating func writeHits(_ hits: [Components.Schemas.PlaceHit]) {
         reserve(hits.count * 180)
         raw("[")
@@ -159,6 +186,19 @@ extension JSONText {
             number(hit.lon)
             raw(",\"name\":")
             string(hit.name)
+            if let onDuty = hit.onDuty { raw(onDuty ? ",\"on_duty\":true" : ",\"on_duty\":false") }
+            if let open = hit.open {
+                raw(",\"open\":")
+                string(open.rawValue)
+            }
+            if let until = hit.openUntil {
+                raw(",\"open_until\":")
+                string(until)
+            }
+            if let opens = hit.opensAt {
+                raw(",\"opens_at\":")
+                string(opens)
+            }
             if let precision = hit.precision {
                 raw(",\"precision\":")
                 string(precision.rawValue)

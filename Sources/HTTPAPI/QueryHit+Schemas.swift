@@ -2,22 +2,26 @@ import PlaceQueries
 
 /// A query's hit in the contract's schemas: a user seen by anyone but themselves carries the
 /// precision they are seen at (the query layer already placed them at their published location and
-/// rounded the distance).
+/// rounded the distance); a hit of a query with `open` carries its opening state.
 extension QueryHit {
     var placeHit: Components.Schemas.PlaceHit {
-        Components.Schemas.PlaceHit(
+        let opening = openingFields
+        return Components.Schemas.PlaceHit(
             id: id, name: name, kind: kind, lat: coordinate.latitude, lon: coordinate.longitude,
-            distanceM: distanceMeters, bearingDeg: bearingDegrees, precision: precision.map { .init($0) })
+            distanceM: distanceMeters, bearingDeg: bearingDegrees, precision: precision.map { .init($0) },
+            onDuty: opening.onDuty, open: opening.open, openUntil: opening.openUntil, opensAt: opening.opensAt)
     }
 
     /// An RFC 7946 Feature: a Point at `[longitude, latitude]`.
     var feature: Components.Schemas.PlaceFeature {
-        Components.Schemas.PlaceFeature(
+        let opening = openingFields
+        return Components.Schemas.PlaceFeature(
             _type: .feature, id: id,
             geometry: .init(_type: .point, coordinates: [coordinate.longitude, coordinate.latitude]),
             properties: .init(
                 name: name, kind: kind, distanceM: distanceMeters, bearingDeg: bearingDegrees,
-                precision: precision.map { .init($0) }))
+                precision: precision.map { .init($0) }, onDuty: opening.onDuty, open: opening.open,
+                openUntil: opening.openUntil, opensAt: opening.opensAt))
     }
 
     var userHit: Components.Schemas.UserHit {

@@ -14,21 +14,33 @@ struct QueryParameter: Sendable {
     /// The valid values in words, after "expected", e.g. `a number of degrees from -90 to 90`.
     let expected: String
     let required: Bool
+    /// How many times it may be given: 1 but for a list (`where`).
+    let maximumCount: Int
+    /// Whether a value may begin or end with a blank (an attribute value may; no number does).
+    let allowsBlanks: Bool
     /// Whether a text, as sent, is a valid value.
     private let accepts: @Sendable (String) -> Bool
 
     /// A parameter read by one of `Vocabulary`'s rules: its noun, range and message.
-    init<Value>(_ name: String, _ rule: ValueRule<Value>, required: Bool = false) {
-        self.init(name: name, noun: rule.noun, expected: rule.expected, required: required, accepts: rule.isValid)
+    init<Value>(
+        _ name: String, _ rule: ValueRule<Value>, required: Bool = false, maximumCount: Int = 1,
+        allowsBlanks: Bool = false
+    ) {
+        self.init(
+            name: name, noun: rule.noun, expected: rule.expected, required: required, maximumCount: maximumCount,
+            allowsBlanks: allowsBlanks, accepts: rule.isValid)
     }
 
     private init(
-        name: String, noun: String, expected: String, required: Bool, accepts: @escaping @Sendable (String) -> Bool
+        name: String, noun: String, expected: String, required: Bool, maximumCount: Int = 1,
+        allowsBlanks: Bool = false, accepts: @escaping @Sendable (String) -> Bool
     ) {
         self.name = name
         self.noun = noun
         self.expected = expected
         self.required = required
+        self.maximumCount = maximumCount
+        self.allowsBlanks = allowsBlanks
         self.accepts = accepts
     }
 
@@ -45,6 +57,12 @@ struct QueryParameter: Sendable {
     static let limit = QueryParameter("limit", Vocabulary.limit)
     static let count = QueryParameter("count", Vocabulary.count)
     static let model = QueryParameter("model", Vocabulary.model)
+    /// The moment of an open filter (`OpeningMoment`).
+    static let open = QueryParameter("open", Vocabulary.openingMoment)
+    /// `NAME=VALUE`, repeatable: at most as many as a place has attributes (32), since more could
+    /// only repeat one.
+    static let attributeFilter = QueryParameter(
+        "where", Vocabulary.attributeMatch, maximumCount: Vocabulary.maximumAttributes, allowsBlanks: true)
     static let width = QueryParameter("width", Vocabulary.mapWidth)
     static let height = QueryParameter("height", Vocabulary.mapHeight)
     // The answer's shape: words of the HTTP API alone.
@@ -87,13 +105,21 @@ struct QueryParameter: Sendable {
     /// The query parameters of each operation, by operation id. The values of string parameters
     /// (`kind`, `crs`) are checked by the handler: here only that each is given once.
     static let byOperation: [String: [QueryParameter]] = [
-        "findNearby": [latitude("lat"), longitude("lon"), radius, limit, model, format, kind, crs],
-        "findNearest": [latitude("lat"), longitude("lon"), count, maxDistance, model, format, kind, crs],
-        "findNearbyGeoJSON": [latitude("lat"), longitude("lon"), radius, limit, model, kind, crs],
-        "findNearestGeoJSON": [latitude("lat"), longitude("lon"), count, maxDistance, model, kind, crs],
+        "findNearby": [
+            latitude("lat"), longitude("lon"), radius, limit, model, format, kind, crs, open, attributeFilter,
+        ],
+        "findNearest": [
+            latitude("lat"), longitude("lon"), count, maxDistance, model, format, kind, crs, open, attributeFilter,
+        ],
+        "findNearbyGeoJSON": [
+            latitude("lat"), longitude("lon"), radius, limit, model, kind, crs, open, attributeFilter,
+        ],
+        "findNearestGeoJSON": [
+            latitude("lat"), longitude("lon"), count, maxDistance, model, kind, crs, open, attributeFilter,
+        ],
         "measureDistance": [latitude("from_lat"), longitude("from_lon"), latitude("to_lat"), longitude("to_lon")],
         "findNearbyUsers": [latitude("lat"), longitude("lon"), radius, limit],
-        "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii, kind],
+        "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii, kind, open, attributeFilter],
         "watchNearby": [
             kind, optionalLatitude("lat"), optionalLongitude("lon"), user, radius, watchModel, lastEventID,
         ],
@@ -107,7 +133,8 @@ struct QueryParameter: Sendable {
     /// does not, and no value of the contract begins or ends with one: `lat=%2041` is refused here
     /// with the latitude's message instead of failing in the generated code (issue 15).
     func check(text: String) throws(HTTPAPIError) {
-        guard accepts(text), text.first?.isWhitespace != true, text.last?.isWhitespace != true else {
+        guard accepts(text), allowsBlanks || (text.first?.isWhitespace != true && text.last?.isWhitespace != true)
+        else {
             throw invalid(text)
         }
     }
@@ -123,8 +150,9 @@ struct QueryParameter: Sendable {
 
     var missing: HTTPAPIError { .missingParameter(name: name, expected: expected) }
 
-    /// The error for a parameter given `times` times.
+    /// The error for a parameter given `times` times, more than `maximumCount`.
     func repeated(_ times: Int) -> HTTPAPIError {
-        .conflictingParameter(name: name, detail: "query parameter \"\(name)\" is given \(times) times: give it once")
+        let most = maximumCount == 1 ? "give it once" : "give it at most \(maximumCount) times"
+        return .conflictingParameter(name: name, detail: "query parameter \"\(name)\" is given \(times) times: \(most)")
     }
 }

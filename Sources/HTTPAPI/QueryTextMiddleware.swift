@@ -20,14 +20,16 @@ struct QueryTextMiddleware: ServerMiddleware {
     }
 
     /// Checks the parameters in their order in the contract; the first bad one is the error.
-    /// Every value of a repeated parameter is checked, and then a parameter given more than once
-    /// is refused: the generated decoder would take the first and silently drop the others.
+    /// Every value of a repeated parameter is checked, and then a parameter given more times than
+    /// it may be (once, but for a list) is refused: the generated decoder would take the first
+    /// and silently drop the others.
     static func check(_ items: [String: [String]], against parameters: [QueryParameter]) throws(HTTPAPIError) {
         for parameter in parameters {
             if let texts = items[parameter.name] {
                 for text in texts { try parameter.check(text: text) }
-                // The generated decoder would take the first and drop the rest silently.
-                guard texts.count == 1 else { throw parameter.repeated(texts.count) }
+                // The generated decoder would take the first of a single value and drop the rest
+                // silently; a list (`where`) takes them all, up to its most.
+                guard texts.count <= parameter.maximumCount else { throw parameter.repeated(texts.count) }
             } else if parameter.required {
                 throw parameter.missing
             }

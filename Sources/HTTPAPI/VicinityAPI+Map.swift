@@ -11,7 +11,8 @@ extension VicinityAPI {
     /// projection centred on the point (north up), with the numbered list under it; with nothing
     /// in the radius, the nearest place beyond it is named. No colour; one `\n` after each line.
     /// `width` × `height` is the whole text's size, laid out by `MapRenderer` as on every surface:
-    /// the map's size depends on it alone and a list too long is cut with "… and N more".
+    /// the map's size depends on it alone and a list too long is cut with "… and N more". `where`
+    /// keeps the places with those attributes; `open` keeps them all, each with its state then.
     func renderMap(_ input: Operations.RenderMap.Input) async throws -> Operations.RenderMap.Output {
         let query = input.query
         let center = try QueryValues.coordinate(query.lat, query.lon)
@@ -19,9 +20,11 @@ extension VicinityAPI {
         let kind = try QueryValues.kind(query.kind)
         let width = try QueryParameter.width.check(query.width ?? 80, Vocabulary.mapWidth)
         let height = try QueryParameter.height.check(query.height ?? 24, Vocabulary.mapHeight)
-        let question = PlaceQuery(
-            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil), principal: try principal(),
-            namesNearestBeyond: true)
+        let filters = try QueryFilters(open: query.open, where: query._where)
+        let question = filters.marking(
+            PlaceQuery(
+                kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil),
+                principal: try principal(), namesNearestBeyond: true))
         let answer = try self.answer(question)
         let text: String
         do {

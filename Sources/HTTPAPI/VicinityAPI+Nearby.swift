@@ -7,22 +7,25 @@ import Places
 /// `GET /v1/nearby.geojson` and `GET /v1/nearest.geojson`: the same answers as RFC 7946
 /// FeatureCollections. A first-version client's `format=geojson` (or `Accept` preferring
 /// `application/geo+json`) on the JSON paths is a 303 to the GeoJSON one. A query of users is one
-/// of the asker's queries about users (`answer(_:)`); the 303 is not.
+/// of the asker's queries about users (`answer(_:)`); the 303 is not. `open` and `where`
+/// (`QueryFilters`) keep the places open at a moment and those with given attributes.
 extension VicinityAPI {
     /// The places within a radius, nearest first, ties by id; `total` counts them all when
     /// `limit` cuts the list.
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
         let query = input.query
+        let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
-            model: query.model, crs: query.crs)
+            model: query.model, crs: query.crs, filters: filters)
         // Checked first, so that the GeoJSON operation is never sent a query it would refuse.
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
-            let items = VicinityAPI.queryItems([
-                ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
-                ("radius", query.radius.map(NumberText.plain)), ("kind", query.kind),
-                ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue), ("crs", query.crs),
-            ])
+            let items = VicinityAPI.queryItems(
+                [
+                    ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
+                    ("radius", query.radius.map(NumberText.plain)), ("kind", query.kind),
+                    ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue), ("crs", query.crs),
+                ] + filters.queryItems)
             return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
         }
         let answer = try self.answer(question)
@@ -41,7 +44,7 @@ extension VicinityAPI {
         let query = input.query
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
-            model: query.model, crs: query.crs)
+            model: query.model, crs: query.crs, filters: try QueryFilters(open: query.open, where: query._where))
         let answer = try self.answer(question)
         let collection = Components.Schemas.NearbyFeatureCollection(
             _type: .featureCollection, features: answer.hits.map(\.feature), query: echo, total: answer.total)
@@ -51,15 +54,18 @@ extension VicinityAPI {
     /// The `count` places nearest to a point, however far unless `max_distance` says otherwise.
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
         let query = input.query
+        let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
-            model: query.model, crs: query.crs)
+            model: query.model, crs: query.crs, filters: filters)
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
-            let items = VicinityAPI.queryItems([
-                ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
-                ("count", query.count.map(String.init)), ("max_distance", query.maxDistance.map(NumberText.plain)),
-                ("kind", query.kind), ("model", query.model?.rawValue), ("crs", query.crs),
-            ])
+            let items = VicinityAPI.queryItems(
+                [
+                    ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
+                    ("count", query.count.map(String.init)),
+                    ("max_distance", query.maxDistance.map(NumberText.plain)), ("kind", query.kind),
+                    ("model", query.model?.rawValue), ("crs", query.crs),
+                ] + filters.queryItems)
             return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
         }
         let hits = try self.answer(question).hits
@@ -76,7 +82,7 @@ extension VicinityAPI {
         let query = input.query
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
-            model: query.model, crs: query.crs)
+            model: query.model, crs: query.crs, filters: try QueryFilters(open: query.open, where: query._where))
         let hits = try self.answer(question).hits
         let collection = Components.Schemas.NearestFeatureCollection(
             _type: .featureCollection, features: hits.map(\.feature), query: echo)
@@ -87,19 +93,21 @@ extension VicinityAPI {
     /// answer echoes.
     private func nearbyQuestion(
         lat: Double, lon: Double, radius: Double?, kind: String?, limit: Int?,
-        model: Components.Schemas.DistanceModelName?, crs: String?
+        model: Components.Schemas.DistanceModelName?, crs: String?, filters: QueryFilters
     ) throws -> (PlaceQuery, Components.Schemas.NearbyQuery) {
         let center = try QueryValues.coordinate(lat, lon)
         let radius = try QueryParameter.radius.check(radius ?? 500, Vocabulary.radius)
         let kind = try QueryValues.kind(kind)
         let limit = try QueryParameter.limit.check(limit ?? 1000, Vocabulary.limit)
         let model = try QueryValues.model(model, crs: crs, center: center)
-        let question = PlaceQuery(
-            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
-            principal: try principal())
+        let question = filters.filtering(
+            PlaceQuery(
+                kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model.model,
+                principal: try principal()))
         let echo = Components.Schemas.NearbyQuery(
             lat: center.latitude, lon: center.longitude, radiusM: radius, kind: kind, limit: limit, model: model.name,
-            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
+            crs: model.crs, sphereRadiusM: model.sphereRadiusMeters, open: filters.openText,
+            _where: filters.attributeTexts)
         return (question, echo)
     }
 
@@ -107,7 +115,7 @@ extension VicinityAPI {
     /// the answer echoes.
     private func nearestQuestion(
         lat: Double, lon: Double, count: Int?, maxDistance: Double?, kind: String?,
-        model: Components.Schemas.DistanceModelName?, crs: String?
+        model: Components.Schemas.DistanceModelName?, crs: String?, filters: QueryFilters
     ) throws -> (PlaceQuery, Components.Schemas.NearestQuery) {
         let center = try QueryValues.coordinate(lat, lon)
         let count = try QueryParameter.count.check(count ?? 5, Vocabulary.count)
@@ -116,12 +124,14 @@ extension VicinityAPI {
         }
         let kind = try QueryValues.kind(kind)
         let model = try QueryValues.model(model, crs: crs, center: center)
-        let question = PlaceQuery(
-            kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model.model,
-            principal: try principal())
+        let question = filters.filtering(
+            PlaceQuery(
+                kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum),
+                model: model.model, principal: try principal()))
         let echo = Components.Schemas.NearestQuery(
             lat: center.latitude, lon: center.longitude, count: count, maxDistanceM: maximum, kind: kind,
-            model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters)
+            model: model.name, crs: model.crs, sphereRadiusM: model.sphereRadiusMeters, open: filters.openText,
+            _where: filters.attributeTexts)
         return (question, echo)
     }
 

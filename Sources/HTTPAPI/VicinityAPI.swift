@@ -77,10 +77,20 @@ public struct VicinityAPI: Sendable {
 
     /// Answers a query; one about users first takes a query from the asker's budget.
     ///
-    /// - Throws: `.places(.tooManyQueries)` (429) beyond the budget, or the façade's refusal.
+    /// - Throws: `.places(.tooManyQueries)` (429) beyond the budget, a 400 naming `open` or
+    ///   `where` for a filter on users (the query layer's refusal and message), or the façade's
+    ///   refusal.
     func answer(_ question: PlaceQuery) throws(HTTPAPIError) -> QueryAnswer {
         if question.collection == .users { try admitUserQuery(question.principal) }
-        return try read { directory throws(PlacesError) in try directory.answer(question) }
+        do {
+            return try read { directory throws(PlacesError) in try directory.answer(question) }
+        } catch {
+            guard question.filters, question.collection == .users, case .places(let refusal) = error else {
+                throw error
+            }
+            let name = question.open != nil ? QueryParameter.open.name : QueryParameter.attributeFilter.name
+            throw .parameter(name, in: .query, refusal)
+        }
     }
 
     /// Takes one query about other users from `principal`'s budget (`UserQueryLimit`): a user by

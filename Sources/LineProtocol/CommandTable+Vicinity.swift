@@ -3,6 +3,8 @@
 extension CommandTable {
     private static let unitOption = "[@unit UNIT=unit:string]"
     private static let modelOption = "[@model MODEL (@model GEODESIC | HAVERSINE | PROJECTED)]"
+    /// `OPEN now|TIME` and `WHERE name value` (repeatable): `QueryFilters`.
+    private static let filterOptions = "[OPEN=time:string] [@where WHERE (@where name value)] ..."
     private static let precisionOption = "[@precision PRECISION (@precision EXACT | STREET | DISTRICT | CITY)]"
     private static let radiusComplexity =
         "O(N+log(M)) where N is the number of places in the grid cells covering the circle and M the number "
@@ -14,18 +16,22 @@ extension CommandTable {
             since: vicinitySince, group: "geo", complexity: radiusComplexity,
             summary:
                 "Places (or users) of a kind within a radius of a point, nearest first, each with its distance and "
-                + "bearing",
+                + "bearing; OPEN now or a time (2026-12-24T22:00+01:00, or local in each place's zone without an "
+                + "offset) keeps the places open then, each saying until when; WHERE name value keeps those with "
+                + "that attribute",
             syntax:
                 "kind:key latitude:double longitude:double radius:double \(unitOption) [LIMIT=count:integer] "
-                + "\(modelOption) [WITHCOORD]"),
+                + "\(modelOption) [WITHCOORD] \(filterOptions)"),
         command(
             "NEAREST", arity: -5, flags: "readonly", keys: (1, 1, 1), acl: "@geo",
             specs: [spec("RO ACCESS", at: 1)], since: vicinitySince, group: "geo",
             complexity: "O(K log(M)) where K is the count and M the number of places of the kind",
-            summary: "The count places (or users) of a kind nearest to a point, with distance and bearing",
+            summary:
+                "The count places (or users) of a kind nearest to a point, with distance and bearing; with OPEN, "
+                + "the count nearest open at that time however far, and WHERE as for NEARBY",
             syntax:
                 "kind:key latitude:double longitude:double count:integer [MAXDIST=distance:double] \(unitOption) "
-                + "\(modelOption) [WITHCOORD]"),
+                + "\(modelOption) [WITHCOORD] \(filterOptions)"),
         command(
             "DIST", arity: -5, flags: "readonly fast", acl: "@geo", since: vicinitySince, group: "geo",
             summary: "The distance between two points by a distance model (WGS84 geodesic unless MODEL says)",
@@ -34,10 +40,13 @@ extension CommandTable {
                 + unitOption),
         command(
             "MAP", arity: -3, flags: "readonly", acl: "@geo", since: vicinitySince, group: "geo",
-            complexity: radiusComplexity, summary: "A text map of the places around a point",
+            complexity: radiusComplexity,
+            summary:
+                "A text map of the places around a point; OPEN marks each place's state at that time, WHERE name "
+                + "value keeps those with that attribute",
             syntax:
                 "latitude:double longitude:double [RADIUS=meters:double] [WIDTH=columns:integer] "
-                + "[HEIGHT=rows:integer] [KIND=kind]"),
+                + "[HEIGHT=rows:integer] [KIND=kind] \(filterOptions)"),
         command(
             "PLACE.SET", arity: -5, flags: "write denyoom", keys: (1, 1, 1), acl: "@geo",
             specs: [spec("RW UPDATE", at: 1)], since: vicinitySince, group: "geo", complexity: "O(log(M))",

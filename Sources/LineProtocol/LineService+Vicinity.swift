@@ -11,7 +11,7 @@ import TextMap
 /// Replies: a hit is an array `[id, name, distance, bearing]` (distance in the query's unit with
 /// 4 decimals, bearing in degrees clockwise from north with 1 decimal; bulk strings in RESP2 as
 /// Redis writes numbers, doubles in RESP3 and numbers in `OUTPUT json`), plus `[lat, lon]` with
-/// `WITHCOORD`; records (`PLACE.GET`, `USER.GET`) are maps as `HGETALL` gives: flat field/value
+/// `WITHCOORD`, plus a map of its opening state with `OPEN` (`QueryFilters`, `opening(_:)`); records (`PLACE.GET`, `USER.GET`) are maps as `HGETALL` gives: flat field/value
 /// arrays in RESP2, RESP3 maps, JSON objects. Hits are `PlaceDirectory.answer`'s, printed as
 /// they are: a user others see at a precision is at their published location, and the distance
 /// to them is rounded to its cell size in meters before it is converted to the unit.
@@ -51,6 +51,7 @@ extension LineService {
         var limit: Int?
         var model = DistanceModel.geodesic
         var withCoordinates = false
+        var filters = QueryFilters()
         while let option = arguments.option() {
             switch option {
             case "UNIT": unit = try arguments.value(Vocabulary.unit)
@@ -58,19 +59,24 @@ extension LineService {
             case "MODEL": model = try arguments.model()
             case "WITHCOORD": withCoordinates = true
             default:
-                throw .unexpected(
-                    arguments.previous, after: "the radius", expected: ["UNIT", "LIMIT", "MODEL", "WITHCOORD"],
-                    hints: LineService.redisOptionHints)
+                guard try filters.read(option, &arguments) else {
+                    throw .unexpected(
+                        arguments.previous, after: "the radius",
+                        expected: ["UNIT", "LIMIT", "MODEL", "WITHCOORD"] + QueryFilters.options,
+                        hints: LineService.redisOptionHints)
+                }
             }
         }
         let radius: Double
         do { radius = try Vocabulary.distance("radius", unit: unit).parse(radiusText) } catch { throw .places(error) }
-        let query = PlaceQuery(
-            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model,
-            principal: session.principal, countsAll: false)
+        let query = filters.applied(
+            to: PlaceQuery(
+                kind: kind, center: center, reach: .within(radiusMeters: radius, limit: limit), model: model,
+                principal: session.principal, countsAll: false))
         try LineService.admitQuery(ofKind: kind, session)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
-        return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
+        return LineService.listing(
+            answer.hits, unit: unit, withCoordinates: withCoordinates, withOpening: filters.showsOpening)
     }
 
     private func nearest(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
@@ -82,6 +88,7 @@ extension LineService {
         var model = DistanceModel.geodesic
         var withCoordinates = false
         var maximumText: String?
+        var filters = QueryFilters()
         while let option = arguments.option() {
             switch option {
             case "MAXDIST": maximumText = try arguments.next()
@@ -89,9 +96,12 @@ extension LineService {
             case "MODEL": model = try arguments.model()
             case "WITHCOORD": withCoordinates = true
             default:
-                throw .unexpected(
-                    arguments.previous, after: "the count", expected: ["MAXDIST", "UNIT", "MODEL", "WITHCOORD"],
-                    hints: LineService.redisOptionHints.filter { $0.key != "COUNT" })
+                guard try filters.read(option, &arguments) else {
+                    throw .unexpected(
+                        arguments.previous, after: "the count",
+                        expected: ["MAXDIST", "UNIT", "MODEL", "WITHCOORD"] + QueryFilters.options,
+                        hints: LineService.redisOptionHints.filter { $0.key != "COUNT" })
+                }
             }
         }
         var maximum: Double?
@@ -100,12 +110,14 @@ extension LineService {
                 throw .places(error)
             }
         }
-        let query = PlaceQuery(
-            kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model,
-            principal: session.principal)
+        let query = filters.applied(
+            to: PlaceQuery(
+                kind: kind, center: center, reach: .nearest(count: count, maxDistanceMeters: maximum), model: model,
+                principal: session.principal))
         try LineService.admitQuery(ofKind: kind, session)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
-        return LineService.listing(answer.hits, unit: unit, withCoordinates: withCoordinates)
+        return LineService.listing(
+            answer.hits, unit: unit, withCoordinates: withCoordinates, withOpening: filters.showsOpening)
     }
 
     private func dist(_ arguments: inout CommandArguments) throws(CommandFailure) -> RESPReply {
@@ -130,8 +142,11 @@ extension LineService {
         }
     }
 
-    /// A hit is `[id, name, distance, bearing]`, plus `[lat, lon]` with `WITHCOORD`.
-    static func listing(_ hits: [QueryHit], unit: DistanceUnit, withCoordinates: Bool) -> RESPReply {
+    /// A hit is `[id, name, distance, bearing]`, plus `[lat, lon]` with `WITHCOORD`, plus its
+    /// opening state (`opening(_:)`) with `withOpening`.
+    static func listing(
+        _ hits: [QueryHit], unit: DistanceUnit, withCoordinates: Bool, withOpening: Bool = false
+    ) -> RESPReply {
         var rows: [RESPReply] = []
         rows.reserveCapacity(hits.count)
         for hit in hits {
@@ -146,9 +161,22 @@ extension LineService {
                         .text(NumberText.plain(hit.coordinate.longitude)),
                     ]))
             }
+            if withOpening { row.append(opening(hit.opening ?? .unknown)) }
             rows.append(.array(row))
         }
         return .array(rows)
+    }
+
+    /// A hit's opening state as a map (a flat field/value array in RESP2, an object in JSON):
+    /// `open` (`open`, `closed` or `unknown`), then `open_until` (an open place) or `opens_at` (a
+    /// closed one) when the next change is known — the place's local time with its UTC offset,
+    /// minutes, `2026-11-26T19:30+01:00` — and `on_duty` (true) when a duty-rota spell opens it.
+    static func opening(_ state: OpeningState) -> RESPReply {
+        var fields: [RESPReply.MapEntry] = [.init(key: .text("open"), value: .text(state.status.rawValue))]
+        if let until = state.openUntil { fields.append(.init(key: .text("open_until"), value: .text(until))) }
+        if let opens = state.opensAt { fields.append(.init(key: .text("opens_at"), value: .text(opens))) }
+        if state.onDuty { fields.append(.init(key: .text("on_duty"), value: .boolean(true))) }
+        return .map(fields)
     }
 
     /// Redis options our commands name otherwise, and what to use instead.
@@ -194,9 +222,10 @@ extension LineService {
         return .map(fields.map { RESPReply.MapEntry(key: .text($0.0), value: .text($0.1)) })
     }
 
-    /// `MAP lat lon [RADIUS r] [WIDTH w] [HEIGHT h] [KIND k]`: the text map as one bulk string, `w` × `h`
-    /// (default 80 × 24) the whole text's size, laid out by `MapRenderer` as `vicinity map` and
-    /// `GET /v1/map` are.
+    /// `MAP lat lon [RADIUS r] [WIDTH w] [HEIGHT h] [KIND k] [OPEN t] [WHERE name value …]`: the
+    /// text map as one bulk string, `w` × `h` (default 80 × 24) the whole text's size, laid out by
+    /// `MapRenderer` as `vicinity map` and `GET /v1/map` are. `WHERE` keeps the places with those
+    /// attributes; `OPEN` keeps them all, each with its state then (`QueryFilters.marking`).
     private func map(_ arguments: inout CommandArguments, _ session: Session) throws(CommandFailure) -> RESPReply {
         guard arguments.remaining >= 2 else { throw .wrongArity("map") }
         let center = try arguments.coordinate()
@@ -204,6 +233,7 @@ extension LineService {
         var width = 80
         var height = 24
         var kind = "pharmacy"
+        var filters = QueryFilters()
         while let option = arguments.option() {
             switch option {
             case "RADIUS": radius = try arguments.value(Vocabulary.radius)
@@ -211,13 +241,17 @@ extension LineService {
             case "HEIGHT": height = try arguments.value(Vocabulary.mapHeight)
             case "KIND": kind = try arguments.value(Vocabulary.queryKind)
             default:
-                throw .unexpected(
-                    arguments.previous, after: "the coordinates", expected: ["RADIUS", "WIDTH", "HEIGHT", "KIND"])
+                guard try filters.read(option, &arguments) else {
+                    throw .unexpected(
+                        arguments.previous, after: "the coordinates",
+                        expected: ["RADIUS", "WIDTH", "HEIGHT", "KIND"] + QueryFilters.options)
+                }
             }
         }
-        let query = PlaceQuery(
-            kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil),
-            principal: session.principal, namesNearestBeyond: true)
+        let query = filters.marking(
+            PlaceQuery(
+                kind: kind, center: center, reach: .within(radiusMeters: radius, limit: nil),
+                principal: session.principal, namesNearestBeyond: true))
         try LineService.admitQuery(ofKind: kind, session)
         let answer = try read { directory throws(PlacesError) in try directory.answer(query) }
         do {

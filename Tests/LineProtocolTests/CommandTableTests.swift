@@ -100,7 +100,8 @@ import Testing
             Issue.record("no arguments")
             return
         }
-        #expect(arguments.count == 8)
+        // kind, latitude, longitude, radius, UNIT, LIMIT, MODEL, WITHCOORD, OPEN, WHERE.
+        #expect(arguments.count == 10)
         #expect(
             arguments.first
                 == .map([

@@ -44,22 +44,23 @@ import Testing
     @Test(arguments: [
         (
             ["NEARBY", "pharmacy", "41", "29", "500", "WITHDIST"],
-            "ERR syntax error: unexpected 'WITHDIST' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD "
-                + "(every hit has its distance and bearing)"
+            "ERR syntax error: unexpected 'WITHDIST' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD, OPEN, "
+                + "WHERE (every hit has its distance and bearing)"
         ),
         (
             ["NEARBY", "pharmacy", "41", "29", "500", "count", "3"],
-            "ERR syntax error: unexpected 'count' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD "
-                + "(LIMIT caps the number of hits)"
+            "ERR syntax error: unexpected 'count' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD, OPEN, "
+                + "WHERE (LIMIT caps the number of hits)"
         ),
         (
             ["NEARBY", "pharmacy", "41", "29", "500", "ASC"],
-            "ERR syntax error: unexpected 'ASC' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD "
-                + "(hits are always nearest first)"
+            "ERR syntax error: unexpected 'ASC' after the radius: expected one of UNIT, LIMIT, MODEL, WITHCOORD, OPEN, "
+                + "WHERE (hits are always nearest first)"
         ),
         (
             ["NEAREST", "pharmacy", "41", "29", "3", "COUNT", "3"],
-            "ERR syntax error: unexpected 'COUNT' after the count: expected one of MAXDIST, UNIT, MODEL, WITHCOORD"
+            "ERR syntax error: unexpected 'COUNT' after the count: expected one of MAXDIST, UNIT, MODEL, WITHCOORD, "
+                + "OPEN, WHERE"
         ),
         (
             ["DIST", "41", "29", "41.1", "29", "KM", "x"],
@@ -67,7 +68,8 @@ import Testing
         ),
         (
             ["MAP", "41", "29", "ZOOM", "3"],
-            "ERR syntax error: unexpected 'ZOOM' after the coordinates: expected one of RADIUS, WIDTH, HEIGHT, KIND"
+            "ERR syntax error: unexpected 'ZOOM' after the coordinates: expected one of RADIUS, WIDTH, HEIGHT, KIND, "
+                + "OPEN, WHERE"
         ),
     ])
     func misplacedOptionsNameTheTokenAndTheChoices(arguments: [String], message: String) async throws {

@@ -281,6 +281,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// command line). A projected query whose CRS cannot represent the query point or a place
     /// in the radius is a 422.
     ///
+    /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
+    /// and `on_duty` when known), `where` those with given attribute values; `total` counts
+    /// the places that pass. As the line protocol's `NEARBY … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearby`.
     /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)`.
@@ -347,6 +351,20 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         explode: true,
                         name: "crs",
                         as: Components.Parameters.Crs.self
+                    ),
+                    open: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "open",
+                        as: Components.Parameters.Open.self
+                    ),
+                    _where: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "where",
+                        as: Components.Parameters.Where.self
                     ),
                     format: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
@@ -653,6 +671,20 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         explode: true,
                         name: "crs",
                         as: Components.Parameters.Crs.self
+                    ),
+                    open: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "open",
+                        as: Components.Parameters.Open.self
+                    ),
+                    _where: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "where",
+                        as: Components.Parameters.Where.self
                     )
                 )
                 let headers: Operations.FindNearbyGeoJSON.Input.Headers = .init(
@@ -1209,6 +1241,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
     /// to `model=projected`.
     ///
+    /// With `open`, the `count` nearest places open at that moment, however far (within
+    /// `max_distance` if given); `where` keeps those with given attribute values. As the line
+    /// protocol's `NEAREST … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
     /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)`.
@@ -1275,6 +1311,20 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         explode: true,
                         name: "crs",
                         as: Components.Parameters.Crs.self
+                    ),
+                    open: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "open",
+                        as: Components.Parameters.Open.self
+                    ),
+                    _where: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "where",
+                        as: Components.Parameters.Where.self
                     ),
                     format: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
@@ -1579,6 +1629,20 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         explode: true,
                         name: "crs",
                         as: Components.Parameters.Crs.self
+                    ),
+                    open: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "open",
+                        as: Components.Parameters.Open.self
+                    ),
+                    _where: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "where",
+                        as: Components.Parameters.Where.self
                     )
                 )
                 let headers: Operations.FindNearestGeoJSON.Input.Headers = .init(
@@ -5335,7 +5399,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// place out. With nothing in the radius it says so and names the nearest place.
     /// `kind=user`: the public users (and yourself, with your own token), drawn at their
     /// published locations with rounded distances, as `/v1/nearby` answers them; one query
-    /// about users (429 beyond the asker's budget).
+    /// about users (429 beyond the asker's budget). `where` draws only the places with given
+    /// attribute values; `open` draws them all, each marked by its state at that moment.
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
@@ -5382,6 +5447,20 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         explode: true,
                         name: "kind",
                         as: Components.Parameters.Kind.self
+                    ),
+                    open: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "open",
+                        as: Components.Parameters.Open.self
+                    ),
+                    _where: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "where",
+                        as: Components.Parameters.Where.self
                     ),
                     width: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,

@@ -44,6 +44,33 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/CrsName`.
         internal typealias CrsName = Swift.String
+        /// `now`, a date-time with its UTC offset (`2026-12-24T22:00+01:00`, `2026-12-24T21:00:30Z`)
+        /// or a local date-time without one (`2026-12-24T22:00`, read in each place's zone).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/OpenTime`.
+        internal typealias OpenTime = Swift.String
+        /// `NAME=VALUE`: an attribute name (1 to 64 characters) and the value it must have (at most 512).
+        ///
+        /// - Remark: Generated from `#/components/schemas/AttributeFilter`.
+        internal typealias AttributeFilter = Swift.String
+        /// Whether the place is open at the moment the query asked about: `open` (by its hours or a
+        /// duty-rota spell), `closed`, or `unknown` (no hours, hours that do not parse, no time zone,
+        /// or a rule that says so). Unknown is never taken for open.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/OpenStatus`.
+        internal enum OpenStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case open = "open"
+            case closed = "closed"
+            case unknown = "unknown"
+        }
+        /// A moment in the place's local time with its UTC offset then, to the minute (RFC 3339
+        /// without seconds): `2026-11-26T19:30+01:00`.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/LocalDateTime`.
+        internal typealias LocalDateTime = Swift.String
         /// `json` (application/json) or `geojson` (application/geo+json).
         ///
         /// - Remark: Generated from `#/components/schemas/ResultFormat`.
@@ -139,6 +166,11 @@ extension Components {
         /// those of the published location and `distance_m` is rounded to the cell size (for
         /// `exact`, the location itself and the distance as measured). Your own hit has none.
         ///
+        /// With `open`, every hit has `open` (its state at that moment), and `open_until` (when an
+        /// open place closes or its hours turn unknown) or `opens_at` (when a closed place opens)
+        /// when that change comes within 8 days, and `on_duty` when a duty-rota spell opens it.
+        /// Without `open` none of the four is present.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceHit`.
         internal struct PlaceHit: Codable, Hashable, Sendable {
@@ -160,6 +192,16 @@ extension Components {
             internal var bearingDeg: Components.Schemas.BearingDegrees
             /// - Remark: Generated from `#/components/schemas/PlaceHit/precision`.
             internal var precision: Components.Schemas.Precision?
+            /// Present (true) when a duty-rota spell opens the place at that moment, whatever its hours say.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceHit/on_duty`.
+            internal var onDuty: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/PlaceHit/open`.
+            internal var open: Components.Schemas.OpenStatus?
+            /// - Remark: Generated from `#/components/schemas/PlaceHit/open_until`.
+            internal var openUntil: Components.Schemas.LocalDateTime?
+            /// - Remark: Generated from `#/components/schemas/PlaceHit/opens_at`.
+            internal var opensAt: Components.Schemas.LocalDateTime?
             /// Creates a new `PlaceHit`.
             ///
             /// - Parameters:
@@ -171,6 +213,10 @@ extension Components {
             ///   - distanceM:
             ///   - bearingDeg:
             ///   - precision:
+            ///   - onDuty: Present (true) when a duty-rota spell opens the place at that moment, whatever its hours say.
+            ///   - open:
+            ///   - openUntil:
+            ///   - opensAt:
             internal init(
                 id: Swift.String,
                 name: Swift.String,
@@ -179,7 +225,11 @@ extension Components {
                 lon: Components.Schemas.Longitude,
                 distanceM: Components.Schemas.DistanceMeters,
                 bearingDeg: Components.Schemas.BearingDegrees,
-                precision: Components.Schemas.Precision? = nil
+                precision: Components.Schemas.Precision? = nil,
+                onDuty: Swift.Bool? = nil,
+                open: Components.Schemas.OpenStatus? = nil,
+                openUntil: Components.Schemas.LocalDateTime? = nil,
+                opensAt: Components.Schemas.LocalDateTime? = nil
             ) {
                 self.id = id
                 self.name = name
@@ -189,6 +239,10 @@ extension Components {
                 self.distanceM = distanceM
                 self.bearingDeg = bearingDeg
                 self.precision = precision
+                self.onDuty = onDuty
+                self.open = open
+                self.openUntil = openUntil
+                self.opensAt = opensAt
             }
             internal enum CodingKeys: String, CodingKey {
                 case id
@@ -199,10 +253,15 @@ extension Components {
                 case distanceM = "distance_m"
                 case bearingDeg = "bearing_deg"
                 case precision
+                case onDuty = "on_duty"
+                case open
+                case openUntil = "open_until"
+                case opensAt = "opens_at"
             }
         }
         /// The query as the server understood it, defaults filled in. `crs` only for `projected`
-        /// (the CRS actually used, `auto` resolved), `sphere_radius_m` only for `haversine`.
+        /// (the CRS actually used, `auto` resolved), `sphere_radius_m` only for `haversine`, `open`
+        /// and `where` only when given.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/NearbyQuery`.
@@ -223,6 +282,14 @@ extension Components {
             internal var crs: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NearbyQuery/sphere_radius_m`.
             internal var sphereRadiusM: Swift.Double?
+            /// The `open` parameter as given, when given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearbyQuery/open`.
+            internal var open: Swift.String?
+            /// The `where` filters as given, in order, when given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearbyQuery/where`.
+            internal var _where: [Swift.String]?
             /// Creates a new `NearbyQuery`.
             ///
             /// - Parameters:
@@ -234,6 +301,8 @@ extension Components {
             ///   - model:
             ///   - crs:
             ///   - sphereRadiusM:
+            ///   - open: The `open` parameter as given, when given.
+            ///   - _where: The `where` filters as given, in order, when given.
             internal init(
                 lat: Components.Schemas.Latitude,
                 lon: Components.Schemas.Longitude,
@@ -242,7 +311,9 @@ extension Components {
                 limit: Swift.Int,
                 model: Components.Schemas.DistanceModelName,
                 crs: Swift.String? = nil,
-                sphereRadiusM: Swift.Double? = nil
+                sphereRadiusM: Swift.Double? = nil,
+                open: Swift.String? = nil,
+                _where: [Swift.String]? = nil
             ) {
                 self.lat = lat
                 self.lon = lon
@@ -252,6 +323,8 @@ extension Components {
                 self.model = model
                 self.crs = crs
                 self.sphereRadiusM = sphereRadiusM
+                self.open = open
+                self._where = _where
             }
             internal enum CodingKeys: String, CodingKey {
                 case lat
@@ -262,6 +335,8 @@ extension Components {
                 case model
                 case crs
                 case sphereRadiusM = "sphere_radius_m"
+                case open
+                case _where = "where"
             }
         }
         /// - Remark: Generated from `#/components/schemas/NearbyResult`.
@@ -295,8 +370,8 @@ extension Components {
                 case total
             }
         }
-        /// The query as the server understood it. `max_distance_m` only when given; `crs` and
-        /// `sphere_radius_m` as in NearbyQuery.
+        /// The query as the server understood it. `max_distance_m`, `open` and `where` only when
+        /// given; `crs` and `sphere_radius_m` as in NearbyQuery.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/NearestQuery`.
@@ -317,6 +392,14 @@ extension Components {
             internal var crs: Swift.String?
             /// - Remark: Generated from `#/components/schemas/NearestQuery/sphere_radius_m`.
             internal var sphereRadiusM: Swift.Double?
+            /// The `open` parameter as given, when given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestQuery/open`.
+            internal var open: Swift.String?
+            /// The `where` filters as given, in order, when given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NearestQuery/where`.
+            internal var _where: [Swift.String]?
             /// Creates a new `NearestQuery`.
             ///
             /// - Parameters:
@@ -328,6 +411,8 @@ extension Components {
             ///   - model:
             ///   - crs:
             ///   - sphereRadiusM:
+            ///   - open: The `open` parameter as given, when given.
+            ///   - _where: The `where` filters as given, in order, when given.
             internal init(
                 lat: Components.Schemas.Latitude,
                 lon: Components.Schemas.Longitude,
@@ -336,7 +421,9 @@ extension Components {
                 kind: Swift.String,
                 model: Components.Schemas.DistanceModelName,
                 crs: Swift.String? = nil,
-                sphereRadiusM: Swift.Double? = nil
+                sphereRadiusM: Swift.Double? = nil,
+                open: Swift.String? = nil,
+                _where: [Swift.String]? = nil
             ) {
                 self.lat = lat
                 self.lon = lon
@@ -346,6 +433,8 @@ extension Components {
                 self.model = model
                 self.crs = crs
                 self.sphereRadiusM = sphereRadiusM
+                self.open = open
+                self._where = _where
             }
             internal enum CodingKeys: String, CodingKey {
                 case lat
@@ -356,6 +445,8 @@ extension Components {
                 case model
                 case crs
                 case sphereRadiusM = "sphere_radius_m"
+                case open
+                case _where = "where"
             }
         }
         /// - Remark: Generated from `#/components/schemas/NearestResult`.
@@ -412,7 +503,9 @@ extension Components {
                 case coordinates
             }
         }
-        /// `precision` only for a user seen by anyone but themselves, as in PlaceHit.
+        /// `precision` only for a user seen by anyone but themselves; `open`, `open_until`,
+        /// `opens_at` and `on_duty` only for a query with `open`: as in PlaceHit.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties`.
         internal struct PlaceFeatureProperties: Codable, Hashable, Sendable {
@@ -426,6 +519,16 @@ extension Components {
             internal var bearingDeg: Components.Schemas.BearingDegrees
             /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/precision`.
             internal var precision: Components.Schemas.Precision?
+            /// Present (true) when a duty-rota spell opens the place at that moment, whatever its hours say.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/on_duty`.
+            internal var onDuty: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/open`.
+            internal var open: Components.Schemas.OpenStatus?
+            /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/open_until`.
+            internal var openUntil: Components.Schemas.LocalDateTime?
+            /// - Remark: Generated from `#/components/schemas/PlaceFeatureProperties/opens_at`.
+            internal var opensAt: Components.Schemas.LocalDateTime?
             /// Creates a new `PlaceFeatureProperties`.
             ///
             /// - Parameters:
@@ -434,18 +537,30 @@ extension Components {
             ///   - distanceM:
             ///   - bearingDeg:
             ///   - precision:
+            ///   - onDuty: Present (true) when a duty-rota spell opens the place at that moment, whatever its hours say.
+            ///   - open:
+            ///   - openUntil:
+            ///   - opensAt:
             internal init(
                 name: Swift.String,
                 kind: Swift.String,
                 distanceM: Components.Schemas.DistanceMeters,
                 bearingDeg: Components.Schemas.BearingDegrees,
-                precision: Components.Schemas.Precision? = nil
+                precision: Components.Schemas.Precision? = nil,
+                onDuty: Swift.Bool? = nil,
+                open: Components.Schemas.OpenStatus? = nil,
+                openUntil: Components.Schemas.LocalDateTime? = nil,
+                opensAt: Components.Schemas.LocalDateTime? = nil
             ) {
                 self.name = name
                 self.kind = kind
                 self.distanceM = distanceM
                 self.bearingDeg = bearingDeg
                 self.precision = precision
+                self.onDuty = onDuty
+                self.open = open
+                self.openUntil = openUntil
+                self.opensAt = opensAt
             }
             internal enum CodingKeys: String, CodingKey {
                 case name
@@ -453,6 +568,10 @@ extension Components {
                 case distanceM = "distance_m"
                 case bearingDeg = "bearing_deg"
                 case precision
+                case onDuty = "on_duty"
+                case open
+                case openUntil = "open_until"
+                case opensAt = "opens_at"
             }
         }
         /// One result as a GeoJSON Feature; `id` is the place's id.

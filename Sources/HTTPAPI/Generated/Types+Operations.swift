@@ -27,6 +27,10 @@ internal enum Operations {
     /// command line). A projected query whose CRS cannot represent the query point or a place
     /// in the radius is a 422.
     ///
+    /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
+    /// and `on_duty` when known), `where` those with given attribute values; `total` counts
+    /// the places that pass. As the line protocol's `NEARBY … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearby`.
     /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)`.
@@ -77,6 +81,27 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/GET/query/crs`.
                 internal var crs: Components.Parameters.Crs?
+                /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
+                /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
+                /// `+` as `%2B`, since a bare `+` in a query string is a space); or a local date-time without
+                /// offset (`2026-12-24T22:00`), read in each place's own zone. Years 1900 to 9999. For
+                /// `/v1/nearest`: the `count` nearest open places, however far (within `max_distance` if
+                /// given). Places only: with `kind=user` it is a 400. On `/v1/map` it filters nothing: every
+                /// place is drawn, marked by its state at that moment.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/GET/query/open`.
+                internal var open: Components.Parameters.Open?
+                /// Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
+                /// split at the first `=` (the value may be empty or hold `=`). Repeatable; a place must match
+                /// every one (`where=dispensing=yes&where=wheelchair=yes`). NAME: 1 to 64 characters, no
+                /// control characters, not id, name, lat, lon or kind; VALUE: at most 512 characters. A place
+                /// without the attribute does not match. Places only: with `kind=user` it is a 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby/GET/query/where`.
+                internal var _where: Components.Parameters.Where?
                 /// Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
                 /// 303 to the `.geojson` operation of the same path (`/v1/nearby.geojson`,
                 /// `/v1/nearest.geojson`), which new clients call directly. When given it wins over the
@@ -97,6 +122,8 @@ internal enum Operations {
                 ///   - limit: Return at most this many results, nearest first (1 to 10000); `total` still counts every
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
                 ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 ///   - format: Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
                 internal init(
                     lat: Components.Parameters.Lat,
@@ -106,6 +133,8 @@ internal enum Operations {
                     limit: Components.Parameters.Limit? = nil,
                     model: Components.Parameters.Model? = nil,
                     crs: Components.Parameters.Crs? = nil,
+                    open: Components.Parameters.Open? = nil,
+                    _where: Components.Parameters.Where? = nil,
                     format: Components.Parameters.Format? = nil
                 ) {
                     self.lat = lat
@@ -115,6 +144,8 @@ internal enum Operations {
                     self.limit = limit
                     self.model = model
                     self.crs = crs
+                    self.open = open
+                    self._where = _where
                     self.format = format
                 }
             }
@@ -599,6 +630,27 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/crs`.
                 internal var crs: Components.Parameters.Crs?
+                /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
+                /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
+                /// `+` as `%2B`, since a bare `+` in a query string is a space); or a local date-time without
+                /// offset (`2026-12-24T22:00`), read in each place's own zone. Years 1900 to 9999. For
+                /// `/v1/nearest`: the `count` nearest open places, however far (within `max_distance` if
+                /// given). Places only: with `kind=user` it is a 400. On `/v1/map` it filters nothing: every
+                /// place is drawn, marked by its state at that moment.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/open`.
+                internal var open: Components.Parameters.Open?
+                /// Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
+                /// split at the first `=` (the value may be empty or hold `=`). Repeatable; a place must match
+                /// every one (`where=dispensing=yes&where=wheelchair=yes`). NAME: 1 to 64 characters, no
+                /// control characters, not id, name, lat, lon or kind; VALUE: at most 512 characters. A place
+                /// without the attribute does not match. Places only: with `kind=user` it is a 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/where`.
+                internal var _where: Components.Parameters.Where?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -609,6 +661,8 @@ internal enum Operations {
                 ///   - limit: Return at most this many results, nearest first (1 to 10000); `total` still counts every
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
                 ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 internal init(
                     lat: Components.Parameters.Lat,
                     lon: Components.Parameters.Lon,
@@ -616,7 +670,9 @@ internal enum Operations {
                     kind: Components.Parameters.Kind? = nil,
                     limit: Components.Parameters.Limit? = nil,
                     model: Components.Parameters.Model? = nil,
-                    crs: Components.Parameters.Crs? = nil
+                    crs: Components.Parameters.Crs? = nil,
+                    open: Components.Parameters.Open? = nil,
+                    _where: Components.Parameters.Where? = nil
                 ) {
                     self.lat = lat
                     self.lon = lon
@@ -625,6 +681,8 @@ internal enum Operations {
                     self.limit = limit
                     self.model = model
                     self.crs = crs
+                    self.open = open
+                    self._where = _where
                 }
             }
             internal var query: Operations.FindNearbyGeoJSON.Input.Query
@@ -1470,6 +1528,10 @@ internal enum Operations {
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
     /// to `model=projected`.
     ///
+    /// With `open`, the `count` nearest places open at that moment, however far (within
+    /// `max_distance` if given); `where` keeps those with given attribute values. As the line
+    /// protocol's `NEAREST … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
     /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)`.
@@ -1518,6 +1580,27 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearest/GET/query/crs`.
                 internal var crs: Components.Parameters.Crs?
+                /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
+                /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
+                /// `+` as `%2B`, since a bare `+` in a query string is a space); or a local date-time without
+                /// offset (`2026-12-24T22:00`), read in each place's own zone. Years 1900 to 9999. For
+                /// `/v1/nearest`: the `count` nearest open places, however far (within `max_distance` if
+                /// given). Places only: with `kind=user` it is a 400. On `/v1/map` it filters nothing: every
+                /// place is drawn, marked by its state at that moment.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest/GET/query/open`.
+                internal var open: Components.Parameters.Open?
+                /// Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
+                /// split at the first `=` (the value may be empty or hold `=`). Repeatable; a place must match
+                /// every one (`where=dispensing=yes&where=wheelchair=yes`). NAME: 1 to 64 characters, no
+                /// control characters, not id, name, lat, lon or kind; VALUE: at most 512 characters. A place
+                /// without the attribute does not match. Places only: with `kind=user` it is a 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest/GET/query/where`.
+                internal var _where: Components.Parameters.Where?
                 /// Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
                 /// 303 to the `.geojson` operation of the same path (`/v1/nearby.geojson`,
                 /// `/v1/nearest.geojson`), which new clients call directly. When given it wins over the
@@ -1538,6 +1621,8 @@ internal enum Operations {
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
                 ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 ///   - format: Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
                 internal init(
                     lat: Components.Parameters.Lat,
@@ -1547,6 +1632,8 @@ internal enum Operations {
                     kind: Components.Parameters.Kind? = nil,
                     model: Components.Parameters.Model? = nil,
                     crs: Components.Parameters.Crs? = nil,
+                    open: Components.Parameters.Open? = nil,
+                    _where: Components.Parameters.Where? = nil,
                     format: Components.Parameters.Format? = nil
                 ) {
                     self.lat = lat
@@ -1556,6 +1643,8 @@ internal enum Operations {
                     self.kind = kind
                     self.model = model
                     self.crs = crs
+                    self.open = open
+                    self._where = _where
                     self.format = format
                 }
             }
@@ -2036,6 +2125,27 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/crs`.
                 internal var crs: Components.Parameters.Crs?
+                /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
+                /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
+                /// `+` as `%2B`, since a bare `+` in a query string is a space); or a local date-time without
+                /// offset (`2026-12-24T22:00`), read in each place's own zone. Years 1900 to 9999. For
+                /// `/v1/nearest`: the `count` nearest open places, however far (within `max_distance` if
+                /// given). Places only: with `kind=user` it is a 400. On `/v1/map` it filters nothing: every
+                /// place is drawn, marked by its state at that moment.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/open`.
+                internal var open: Components.Parameters.Open?
+                /// Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
+                /// split at the first `=` (the value may be empty or hold `=`). Repeatable; a place must match
+                /// every one (`where=dispensing=yes&where=wheelchair=yes`). NAME: 1 to 64 characters, no
+                /// control characters, not id, name, lat, lon or kind; VALUE: at most 512 characters. A place
+                /// without the attribute does not match. Places only: with `kind=user` it is a 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/where`.
+                internal var _where: Components.Parameters.Where?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
@@ -2046,6 +2156,8 @@ internal enum Operations {
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
                 ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
+                ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 internal init(
                     lat: Components.Parameters.Lat,
                     lon: Components.Parameters.Lon,
@@ -2053,7 +2165,9 @@ internal enum Operations {
                     maxDistance: Components.Parameters.MaxDistance? = nil,
                     kind: Components.Parameters.Kind? = nil,
                     model: Components.Parameters.Model? = nil,
-                    crs: Components.Parameters.Crs? = nil
+                    crs: Components.Parameters.Crs? = nil,
+                    open: Components.Parameters.Open? = nil,
+                    _where: Components.Parameters.Where? = nil
                 ) {
                     self.lat = lat
                     self.lon = lon
@@ -2062,6 +2176,8 @@ internal enum Operations {
                     self.kind = kind
                     self.model = model
                     self.crs = crs
+                    self.open = open
+                    self._where = _where
                 }
             }
             internal var query: Operations.FindNearestGeoJSON.Input.Query
@@ -7895,7 +8011,8 @@ internal enum Operations {
     /// place out. With nothing in the radius it says so and names the nearest place.
     /// `kind=user`: the public users (and yourself, with your own token), drawn at their
     /// published locations with rounded distances, as `/v1/nearby` answers them; one query
-    /// about users (429 beyond the asker's budget).
+    /// about users (429 beyond the asker's budget). `where` draws only the places with given
+    /// attribute values; `open` draws them all, each marked by its state at that moment.
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
@@ -7926,6 +8043,27 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/map/GET/query/kind`.
                 internal var kind: Components.Parameters.Kind?
+                /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
+                /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
+                /// `+` as `%2B`, since a bare `+` in a query string is a space); or a local date-time without
+                /// offset (`2026-12-24T22:00`), read in each place's own zone. Years 1900 to 9999. For
+                /// `/v1/nearest`: the `count` nearest open places, however far (within `max_distance` if
+                /// given). Places only: with `kind=user` it is a 400. On `/v1/map` it filters nothing: every
+                /// place is drawn, marked by its state at that moment.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/map/GET/query/open`.
+                internal var open: Components.Parameters.Open?
+                /// Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
+                /// split at the first `=` (the value may be empty or hold `=`). Repeatable; a place must match
+                /// every one (`where=dispensing=yes&where=wheelchair=yes`). NAME: 1 to 64 characters, no
+                /// control characters, not id, name, lat, lon or kind; VALUE: at most 512 characters. A place
+                /// without the attribute does not match. Places only: with `kind=user` it is a 400.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/map/GET/query/where`.
+                internal var _where: Components.Parameters.Where?
                 /// Width in terminal columns (MapRenderer.widthRange: 30, the least that holds the legend
                 /// and a list line, to 1000).
                 ///
@@ -7949,6 +8087,8 @@ internal enum Operations {
                 ///   - lon: Longitude of the query point, WGS84 degrees (-180 to 180).
                 ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+                ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 ///   - width: Width in terminal columns (MapRenderer.widthRange: 30, the least that holds the legend
                 ///   - height: Height in lines (MapRenderer.heightRange: 10, the least that holds the title and a
                 ///   - ascii: Draw with plain ASCII instead of Unicode box-drawing characters.
@@ -7957,6 +8097,8 @@ internal enum Operations {
                     lon: Components.Parameters.Lon,
                     radius: Components.Parameters.Radius? = nil,
                     kind: Components.Parameters.Kind? = nil,
+                    open: Components.Parameters.Open? = nil,
+                    _where: Components.Parameters.Where? = nil,
                     width: Swift.Int? = nil,
                     height: Swift.Int? = nil,
                     ascii: Swift.Bool? = nil
@@ -7965,6 +8107,8 @@ internal enum Operations {
                     self.lon = lon
                     self.radius = radius
                     self.kind = kind
+                    self.open = open
+                    self._where = _where
                     self.width = width
                     self.height = height
                     self.ascii = ascii

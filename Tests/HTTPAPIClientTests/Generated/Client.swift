@@ -139,6 +139,10 @@ internal struct Client: APIProtocol {
     /// command line). A projected query whose CRS cannot represent the query point or a place
     /// in the radius is a 422.
     ///
+    /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
+    /// and `on_duty` when known), `where` those with given attribute values; `total` counts
+    /// the places that pass. As the line protocol's `NEARBY … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearby`.
     /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)`.
@@ -204,6 +208,20 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "crs",
                     value: input.query.crs
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "open",
+                    value: input.query.open
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "where",
+                    value: input.query._where
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -559,6 +577,20 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "crs",
                     value: input.query.crs
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "open",
+                    value: input.query.open
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "where",
+                    value: input.query._where
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -1217,6 +1249,10 @@ internal struct Client: APIProtocol {
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
     /// to `model=projected`.
     ///
+    /// With `open`, the `count` nearest places open at that moment, however far (within
+    /// `max_distance` if given); `where` keeps those with given attribute values. As the line
+    /// protocol's `NEAREST … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
     /// - Remark: Generated from `#/paths//v1/nearest/get(findNearest)`.
@@ -1282,6 +1318,20 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "crs",
                     value: input.query.crs
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "open",
+                    value: input.query.open
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "where",
+                    value: input.query._where
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,
@@ -1635,6 +1685,20 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "crs",
                     value: input.query.crs
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "open",
+                    value: input.query.open
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "where",
+                    value: input.query._where
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
@@ -6072,7 +6136,8 @@ internal struct Client: APIProtocol {
     /// place out. With nothing in the radius it says so and names the nearest place.
     /// `kind=user`: the public users (and yourself, with your own token), drawn at their
     /// published locations with rounded distances, as `/v1/nearby` answers them; one query
-    /// about users (429 beyond the asker's budget).
+    /// about users (429 beyond the asker's budget). `where` draws only the places with given
+    /// attribute values; `open` draws them all, each marked by its state at that moment.
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
@@ -6118,6 +6183,20 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "kind",
                     value: input.query.kind
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "open",
+                    value: input.query.open
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "where",
+                    value: input.query._where
                 )
                 try converter.setQueryItemAsURI(
                     in: &request,

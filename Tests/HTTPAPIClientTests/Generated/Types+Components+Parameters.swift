@@ -96,6 +96,27 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/PlaceIdPath`.
         internal typealias PlaceIdPath = Components.Schemas.PlaceId
+        /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
+        /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
+        /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
+        /// `+` as `%2B`, since a bare `+` in a query string is a space); or a local date-time without
+        /// offset (`2026-12-24T22:00`), read in each place's own zone. Years 1900 to 9999. For
+        /// `/v1/nearest`: the `count` nearest open places, however far (within `max_distance` if
+        /// given). Places only: with `kind=user` it is a 400. On `/v1/map` it filters nothing: every
+        /// place is drawn, marked by its state at that moment.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/Open`.
+        internal typealias Open = Components.Schemas.OpenTime
+        /// Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
+        /// split at the first `=` (the value may be empty or hold `=`). Repeatable; a place must match
+        /// every one (`where=dispensing=yes&where=wheelchair=yes`). NAME: 1 to 64 characters, no
+        /// control characters, not id, name, lat, lon or kind; VALUE: at most 512 characters. A place
+        /// without the attribute does not match. Places only: with `kind=user` it is a 400.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/Where`.
+        internal typealias Where = [Components.Schemas.AttributeFilter]
         /// Read-your-writes: answer only once this server has applied the change log up to this
         /// position (the `Vicinity-Position` of a write, made on any node of the same database).
         /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.

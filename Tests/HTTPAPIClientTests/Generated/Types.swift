@@ -27,6 +27,10 @@ internal protocol APIProtocol: Sendable {
     /// command line). A projected query whose CRS cannot represent the query point or a place
     /// in the radius is a 422.
     ///
+    /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
+    /// and `on_duty` when known), `where` those with given attribute values; `total` counts
+    /// the places that pass. As the line protocol's `NEARBY … OPEN t WHERE name value`.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/nearby`.
     /// - Remark: Generated from `#/paths//v1/nearby/get(findNearby)`.
@@ -98,6 +102,10 @@ internal protocol APIProtocol: Sendable {
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
     /// to `model=projected`.
+    ///
+    /// With `open`, the `count` nearest places open at that moment, however far (within
+    /// `max_distance` if given); `where` keeps those with given attribute values. As the line
+    /// protocol's `NEAREST … OPEN t WHERE name value`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
@@ -296,7 +304,8 @@ internal protocol APIProtocol: Sendable {
     /// place out. With nothing in the radius it says so and names the nearest place.
     /// `kind=user`: the public users (and yourself, with your own token), drawn at their
     /// published locations with rounded distances, as `/v1/nearby` answers them; one query
-    /// about users (429 beyond the asker's budget).
+    /// about users (429 beyond the asker's budget). `where` draws only the places with given
+    /// attribute values; `open` draws them all, each marked by its state at that moment.
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
@@ -354,6 +363,10 @@ extension APIProtocol {
     /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
     /// command line). A projected query whose CRS cannot represent the query point or a place
     /// in the radius is a 422.
+    ///
+    /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
+    /// and `on_duty` when known), `where` those with given attribute values; `total` counts
+    /// the places that pass. As the line protocol's `NEARBY … OPEN t WHERE name value`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearby`.
@@ -450,6 +463,10 @@ extension APIProtocol {
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
     /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
     /// to `model=projected`.
+    ///
+    /// With `open`, the `count` nearest places open at that moment, however far (within
+    /// `max_distance` if given); `where` keeps those with given attribute values. As the line
+    /// protocol's `NEAREST … OPEN t WHERE name value`.
     ///
     ///
     /// - Remark: HTTP `GET /v1/nearest`.
@@ -776,7 +793,8 @@ extension APIProtocol {
     /// place out. With nothing in the radius it says so and names the nearest place.
     /// `kind=user`: the public users (and yourself, with your own token), drawn at their
     /// published locations with rounded distances, as `/v1/nearby` answers them; one query
-    /// about users (429 beyond the asker's budget).
+    /// about users (429 beyond the asker's budget). `where` draws only the places with given
+    /// attribute values; `open` draws them all, each marked by its state at that moment.
     ///
     ///
     /// - Remark: HTTP `GET /v1/map`.
