@@ -4,13 +4,14 @@ import OpeningHours
 /// Answers "open at this moment?" for many places: the moment is converted into each zone's local
 /// time once, then each place costs one evaluation of its compiled hours (`PlaceHours`).
 ///
-/// A value made for one query; not shared between threads.
+/// A value made for one query over one unchanging set of places (it remembers answers by the
+/// `PlaceHours` object, which places with the same hours share); not shared between threads.
 public final class OpeningClock {
     /// The moment, with `.now` resolved.
     public let moment: OpeningMoment
     private let calendars: HolidayCalendars
     /// By zone id: the moment in that zone (local time and instant).
-    private var points: [(local: LocalTime, instant: Int64)?] = []
+    @exclusivity(unchecked) private var points: [(local: LocalTime, instant: Int64)?] = []
     private var lastCalendarName: String?
     private var lastCalendar: PublicHolidays?
 
@@ -68,6 +69,23 @@ public final class OpeningClock {
     /// Whether a place is open at the moment: on duty, or its hours say open. Unknown is not open.
     public func isOpen(_ hours: PlaceHours?) -> Bool {
         guard let hours, hours.zoneID >= 0 else { return false }
+        // Places with the same hours share one object, and the answer is the same for all of them
+        // at one moment: a direct-mapped memo by object answers most candidates of a query.
+        let key = UInt(bitPattern: ObjectIdentifier(hours).hashValue)
+        let slot = Int(truncatingIfNeeded: (key >> 4) & UInt(OpeningClock.memoSlots - 1))
+        if memoKeys[slot] == key { return memoValues[slot] }
+        let open = evaluate(hours)
+        memoKeys[slot] = key
+        memoValues[slot] = open
+        return open
+    }
+
+    private static let memoSlots = 256
+    @exclusivity(unchecked) private var memoKeys = [UInt](repeating: 0, count: OpeningClock.memoSlots)
+    @exclusivity(unchecked) private var memoValues = [Bool](repeating: false, count: OpeningClock.memoSlots)
+
+    /// `isOpen` without the memo: the cost of evaluating one place's hours.
+    public func evaluate(_ hours: PlaceHours) -> Bool {
         let (local, instant) = point(hours)
         if !hours.duty.isEmpty, hours.onDuty(at: instant) { return true }
         return hours.openByHours(

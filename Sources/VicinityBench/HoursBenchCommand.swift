@@ -96,6 +96,13 @@ struct HoursBenchCommand: OutputCommand {
             for hours in compiled where clock.isOpen(hours) { count += 1 }
             open = count
         }
+        let uncached = try median {
+            let clock = OpeningClock(at: moment)
+            var count = 0
+            for case let hours? in compiled where clock.evaluate(hours) { count += 1 }
+            if count < 0 { print(count) }
+        }
+        let withHours = compiled.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         let stateSample = min(points, 200_000)
         let states = try median {
             let clock = OpeningClock(at: moment)
@@ -107,8 +114,13 @@ struct HoursBenchCommand: OutputCommand {
         }
         output.line(
             String(
-                format: "open? per candidate %8.1f ns (OpeningClock.isOpen over all %d places; %d open)",
+                format:
+                    "open? per candidate %8.1f ns (OpeningClock.isOpen, with its memo, over all %d places; %d open)",
                 evaluate / Double(points) * 1e9, points, open))
+        output.line(
+            String(
+                format: "evaluation alone    %8.1f ns a place with hours (OpeningClock.evaluate, no memo; %d places)",
+                uncached / Double(withHours) * 1e9, withHours))
         output.line(
             String(
                 format: "state + next change %8.1f ns a place (over %d places)", states / Double(stateSample) * 1e9,

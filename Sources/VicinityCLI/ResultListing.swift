@@ -116,7 +116,7 @@ struct ResultListing {
             id: hit.id, name: hit.name, kind: hit.kind, lat: hit.coordinate.latitude, lon: hit.coordinate.longitude,
             distance_m: hit.distanceMeters, bearing_deg: hit.bearingDegrees, open: hit.opening?.status.rawValue,
             open_until: hit.opening?.openUntil, opens_at: hit.opening?.opensAt,
-            on_duty: hit.opening?.onDuty)
+            on_duty: hit.opening?.onDuty == true ? true : nil)
     }
 
     /// The `--json` document: `{"query":{…},"results":[…]}`, plus `"total"` for `near`.
