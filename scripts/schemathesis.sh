@@ -30,7 +30,8 @@ port=$((20000 + RANDOM % 20000))
 source scripts/server-user.sh
 # Thousands of requests from one address: the budget of user queries (tested elsewhere) would
 # turn most of the user operations into 429s and hide them from the fuzzer.
-serve_example "$work" "$bin" 0 "$port" --user-query-rate 0
+# The Piedmont pharmacies carry opening hours: hits of open= queries then hold every state field.
+SERVE_EXAMPLE_EXTRA=Data/pharmacies-piemonte.csv serve_example "$work" "$bin" 0 "$port" --user-query-rate 0
 set +e
 PYTHONPATH=scripts SCHEMATHESIS_HOOKS=schemathesis_hooks \
     "$schemathesis" --no-color --config-file scripts/schemathesis.toml run openapi.yaml \

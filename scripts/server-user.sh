@@ -32,6 +32,10 @@ serve_as_unprivileged() { # folder, binary
 serve_example() { # folder, binary, line port, HTTP port, more options of serve
     serve_folder=$1
     "$2" import Data/pharmacies-istanbul-example.csv --kind pharmacy --db "$1/db.sqlite" >/dev/null
+    # More place files (space-separated), e.g. places with opening hours for the fuzzer to see.
+    for extra in ${SERVE_EXAMPLE_EXTRA:-}; do
+        "$2" import "$extra" --kind pharmacy --db "$1/db.sqlite" >/dev/null 2>&1
+    done
     admin=$("$2" admin-token --db "$1/db.sqlite" 2>/dev/null)
     serve_as_unprivileged "$1" "$2"
     "${as_server_user[@]}" "$serve_bin" serve --db "$1/db.sqlite" --line-port "$3" --http-port "$4" "${@:5}" \

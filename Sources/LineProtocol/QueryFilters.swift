@@ -26,8 +26,14 @@ struct QueryFilters: Sendable {
     mutating func read(_ option: String, _ arguments: inout CommandArguments) throws(CommandFailure) -> Bool {
         switch option {
         case "OPEN":
+            guard open == nil else { throw .error("OPEN given twice: expected one time") }
             open = try arguments.value(Vocabulary.openingMoment)
         case "WHERE":
+            guard attributes.count < Vocabulary.maximumAttributes else {
+                throw .error(
+                    "too many WHERE conditions: expected at most \(Vocabulary.maximumAttributes) (a place has at most "
+                        + "\(Vocabulary.maximumAttributes) attributes)")
+            }
             let name = try arguments.value(Vocabulary.attributeName)
             let value = try arguments.value(Vocabulary.attributeValue)
             attributes.append(AttributeMatch(name: name, value: value))

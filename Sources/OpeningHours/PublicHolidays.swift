@@ -10,6 +10,19 @@ public struct PublicHolidays: Sendable, Hashable {
 
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// Whether the set lists any holiday of `year`: a calendar file covers the years it lists, and
+    /// for another year whether a day is a holiday is not known.
+    public func covers(year: Int) -> Bool {
+        let first = year * 10_000
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < first { low = middle + 1 } else { high = middle }
+        }
+        return low < keys.count && keys[low] < first + 10_000
+    }
+
     public func contains(_ date: CalendarDate) -> Bool {
         let key = PublicHolidays.key(date)
         var low = 0

@@ -74,7 +74,9 @@ func tokenize(_ text: String) throws(OpeningHoursError) -> [Token] {
                     throw OpeningHoursError("minutes must have two digits", column: j + 2)
                 }
                 guard minutes < 60 else { throw OpeningHoursError("minutes must be 00–59", column: j + 2) }
-                guard value <= 48 else { throw OpeningHoursError("hour must be 0–48", column: column) }
+                guard value * 60 + minutes <= 2_880 else {
+                    throw OpeningHoursError("time must be 00:00–48:00", column: column)
+                }
                 tokens.append(Token(kind: .time(value * 60 + minutes), column: column))
                 i = k
                 continue

@@ -43,8 +43,8 @@ public enum OpeningLabel {
     /// read as a date-time is given as it is.
     public static func mapOpening(_ state: OpeningState) -> MapMarker.Opening {
         switch state.status {
-        case .open: .open(until: state.openUntil.map(label), onDuty: state.onDuty)
-        case .closed: .closed(opensAt: state.opensAt.map(label))
+        case .open: .open(until: state.openUntil.map { label($0, state) }, onDuty: state.onDuty)
+        case .closed: .closed(opensAt: state.opensAt.map { label($0, state) })
         case .unknown: .unknown
         }
     }
@@ -55,7 +55,16 @@ public enum OpeningLabel {
         mapOpening(state).listText
     }
 
-    private static func label(_ rfc3339: String) -> String { short(rfc3339) ?? rfc3339 }
+    /// The short label; with the date too when the change is six days away or more, where a
+    /// weekday alone could be read as this week's ("Thu 3 Dec 10:00").
+    private static func label(_ rfc3339: String, _ state: OpeningState) -> String {
+        guard let short = short(rfc3339) else { return rfc3339 }
+        guard (state.nextChangeAheadSeconds ?? 0) >= 6 * 86_400, let month = Int(rfc3339.dropFirst(5).prefix(2)),
+            let day = Int(rfc3339.dropFirst(8).prefix(2)), (1...12).contains(month)
+        else { return short }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return String(short.prefix(3)) + " \(day) \(months[month - 1])" + String(short.dropFirst(3))
+    }
 
     /// The decimal digits as a number; nil if any is not a digit.
     private static func number(_ digits: ArraySlice<UInt8>) -> Int? {

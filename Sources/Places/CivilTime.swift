@@ -62,10 +62,13 @@ enum CivilTime {
                 }
             }
         }
-        // The earlier of two readings in an overlap: an hour earlier reads the same wall time too.
-        let earlier = instant - 3_600
-        let earlierOffset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(earlier)))
-        if earlier + Int64(earlierOffset) == wall { return earlier }
+        // The earlier of two readings in an overlap (of half an hour, an hour or two): an instant that
+        // much earlier reads the same wall time too.
+        for shift in [1_800, 3_600, 7_200] as [Int64] {
+            let earlier = instant - shift
+            let earlierOffset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(earlier)))
+            if earlier + Int64(earlierOffset) == wall { return earlier }
+        }
         return instant
     }
 }

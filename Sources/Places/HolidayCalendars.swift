@@ -41,8 +41,8 @@ public struct HolidayCalendars: Sendable {
             throw .cannotRead(file: path, reason: "cannot read it as UTF-8 text")
         }
         var dates: [CalendarDate] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+        for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let word = trimmed.prefix { !$0.isWhitespace }
             guard let time = DutyRota.localTime(word + "T00:00") else {

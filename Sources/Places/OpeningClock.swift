@@ -66,12 +66,23 @@ public final class OpeningClock {
         return lastCalendar
     }
 
+    /// Whether `PH` rules can be decided at a local time: the hours have none, or the place's
+    /// calendar lists holidays of that year (and of the previous day's, for spans past midnight).
+    /// Otherwise whether the day is a holiday is not known, and neither is the state.
+    private func decidable(_ hours: PlaceHours, _ local: LocalTime) -> Bool {
+        guard hours.usesHolidays else { return true }
+        guard let calendar = holidays(hours) else { return false }
+        let date = local.date
+        return calendar.covers(year: date.year)
+            && (date.month > 1 || date.day > 1 || calendar.covers(year: date.year - 1))
+    }
+
     /// Whether a place is open at the moment: on duty, or its hours say open. Unknown is not open.
     public func isOpen(_ hours: PlaceHours?) -> Bool {
         guard let hours, hours.zoneID >= 0 else { return false }
         // Places with the same hours share one object, and the answer is the same for all of them
         // at one moment: a direct-mapped memo by object answers most candidates of a query.
-        let key = UInt(bitPattern: ObjectIdentifier(hours).hashValue)
+        let key = UInt(bitPattern: ObjectIdentifier(hours))
         let slot = Int(truncatingIfNeeded: (key >> 4) & UInt(OpeningClock.memoSlots - 1))
         if memoKeys[slot] == key { return memoValues[slot] }
         let open = evaluate(hours)
@@ -88,6 +99,7 @@ public final class OpeningClock {
     public func evaluate(_ hours: PlaceHours) -> Bool {
         let (local, instant) = point(hours)
         if !hours.duty.isEmpty, hours.onDuty(at: instant) { return true }
+        guard decidable(hours, local) else { return false }
         return hours.openByHours(
             at: local, holidays: hours.usesHolidays ? holidays(hours) ?? noHolidays : noHolidays)
     }
@@ -97,7 +109,7 @@ public final class OpeningClock {
         -> (status: OpeningState.Status, onDuty: Bool, comment: String?)
     {
         if hours.onDuty(at: instant) { return (.open, true, nil) }
-        guard let parsed = hours.hours else { return (.unknown, false, nil) }
+        guard let parsed = hours.hours, decidable(hours, local) else { return (.unknown, false, nil) }
         let state = parsed.state(at: local, holidays: holidays(hours) ?? noHolidays)
         let status: OpeningState.Status =
             switch state.status {
@@ -131,6 +143,7 @@ public final class OpeningClock {
                 state.nextChange = next
                 state.nextStatus = then.status
                 state.nextChangeOffsetSeconds = offset
+                state.nextChangeAheadSeconds = next - instant
                 break
             }
             current = (nextLocal, next)

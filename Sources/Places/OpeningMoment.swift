@@ -12,7 +12,7 @@ public enum OpeningMoment: Sendable, Hashable {
 
     /// What `parse` accepts, for messages.
     public static let expected =
-        "now, a time with its UTC offset (2026-12-24T22:00+01:00, 2026-12-24T21:00Z) or a local time in each place's zone (2026-12-24T22:00)"
+        "now, a time with its UTC offset (2026-12-24T22:00+01:00, 2026-12-24T21:00Z) or a local time in each place's zone (2026-12-24T22:00): years 1900-9999, hours 00-23, offsets up to ±23:59, seconds only with an offset"
 
     /// Reads `now`, an RFC 3339 date-time with `Z` or an offset (seconds optional, fractions
     /// refused), or a date-time without offset; nil for anything else.

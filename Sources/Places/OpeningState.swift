@@ -18,6 +18,9 @@ public struct OpeningState: Sendable, Hashable {
     public var nextStatus: Status?
     /// The place's offset from UTC at `nextChange`, in seconds, for writing it in local time.
     public var nextChangeOffsetSeconds: Int
+    /// How far `nextChange` is from the moment asked about, seconds (a label names the date as
+    /// well as the weekday when it is a week away).
+    public var nextChangeAheadSeconds: Int64?
     /// The comment of the rule that decided (`"by appointment"`), if any.
     public var comment: String?
 

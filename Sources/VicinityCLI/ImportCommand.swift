@@ -94,6 +94,7 @@ struct ImportCommand: OutputCommand {
         hoursReport.warnings().forEach { output.warning($0) }
         let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let store = try database.openStore(output: &output)
+        if !replace { batch = try ImportCommand.keepingDuty(batch, stored: store) }
         let places = batch.places
         let kinds = batch.kinds.union([kind])
         let bar = ProgressBar(total: places.count, label: "importing", enabled: output.streaming)
@@ -116,13 +117,10 @@ struct ImportCommand: OutputCommand {
 }
 
 extension ImportCommand {
-    /// The place with `--tz` and `--holidays` filled in where it has no value of its own.
+    /// The place with `--tz` and `--holidays` filled in where it has no value of its own (every
+    /// place: one without hours may get a duty rota later, whose times are in its zone).
     static func completed(_ place: Place, zone: String?, calendar: String?) -> Place {
         var place = place
-        guard
-            place.attribute(PlaceHours.hoursAttribute).map({ !$0.isEmpty }) == true
-                || place.attribute(PlaceHours.dutyAttribute).map({ !$0.isEmpty }) == true
-        else { return place }
         if let zone, place.attribute(PlaceHours.zoneAttribute)?.isEmpty ?? true {
             place.setAttribute(PlaceHours.zoneAttribute, to: zone)
         }
@@ -130,6 +128,38 @@ extension ImportCommand {
             place.setAttribute(PlaceHours.calendarAttribute, to: calendar)
         }
         return place
+    }
+
+    /// The batch with each stored place's duty spells carried over to its new version when the
+    /// file has no `duty` of its own for it: refreshing a place file must not drop the rota that
+    /// `import-rota` added.
+    static func keepingDuty(_ batch: PlaceImport, stored store: any CommandStore) throws(CLIError) -> PlaceImport {
+        var duty: [String: String] = [:]
+        do {
+            for kind in batch.kinds {
+                for place in try store.storedPlaces(kind: kind) {
+                    if let spells = place.attribute(PlaceHours.dutyAttribute), !spells.isEmpty {
+                        duty[place.kind + "\u{0}" + place.id] = spells
+                    }
+                }
+            }
+        } catch {
+            throw CLIError.ioError("\(store.name): \(error)")
+        }
+        guard !duty.isEmpty else { return batch }
+        var carried = PlaceImport(reservingCapacity: batch.places.count)
+        do throws(PlacesError) {
+            for var place in batch.places {
+                if place.attribute(PlaceHours.dutyAttribute) == nil, let spells = duty[place.kind + "\u{0}" + place.id]
+                {
+                    place.setAttribute(PlaceHours.dutyAttribute, to: spells)
+                }
+                try carried.add(place)
+            }
+        } catch {
+            throw CLIError(error)
+        }
+        return carried
     }
 
     /// What an import found in the places' hours: values that do not parse, hours without a zone.

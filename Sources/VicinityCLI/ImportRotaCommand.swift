@@ -42,18 +42,26 @@ struct ImportRotaCommand: OutputCommand {
         }
         var batch = PlaceImport()
         let now = Date()
+        var dropped = 0
         do throws(PlacesError) {
             for id in order {
                 guard let place = directory.places.place(kind: kind, id: id) else { continue }
-                try batch.add(
-                    try place.addingDuty(spells[id] ?? [], replacing: replace, keepingEnded: keepEnded, now: now))
+                let given = spells[id] ?? []
+                let updated = try place.addingDuty(given, replacing: replace, keepingEnded: keepEnded, now: now)
+                dropped += Set(given).subtracting(updated.hours?.rota?.spells ?? []).count
+                try batch.add(updated)
             }
         } catch {
             throw CLIError(error)
         }
         do { try batch.store(into: store) } catch { throw CLIError.ioError("\(store.name): \(error)") }
+        let stored = order.reduce(0) { $0 + Set(spells[$1] ?? []).count } - dropped
+        let droppedText =
+            dropped > 0
+            ? "; \(dropped) \(dropped == 1 ? "spell had" : "spells had") already ended and "
+                + "\(dropped == 1 ? "was" : "were") left out (--keep-ended keeps them)" : ""
         output.line(
-            "Imported \(rota.entries.count) duty \(rota.entries.count == 1 ? "spell" : "spells") for "
-                + "\(order.count) \(ResultListing.plural(kind, order.count)) into \(store.name).")
+            "Imported \(stored) duty \(stored == 1 ? "spell" : "spells") for \(order.count) "
+                + "\(ResultListing.plural(kind, order.count)) into \(store.name)\(droppedText).")
     }
 }

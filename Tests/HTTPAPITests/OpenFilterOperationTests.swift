@@ -203,7 +203,8 @@ import Testing
     /// What an open time must be, as `Vocabulary.openingMoment` says it.
     static let momentExpected =
         "expected now, a time with its UTC offset (2026-12-24T22:00+01:00, 2026-12-24T21:00Z) or a local time "
-        + "in each place's zone (2026-12-24T22:00)"
+        + "in each place's zone (2026-12-24T22:00): years 1900-9999, hours 00-23, offsets up to ±23:59, seconds "
+        + "only with an offset"
     static let filterExpected =
         "expected NAME=VALUE, an attribute name and the value it must have (e.g. dispensing=yes)"
     static let usersExpected = "expected a place kind: users have no opening hours or attributes to filter on"

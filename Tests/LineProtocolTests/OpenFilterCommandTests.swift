@@ -194,7 +194,8 @@ import Testing
     /// What an open time must be, as `Vocabulary.openingMoment` says it.
     static let momentExpected =
         "expected now, a time with its UTC offset (2026-12-24T22:00+01:00, 2026-12-24T21:00Z) or a local time "
-        + "in each place's zone (2026-12-24T22:00)"
+        + "in each place's zone (2026-12-24T22:00): years 1900-9999, hours 00-23, offsets up to ±23:59, seconds "
+        + "only with an offset"
     static let usersExpected = "expected a place kind: users have no opening hours or attributes to filter on"
     static let longValue = String(repeating: "x", count: 513)
 
@@ -208,6 +209,12 @@ import Testing
         ),
         (
             nearby("500", "WHERE", "note", longValue), "ERR " + Vocabulary.attributeValue.message(longValue)
+        ),
+        (nearby("500", "OPEN", "now", "OPEN", "now"), "ERR OPEN given twice: expected one time"),
+        (
+            ["NEARBY", "pharmacy", here.lat, here.lon, "500"]
+                + Array(Array(repeating: ["WHERE", "country", "IT"], count: 33).joined()),
+            "ERR too many WHERE conditions: expected at most 32 (a place has at most 32 attributes)"
         ),
         (nearby("500", "OPEN"), "ERR wrong number of arguments for 'nearby' command"),
         (nearest("3", "WHERE", "dispensing"), "ERR wrong number of arguments for 'nearest' command"),

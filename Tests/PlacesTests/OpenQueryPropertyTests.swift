@@ -109,6 +109,12 @@ import Testing
         let local = try! LocalTime(
             year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!)
         let name = place.attribute("holidays") ?? place.attribute("country")
+        if text.contains("PH") {
+            // PH rules are decided only in the years the calendar lists (and the day before's).
+            guard let name, Self.holidays[name] != nil else { return false }
+            let previous = local.date.previous.year
+            guard [2026, 2027].contains(local.date.year), [2026, 2027].contains(previous) else { return false }
+        }
         let dates = name.flatMap { Self.holidays[$0] } ?? PublicHolidays([])
         return hours.state(at: local, holidays: dates).status == .open
     }

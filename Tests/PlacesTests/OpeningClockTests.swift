@@ -168,7 +168,15 @@ import Testing
         let feast = OpeningClock(at: Self.instant("2026-12-08T10:00"), calendars: calendars)
         #expect(!feast.isOpen(byCountry.hours))
         #expect(!feast.isOpen(named.hours))
-        #expect(feast.isOpen(none.hours))
+        // Without a calendar whether 8 December is a holiday is not known: unknown, not open.
+        #expect(!feast.isOpen(none.hours))
+        #expect(feast.state(of: none.hours).status == .unknown)
+        // Nor in a year the calendar does not list.
+        let later = OpeningClock(at: Self.instant("2028-12-08T10:00"), calendars: calendars)
+        #expect(later.state(of: byCountry.hours).status == .unknown)
+        // A rule without PH needs no calendar.
+        let plain = Self.place(["opening_hours": "Mo-Sa 08:30-19:30", "tz": "Europe/Rome"])
+        #expect(later.isOpen(plain.hours))
         #expect(feast.state(of: byCountry.hours).opensAt == "2026-12-09T08:30+01:00")
     }
 
@@ -187,10 +195,12 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("holidays-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try "# Italy\n2026-12-08 Immacolata\n\n2026-12-25\tNatale\n".write(
+        try "# Italy\r\n2026-12-08 Immacolata\r\n\r\n2026-12-25\tNatale\r\n".write(
             toFile: folder + "/IT.txt", atomically: true, encoding: .utf8)
         let calendars = try HolidayCalendars.load(folder: folder)
+        // Windows line ends too (a CRLF file once read as one line: no holidays at all).
         #expect(calendars["IT"]?.contains(CalendarDate(year: 2026, month: 12, day: 25)) == true)
+        #expect(calendars["IT"]?.contains(CalendarDate(year: 2026, month: 12, day: 8)) == true)
         try "2026-12-08\n2026-13-01 bad\n".write(toFile: folder + "/XX.txt", atomically: true, encoding: .utf8)
         #expect(throws: PlacesError.self) { try HolidayCalendars.load(folder: folder) }
         do {

@@ -1,4 +1,5 @@
 import Geo
+import OpeningHours
 import PlaceQueries
 import Places
 import Testing
@@ -26,6 +27,17 @@ import TextMap
     ])
     func anythingElseIsNoLabel(text: String) {
         #expect(OpeningLabel.short(text) == nil)
+    }
+
+    /// A change a week away names its date: "Thu 10:00" on a Thursday would read as within the hour.
+    @Test func aChangeAWeekAwayNamesItsDate() throws {
+        let place = Place(
+            id: "p", kind: "pharmacy", name: "P", coordinate: try Coordinate(latitude: 45, longitude: 7),
+            attributes: ["opening_hours": "Dec 03 10:00-12:00", "tz": "Europe/Rome"])
+        let thursday = OpeningClock(at: .local(try LocalTime(year: 2026, month: 11, day: 26, hour: 9, minute: 0)))
+        #expect(OpeningLabel.text(thursday.state(of: place.hours)) == "closed, opens Thu 3 Dec 10:00")
+        let wednesday = OpeningClock(at: .local(try LocalTime(year: 2026, month: 12, day: 2, hour: 9, minute: 0)))
+        #expect(OpeningLabel.text(wednesday.state(of: place.hours)) == "closed, opens Thu 10:00")
     }
 
     @Test func statesBecomeTheMapsStatesWithShortLabels() {

@@ -89,7 +89,10 @@ import Testing
             "place_id,start,end\nday,2099-11-28T19:30,2099-11-29T08:30\nday,2026-01-01T19:30,2026-01-02T08:30\n")
         let imported = CLI.test(["import-rota", rota, "--db", db])
         #expect(imported.status == 0, "\(imported.standardError)")
-        #expect(imported.standardOutput.hasPrefix("Imported 2 duty spells for 1 pharmacy into \(db)"))
+        #expect(
+            imported.standardOutput
+                == "Imported 1 duty spell for 1 pharmacy into \(db); 1 spell had already ended and was left out "
+                + "(--keep-ended keeps them).\n")
         let store = try SQLitePlaceStore(path: db)
         let day = try store.places().first { $0.id == "day" }
         // The spell that ended is dropped; the coming one is kept.
@@ -99,6 +102,11 @@ import Testing
         ])
         #expect(saturdayNight.standardOutput.contains("Day"))
         #expect(saturdayNight.standardOutput.contains("on duty until Sun 08:30"))
+        // Importing the place file again keeps the rota (the file has no duty column).
+        let file = try TemporaryDirectory(prefix: "vicinity-hours").write("places.csv", Self.places)
+        #expect(CLI.test(["import", file, "--kind", "pharmacy", "--tz", "Europe/Rome", "--db", db]).status == 0)
+        let again = try SQLitePlaceStore(path: db).places().first { $0.id == "day" }
+        #expect(again?.attribute("duty") == "2099-11-28T19:30/2099-11-29T08:30")
         let missing = try TemporaryDirectory(prefix: "vicinity-rota").write(
             "rota.csv", "place_id,start,end\nnobody,2099-11-28T19:30,2099-11-29T08:30\n")
         let refused = CLI.test(["import-rota", missing, "--db", db])
