@@ -42,7 +42,9 @@ struct NearCommand: OutputCommand {
         if kinds == [kind] { data.warnIfMissing(kind: kind, output: &output) }
         switch listingFormat {
         case .json:
-            output.line(try listing.json(radiusMeters: radiusMeters, count: nil, limit: limitCount, total: total))
+            output.line(
+                try listing.json(radiusMeters: radiusMeters, count: nil, limit: limitCount, total: total, filters: data)
+            )
             return
         case .geojson:
             output.line(listing.geoJSON())
@@ -96,7 +98,7 @@ struct NearestCommand: OutputCommand {
         if kinds == [kind] { data.warnIfMissing(kind: kind, output: &output) }
         switch listingFormat {
         case .json:
-            output.line(try listing.json(radiusMeters: maxMeters, count: wanted))
+            output.line(try listing.json(radiusMeters: maxMeters, count: wanted, filters: data))
             return
         case .geojson:
             output.line(listing.geoJSON())

@@ -12,6 +12,8 @@ struct QueryData {
     var fromDatabase: Bool
     /// `--open`, `--where`.
     var open: OpeningMoment?
+    /// `--open` as given, for titles and the JSON document's echo.
+    var openText: String?
     var attributes: [AttributeMatch] = []
 
     /// Loads the data the options name.
@@ -26,7 +28,7 @@ struct QueryData {
             directory.holidays = try query.holidayCalendars()
             return QueryData(
                 directory: directory, principal: .anonymous, fromDatabase: false, open: try query.openingMoment(),
-                attributes: try query.attributeMatches())
+                openText: query.open?.trimmingCharacters(in: .whitespaces), attributes: try query.attributeMatches())
         }
         let open = try query.openingMoment()
         let attributes = try query.attributeMatches()
@@ -44,7 +46,8 @@ struct QueryData {
             }
         }
         return QueryData(
-            directory: directory, principal: principal, fromDatabase: true, open: open, attributes: attributes)
+            directory: directory, principal: principal, fromDatabase: true, open: open,
+            openText: query.open?.trimmingCharacters(in: .whitespaces), attributes: attributes)
     }
 
     /// The place kinds present.
@@ -84,12 +87,8 @@ struct QueryData {
         var text = ""
         switch open {
         case .now?: text += " open now"
-        case .instant(let seconds)?:
-            text +=
-                " open at "
-                + (OpeningState(status: .open, nextChange: seconds).nextChangeText ?? "").replacingOccurrences(
-                    of: "+00:00", with: "Z")
-        case .local(let time)?: text += " open at \(DutyRota.text(time)) local time"
+        case .instant?: text += " open at \(openText ?? "")"
+        case .local?: text += " open at \(openText ?? "") local time"
         case nil: break
         }
         if !attributes.isEmpty {

@@ -69,6 +69,9 @@ struct ResultListing {
             var model: String
             var crs: String?
             var sphere_radius_m: Double?
+            /// `--open` as given and `--where`'s conditions, when given.
+            var open: String?
+            var `where`: [String]?
 
             // radius_m, count and limit are always present (null when not set), so every
             // near/nearest document has the same keys; crs and sphere_radius_m only with their model.
@@ -82,10 +85,12 @@ struct ResultListing {
                 try container.encode(model, forKey: .model)
                 try container.encodeIfPresent(crs, forKey: .crs)
                 try container.encodeIfPresent(sphere_radius_m, forKey: .sphere_radius_m)
+                try container.encodeIfPresent(open, forKey: .open)
+                try container.encodeIfPresent(`where`, forKey: .where)
             }
 
             enum CodingKeys: String, CodingKey {
-                case lat, lon, radius_m, count, limit, model, crs, sphere_radius_m
+                case lat, lon, radius_m, count, limit, model, crs, sphere_radius_m, open, `where`
             }
         }
 
@@ -120,13 +125,16 @@ struct ResultListing {
     }
 
     /// The `--json` document: `{"query":{…},"results":[…]}`, plus `"total"` for `near`.
-    func json(radiusMeters: Double?, count: Int?, limit: Int? = nil, total: Int? = nil) throws -> String {
+    func json(
+        radiusMeters: Double?, count: Int?, limit: Int? = nil, total: Int? = nil, filters: QueryData? = nil
+    ) throws -> String {
         var sphereRadius: Double?
         if case .haversine(let sphere) = model { sphereRadius = sphere.radiusMeters }
         let document = Document(
             query: .init(
                 lat: center.latitude, lon: center.longitude, radius_m: radiusMeters, count: count, limit: limit,
-                model: model.name, crs: crs, sphere_radius_m: sphereRadius),
+                model: model.name, crs: crs, sphere_radius_m: sphereRadius, open: filters?.openText,
+                where: filters.flatMap { $0.attributes.isEmpty ? nil : $0.attributes.map { "\($0.name)=\($0.value)" } }),
             results: rows.map(ResultListing.result), total: total)
         return try JSONOutput.encode(document)
     }
