@@ -16,6 +16,17 @@ struct QueryTextMiddleware: ServerMiddleware {
         if let parameters = QueryParameter.byOperation[operationID] {
             try QueryTextMiddleware.check(QueryTextMiddleware.items(of: request.path ?? ""), against: parameters)
         }
+        if operationID.hasPrefix("watch") {
+            // A watch follows every place of its circle: a filter it would ignore is refused, not
+            // dropped as other unknown parameters are (a watch "of open places" would be a trap).
+            let items = QueryTextMiddleware.items(of: request.path ?? "")
+            for name in ["open", "where"] where items[name] != nil {
+                throw HTTPAPIError.conflictingParameter(
+                    name: name,
+                    detail: "query parameter \"\(name)\" does not apply to a watch: a watch follows every place "
+                        + "within its radius (open and where filter /v1/nearby, /v1/nearest and /v1/map)")
+            }
+        }
         return try await next(request, body, metadata)
     }
 

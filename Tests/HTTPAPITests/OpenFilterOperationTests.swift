@@ -236,6 +236,21 @@ import Testing
         }
     }
 
+    /// A watch follows every place of its circle: `open` and `where`, which it cannot apply, are
+    /// refused rather than silently dropped.
+    @Test func watchesRefuseTheFiltersTheyCannotApply() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.close() }
+        for (path, query) in [
+            ("/v1/nearby/watch", "kind=pharmacy&lat=45.0703&lon=7.6869&radius=500&open=now"),
+            ("/v1/nearby/watch", "kind=pharmacy&lat=45.0703&lon=7.6869&radius=500&where=dispensing=yes"),
+        ] {
+            let reply = try await fixture.get("\(path)?\(query)")
+            #expect(reply.status == 400, "\(path)?\(query) \(reply.body)")
+            #expect(reply.detail?.contains("does not apply to a watch") == true, "\(reply.body)")
+        }
+    }
+
     @Test func theMapKeepsWhatWhereKeepsAndMarksRatherThanDropsWithOpen() async throws {
         let fixture = try await Fixture()
         defer { fixture.close() }
