@@ -141,6 +141,10 @@ struct ServeCommand: OutputCommand {
         do {
             let privacy = try privacy()
             let calendars = try ShippedData.holidays(folder: holidays)
+            if calendars.calendars.isEmpty {
+                output.warning(
+                    "no holiday calendars found (Data/holidays, or --holidays FOLDER): hours with PH rules are unknown")
+            }
             durable = try DurableDirectory(loading: store) { [openRegistration] in
                 $0.openRegistration = openRegistration
                 $0.privacy = privacy
