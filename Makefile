@@ -59,8 +59,8 @@ demo: build
 	@rm -f .build/demo-rota.sqlite .build/demo-rota.sqlite-wal .build/demo-rota.sqlite-shm
 	@$(BIN_RELEASE) import Data/pharmacies-piemonte.csv --kind pharmacy --db .build/demo-rota.sqlite >/dev/null 2>&1
 	$(BIN_RELEASE) import-rota Data/rota-piemonte-sample.csv --keep-ended --db .build/demo-rota.sqlite
-	$(BIN_RELEASE) near 45.0712 7.6861 --radius 500 --open 2026-11-29T22:00 --db .build/demo-rota.sqlite
-	$(BIN_RELEASE) nearest 45.0712 7.6861 --count 2 --open 2026-11-29T22:00 --where dispensing=yes --db .build/demo-rota.sqlite
+	$(BIN_RELEASE) near 45.0712 7.6861 --radius 500 --open 2026-11-29T22:00 --where dispensing=yes --db .build/demo-rota.sqlite
+	$(BIN_RELEASE) nearest 45.0712 7.6861 --count 2 --open 2026-11-29T22:00 --db .build/demo-rota.sqlite
 	@echo
 	@echo "== One distance, three models =="
 	$(BIN_RELEASE) dist 41.088154 29.015615 41.087853 29.014096
