@@ -43,7 +43,12 @@ public enum OpeningLabel {
     /// read as a date-time is given as it is.
     public static func mapOpening(_ state: OpeningState) -> MapMarker.Opening {
         switch state.status {
-        case .open: .open(until: state.openUntil.map { label($0, state) }, onDuty: state.onDuty)
+        // "On duty until" only when the spell is what ends: a place that stays open by its hours
+        // after its spell is "open until" its closing time.
+        case .open:
+            .open(
+                until: state.openUntil.map { label($0, state) },
+                onDuty: state.onDuty && (state.dutyEnds == nil || state.dutyEnds == state.nextChange))
         case .closed: .closed(opensAt: state.opensAt.map { label($0, state) })
         case .unknown: .unknown
         }

@@ -126,6 +126,7 @@ public final class OpeningClock {
         let (local, instant) = point(hours)
         let now = status(hours, instant: instant, local: local)
         var state = OpeningState(status: now.status, onDuty: now.onDuty, comment: now.comment)
+        if now.onDuty { state.dutyEnds = hours.dutyEnd(at: instant) }
         guard now.status != .unknown else { return state }
         let holidays = holidays(hours) ?? noHolidays
         var current = (local: local, instant: instant)

@@ -21,6 +21,9 @@ public struct OpeningState: Sendable, Hashable {
     /// How far `nextChange` is from the moment asked about, seconds (a label names the date as
     /// well as the weekday when it is a week away).
     public var nextChangeAheadSeconds: Int64?
+    /// While on duty: when the current duty spell ends (seconds since 1970). The place may stay
+    /// open past it by its hours: `nextChange` is when it closes.
+    public var dutyEnds: Int64?
     /// The comment of the rule that decided (`"by appointment"`), if any.
     public var comment: String?
 

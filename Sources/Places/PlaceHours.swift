@@ -139,6 +139,11 @@ public final class PlaceHours: Sendable {
         return low > 0 && instant < duty[low - 1].end
     }
 
+    /// The end of the duty spell holding an instant, or nil when none does.
+    func dutyEnd(at instant: Int64) -> Int64? {
+        duty.first { $0.start <= instant && instant < $0.end }?.end
+    }
+
     /// The first duty boundary (a spell's start or end) after an instant, or nil.
     func nextDutyBoundary(after instant: Int64) -> Int64? {
         for spell in duty {

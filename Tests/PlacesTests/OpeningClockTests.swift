@@ -144,6 +144,7 @@ import Testing
         #expect(state.status == .open)
         #expect(state.onDuty)
         #expect(state.openUntil == "2026-11-27T19:30+01:00")
+        #expect(state.dutyEnds == 1_795_764_600)  // Friday 08:30 in Rome
         // Sunday 10:00 (no hours on Sunday): on duty until 19:30.
         let sunday = OpeningClock(at: Self.instant("2026-11-29T10:00"))
         #expect(sunday.state(of: place.hours).openUntil == "2026-11-29T19:30+01:00")

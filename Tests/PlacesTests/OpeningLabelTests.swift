@@ -40,6 +40,23 @@ import TextMap
         #expect(OpeningLabel.text(wednesday.state(of: place.hours)) == "closed, opens Thu 10:00")
     }
 
+    /// "On duty until" names the spell's end; a place that stays open by its hours after the spell
+    /// is "open until" its closing time.
+    @Test func onDutyUntilOnlyWhenTheSpellIsWhatEnds() throws {
+        let place = Place(
+            id: "p", kind: "pharmacy", name: "P", coordinate: try Coordinate(latitude: 45, longitude: 7),
+            attributes: [
+                "opening_hours": "Mo-Fr 08:30-19:30", "tz": "Europe/Rome",
+                "duty": "2026-11-26T19:30/2026-11-27T08:30,2026-11-29T08:30/2026-11-29T19:30",
+            ])
+        let thursdayNight = OpeningClock(at: .local(try LocalTime(year: 2026, month: 11, day: 26, hour: 22, minute: 0)))
+        let night = thursdayNight.state(of: place.hours)
+        #expect(night.onDuty)
+        #expect(OpeningLabel.text(night) == "open until Fri 19:30")
+        let sunday = OpeningClock(at: .local(try LocalTime(year: 2026, month: 11, day: 29, hour: 10, minute: 0)))
+        #expect(OpeningLabel.text(sunday.state(of: place.hours)) == "on duty until Sun 19:30")
+    }
+
     @Test func statesBecomeTheMapsStatesWithShortLabels() {
         let open = OpeningState(
             status: .open, nextChange: 1_795_717_800, nextStatus: .closed, nextChangeOffsetSeconds: 3_600)
