@@ -19,19 +19,6 @@ extension GridIndex {
         }
     }
 
-    /// The number of points `keep` accepts within `radiusMeters` of `center`.
-    public func count(
-        withinRadiusMeters radiusMeters: Double, of center: Coordinate, model: DistanceModel,
-        where keep: (UInt32) -> Bool
-    ) throws(GeoError) -> Int {
-        guard radiusMeters.isFinite, radiusMeters >= 0 else { throw .invalidRadius(radiusMeters) }
-        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
-            var total = 0
-            for candidate in try search.collect(radiusMeters: radiusMeters) where keep(candidate.handle) { total += 1 }
-            return total
-        }
-    }
-
     /// The `count` points nearest to `center` that `keep` accepts, however far they are (within
     /// `maxDistanceMeters` if given), nearest first, ties by `tieOrder`. Equals filtering a
     /// brute-force scan, sorting, and taking the first `count`.

@@ -179,21 +179,4 @@ extension PlaceCatalog {
             throw .geo(error)
         }
     }
-
-    /// How many places `keep` accepts within `radiusMeters` of `center`.
-    public func count(
-        _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
-        where keep: (borrowing Place) -> Bool
-    ) throws(PlacesError) -> Int {
-        let collection = collections[kind]
-        let index = collection?.index ?? emptyIndex
-        let places = collection?.places ?? []
-        do {
-            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
-                try index.count(withinRadiusMeters: radiusMeters, of: center, model: model) { keep(buffer[Int($0)]) }
-            }
-        } catch {
-            throw .geo(error)
-        }
-    }
 }
