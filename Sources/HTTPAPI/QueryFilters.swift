@@ -36,20 +36,14 @@ struct QueryFilters: Sendable {
     /// The list query with these filters: only the places open at `open` that match every
     /// `where`, each hit with its opening state when `open` is given.
     func filtering(_ question: PlaceQuery) -> PlaceQuery {
-        var question = question
-        question.open = open
-        question.attributes = attributes
-        return question
+        question.filtered(open: open, attributes: attributes)
     }
 
     /// The map's query with these filters: `where` filters, `open` only marks each place's state
     /// (`PlaceQuery.hoursAt`), so that the map shows closed places as such. On users, whom no
     /// filter applies to, `open` is the filter the query layer refuses, as on `/v1/nearby`.
     func marking(_ question: PlaceQuery) -> PlaceQuery {
-        var question = question
-        if question.collection == .users { question.open = open } else { question.hoursAt = open }
-        question.attributes = attributes
-        return question
+        question.filtered(open: open, attributes: attributes, marking: true)
     }
 
     /// `name=value` pairs for the GeoJSON operation's `Location` (`VicinityAPI.queryItems`).

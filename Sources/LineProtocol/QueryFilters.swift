@@ -45,20 +45,14 @@ struct QueryFilters: Sendable {
 
     /// The query with these filters.
     func applied(to query: PlaceQuery) -> PlaceQuery {
-        var query = query
-        query.open = open
-        query.attributes = attributes
-        return query
+        query.filtered(open: open, attributes: attributes)
     }
 
     /// The map's query with these filters: `WHERE` filters, `OPEN` only marks each place's state
     /// (`PlaceQuery.hoursAt`) so that closed places are drawn as such; on users, `OPEN` is the
     /// filter the query layer refuses, as for `NEARBY` (`/v1/map` does the same).
     func marking(_ query: PlaceQuery) -> PlaceQuery {
-        var query = query
-        if query.collection == .users { query.open = open } else { query.hoursAt = open }
-        query.attributes = attributes
-        return query
+        query.filtered(open: open, attributes: attributes, marking: true)
     }
 
     /// Whether each hit says whether it is open (the query asked `OPEN`).

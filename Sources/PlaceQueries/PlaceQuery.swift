@@ -95,6 +95,17 @@ public struct PlaceQuery: Sendable {
             principal: principal, measures: measures, namesNearestBeyond: namesNearestBeyond, countsAll: countsAll)
     }
 
+    /// The query with an open time and attribute conditions, as every surface applies them: a list
+    /// keeps only the places open at `open`; a map (`marking`) keeps every place, each with its
+    /// state then (`hoursAt`). On users, whom no filter applies to, `open` is the filter, which
+    /// `PlaceDirectory.answer` refuses.
+    public func filtered(open: OpeningMoment?, attributes: [AttributeMatch], marking: Bool = false) -> PlaceQuery {
+        var query = self
+        if marking && collection != .users { query.hoursAt = open } else { query.open = open }
+        query.attributes = attributes
+        return query
+    }
+
     /// `user` is the people; every other kind is places of that kind.
     public static func collection(kind: String) -> Collection {
         kind == PlaceDirectory.userKind ? .users : .places([kind])

@@ -73,11 +73,10 @@ struct QueryData {
         _ kinds: [String], center: Coordinate, reach: PlaceQuery.Reach, model: DistanceModel,
         namesNearestBeyond: Bool = false, marksHours: Bool = false
     ) throws(CLIError) -> QueryAnswer {
-        var query = PlaceQuery(
+        let query = PlaceQuery(
             collection: collection(kinds), center: center, reach: reach, model: model, principal: principal,
-            measures: .exact, namesNearestBeyond: namesNearestBeyond)
-        if marksHours { query.hoursAt = open } else { query.open = open }
-        query.attributes = attributes
+            measures: .exact, namesNearestBeyond: namesNearestBeyond
+        ).filtered(open: open, attributes: attributes, marking: marksHours)
         do { return try directory.answer(query) } catch { throw CLIError(error) }
     }
 
