@@ -15,14 +15,28 @@ extension PlaceCatalog {
         _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
         limit: Int? = nil
     ) throws(PlacesError) -> [PlaceHit] {
+        try placeHits(kind) { index, _, tieOrder throws(GeoError) in
+            try index.within(radiusMeters: radiusMeters, of: center, model: model, limit: limit, tieOrder: tieOrder)
+        }
+    }
+
+    /// The hits a search of `kind`'s index makes, as places: `search` gets the index, the places
+    /// by handle and the order of ties (by id).
+    ///
+    /// - Throws: `PlacesError.geo` for what the search throws.
+    private func placeHits(
+        _ kind: String,
+        _ search: (GridIndex, UnsafeBufferPointer<Place>, TieOrder) throws(GeoError) -> [GridHit]
+    ) throws(PlacesError) -> [PlaceHit] {
         let collection = collections[kind]
         let index = collection?.index ?? emptyIndex
         let places = collection?.places ?? []
         do {
-            let hits = try index.within(
-                radiusMeters: radiusMeters, of: center, model: model, limit: limit,
-                tieOrder: { places[Int($0)].id < places[Int($1)].id })
-            return hits.map { PlaceHit(place: places[Int($0.handle)], distanceMeters: $0.distanceMeters) }
+            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
+                try search(index, buffer, { buffer[Int($0)].id < buffer[Int($1)].id }).map {
+                    PlaceHit(place: buffer[Int($0.handle)], distanceMeters: $0.distanceMeters)
+                }
+            }
         } catch {
             throw .geo(error)
         }
@@ -72,16 +86,9 @@ extension PlaceCatalog {
         _ count: Int, to center: Coordinate, kind: String, model: DistanceModel = .geodesic,
         maxDistanceMeters: Double? = nil
     ) throws(PlacesError) -> [PlaceHit] {
-        let collection = collections[kind]
-        let index = collection?.index ?? emptyIndex
-        let places = collection?.places ?? []
-        do {
-            let hits = try index.nearest(
-                count, to: center, model: model, maxDistanceMeters: maxDistanceMeters,
-                tieOrder: { places[Int($0)].id < places[Int($1)].id })
-            return hits.map { PlaceHit(place: places[Int($0.handle)], distanceMeters: $0.distanceMeters) }
-        } catch {
-            throw .geo(error)
+        try placeHits(kind) { index, _, tieOrder throws(GeoError) in
+            try index.nearest(
+                count, to: center, model: model, maxDistanceMeters: maxDistanceMeters, tieOrder: tieOrder)
         }
     }
 
@@ -144,18 +151,10 @@ extension PlaceCatalog {
         _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
         limit: Int? = nil, where keep: (borrowing Place) -> Bool
     ) throws(PlacesError) -> [PlaceHit] {
-        let collection = collections[kind]
-        let index = collection?.index ?? emptyIndex
-        let places = collection?.places ?? []
-        do {
-            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
-                let hits = try index.within(
-                    radiusMeters: radiusMeters, of: center, model: model, limit: limit,
-                    tieOrder: { buffer[Int($0)].id < buffer[Int($1)].id }, where: { keep(buffer[Int($0)]) })
-                return hits.map { PlaceHit(place: buffer[Int($0.handle)], distanceMeters: $0.distanceMeters) }
-            }
-        } catch {
-            throw .geo(error)
+        try placeHits(kind) { index, places, tieOrder throws(GeoError) in
+            try index.within(
+                radiusMeters: radiusMeters, of: center, model: model, limit: limit, tieOrder: tieOrder,
+                where: { keep(places[Int($0)]) })
         }
     }
 
@@ -165,18 +164,10 @@ extension PlaceCatalog {
         _ count: Int, to center: Coordinate, kind: String, model: DistanceModel = .geodesic,
         maxDistanceMeters: Double? = nil, where keep: (borrowing Place) -> Bool
     ) throws(PlacesError) -> [PlaceHit] {
-        let collection = collections[kind]
-        let index = collection?.index ?? emptyIndex
-        let places = collection?.places ?? []
-        do {
-            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
-                let hits = try index.nearest(
-                    count, to: center, model: model, maxDistanceMeters: maxDistanceMeters,
-                    tieOrder: { buffer[Int($0)].id < buffer[Int($1)].id }, where: { keep(buffer[Int($0)]) })
-                return hits.map { PlaceHit(place: buffer[Int($0.handle)], distanceMeters: $0.distanceMeters) }
-            }
-        } catch {
-            throw .geo(error)
+        try placeHits(kind) { index, places, tieOrder throws(GeoError) in
+            try index.nearest(
+                count, to: center, model: model, maxDistanceMeters: maxDistanceMeters, tieOrder: tieOrder,
+                where: { keep(places[Int($0)]) })
         }
     }
 }
