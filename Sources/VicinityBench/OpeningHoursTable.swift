@@ -1,5 +1,6 @@
 import Foundation
 import OpeningHours
+import Places
 
 /// The table `scripts/opening-hours-reference.sh` compares with the reference parser: every
 /// `opening_hours` value evaluated at every local instant, as JSON lines in the shape
@@ -150,25 +151,8 @@ struct OpeningHoursTable {
 
     /// One JSON object with its fields in the given order; nil is `null`.
     static func json(_ fields: [(String, String?)]) -> String {
-        "{" + fields.map { "\(quoted($0.0)): \($0.1.map(quoted) ?? "null")" }.joined(separator: ", ") + "}"
-    }
-
-    /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        "{"
+            + fields.map { "\(PlaceWriter.jsonString($0.0)): \($0.1.map(PlaceWriter.jsonString) ?? "null")" }
+            .joined(separator: ", ") + "}"
     }
 }
