@@ -152,19 +152,23 @@ struct Parser {
                 }
                 advance()
                 range.to = to
-                if current.kind == .other("/"), case .number(let step, let digits) = peek().kind, digits <= 4 {
-                    guard step >= 1 else {
-                        throw OpeningHoursError("a period must be 1 or more", column: peek().column)
-                    }
-                    advance()
-                    advance()
-                    range.step = step
-                }
+                if let step = try period() { range.step = step }
             }
             ranges.append(range)
             guard current.kind == .comma, case .number(_, 4) = peek().kind else { return ranges }
             advance()
         }
+    }
+
+    /// A period after a range (`/2`), read when one follows; nil when none does.
+    mutating func period() throws(OpeningHoursError) -> Int? {
+        guard current.kind == .other("/"), case .number(let step, let digits) = peek().kind, digits <= 4 else {
+            return nil
+        }
+        guard step >= 1 else { throw OpeningHoursError("a period must be 1 or more", column: peek().column) }
+        advance()
+        advance()
+        return step
     }
 
     /// `week 01-10`, `week 02-52/2`, `week 1,3-4`: ISO week numbers 1–53, a range not inverted.
@@ -182,14 +186,7 @@ struct Parser {
                     let message = "an inverted week range is ambiguous: write \(range.to)-\(from)"
                     throw OpeningHoursError(message, column: column)
                 }
-                if current.kind == .other("/"), case .number(let step, let digits) = peek().kind, digits <= 4 {
-                    guard step >= 1 else {
-                        throw OpeningHoursError("a period must be 1 or more", column: peek().column)
-                    }
-                    advance()
-                    advance()
-                    range.step = step
-                }
+                if let step = try period() { range.step = step }
             }
             ranges.append(range)
             guard current.kind == .comma, case .number(_, let digits) = peek().kind, digits <= 2 else { return ranges }
