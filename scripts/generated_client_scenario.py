@@ -30,7 +30,7 @@ from vicinity_client.api.users import (
     set_user_precision,
     set_user_visibility,
 )
-from vicinity_client.api.watches import watch_nearby, watch_nearby_users
+from vicinity_client.api.watches import watch_around_user, watch_nearby
 from vicinity_client.models import (
     Location,
     NearbyFeatureCollection,
@@ -40,13 +40,16 @@ from vicinity_client.models import (
     NearestResult,
     Precision,
     PrecisionChange,
+    PrivateVisibilityChange,
+    PrivateVisibilityChangeVisibility,
     Problem,
+    PublicVisibilityChange,
+    PublicVisibilityChangeVisibility,
     RegisteredUser,
     ResultFormat,
     User,
     UserRegistration,
     Visibility,
-    VisibilityChange,
 )
 
 T = TypeVar("T")
@@ -156,8 +159,12 @@ def main(base_url: str, admin_token: str) -> None:
     position_text = detailed.headers.get("Vicinity-Position", "")
     check("a write answers its position", position_text.isdigit() and int(position_text) > 0, position_text)
     position = int(position_text) if position_text.isdigit() else 0
-    seen = answer("a read at that position", get_user.sync("ayse", client=ayse, vicinity_min_position=position),
-                  User)
+    # The read-your-writes headers are described in the contract's introduction, not declared
+    # on each operation: a client sets them as headers (a client of its own: `with_headers` also
+    # changes the client it is called on once that one has made a request).
+    at_position = AuthenticatedClient(base_url=base_url, token=registered.token, raise_on_unexpected_status=True,
+                                      headers={"Vicinity-Min-Position": str(position)})
+    seen = answer("a read at that position", get_user.sync("ayse", client=at_position), User)
     check("the read sees the write", isinstance(seen.location, Location) and seen.location.lat == 41.0882, seen)
     # Everyone else sees the centre of her 100 m cell (LocationPrecision.street), and no timer.
     published = answer("her record to others", get_user.sync("ayse", client=public), User)
@@ -171,11 +178,13 @@ def main(base_url: str, admin_token: str) -> None:
     answer("precision back", set_user_precision.sync(
         "ayse", client=ayse, body=PrecisionChange(precision=Precision.STREET)), User)
     problem("a position not applied in time",
-            get_user.sync("ayse", client=public, vicinity_min_position=position + 1000, vicinity_wait_ms=50), 503,
+            get_user.sync("ayse", client=Client(
+                base_url=base_url, raise_on_unexpected_status=True,
+                headers={"Vicinity-Min-Position": str(position + 1000), "Vicinity-Wait-Ms": "50"})), 503,
             f"position {position + 1000} was not applied within 50 ms")
 
     hidden = answer("private", set_user_visibility.sync(
-        "ayse", client=ayse, body=VisibilityChange(visibility=Visibility.PRIVATE)), User)
+        "ayse", client=ayse, body=PrivateVisibilityChange(visibility=PrivateVisibilityChangeVisibility.PRIVATE)), User)
     check("private", hidden.visibility == Visibility.PRIVATE, hidden.visibility)
     users = answer("nearby users once private", find_nearby_users.sync(client=public, lat=LAT, lon=LON),
                    NearbyUsersResult)
@@ -185,10 +194,10 @@ def main(base_url: str, admin_token: str) -> None:
     check("own record is private", own.visibility == Visibility.PRIVATE, own.visibility)
 
     timed = answer("private for an hour", set_user_visibility.sync(
-        "ayse", client=ayse, body=VisibilityChange(visibility=Visibility.PRIVATE, for_seconds=3600)), User)
+        "ayse", client=ayse, body=PrivateVisibilityChange(visibility=PrivateVisibilityChangeVisibility.PRIVATE, for_seconds=3600)), User)
     check("private with a timer", not isinstance(timed.private_until, Unset), timed)
     shown = answer("public", set_user_visibility.sync(
-        "ayse", client=ayse, body=VisibilityChange(visibility=Visibility.PUBLIC)), User)
+        "ayse", client=ayse, body=PublicVisibilityChange(visibility=PublicVisibilityChangeVisibility.PUBLIC)), User)
     check("public again", shown.visibility == Visibility.PUBLIC, shown.visibility)
     check("no timer once public", isinstance(shown.private_until, Unset), shown)
     answer("public user to others", get_user.sync("ayse", client=public), User)
@@ -213,7 +222,7 @@ def main(base_url: str, admin_token: str) -> None:
                 'invalid precision "fine" at /precision: expected exact, street, district or city',
                 json={"precision": "fine"})
     raw_problem("a timer with public", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 422,
-                'invalid visibility "public for 60 s" at /for_seconds',
+                'unknown field "for_seconds" at /: a time limit goes only with visibility private',
                 json={"visibility": "public", "for_seconds": 60})
     raw_problem("malformed JSON", ayse.get_httpx_client(), "PUT", "/v1/users/ayse/visibility", 400,
                 "the body is not valid JSON: unexpected '}', expected a value at line 2, column 16 (byte 17)",
@@ -227,8 +236,8 @@ def main(base_url: str, admin_token: str) -> None:
     # curl); their refusals are answers like any other.
     problem("watch with a bad latitude", watch_nearby.sync(client=public, lat=95, lon=LON), 400,
             'invalid latitude "95": expected a number of degrees from -90 to 90')
-    problem("watch following a user without their token", watch_nearby_users.sync(client=public, user="ayse"),
-            403, "not allowed: ")
+    problem("watch following a user without their token",
+            watch_around_user.sync("ayse", client=public, kind="user"), 403, "not allowed: ")
     stranger = AuthenticatedClient(base_url=base_url, token="A" * 43, raise_on_unexpected_status=True)
     problem("unknown token", delete_user.sync_detailed("ayse", client=stranger).parsed, 401,
             "the token matches no user")

@@ -116,8 +116,8 @@ kill "${readers[@]}" 2>/dev/null || true
 token=$(curl -s -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
     -d '{"id":"ayse","name":"Ayşe","location":{"lat":41.0885,"lon":29.0158}}' "$api/v1/users" | jq -r .token)
 expect "a roaming watch without the user's token" \
-    "$(curl -s -o /dev/null -w '%{http_code}' "$api/v1/users/nearby/watch?user=ayse&radius=1000")" "403"
-watch roaming "/v1/users/nearby/watch?user=ayse&radius=1000" -H "Authorization: Bearer $token"
+    "$(curl -s -o /dev/null -w '%{http_code}' "$api/v1/users/ayse/nearby/watch?kind=user&radius=1000")" "403"
+watch roaming "/v1/users/ayse/nearby/watch?kind=user&radius=1000" -H "Authorization: Bearer $token"
 p6=$(curl -s -o /dev/null -D - -X POST -H "Authorization: Bearer $admin" -H 'Content-Type: application/json' \
     -d '{"id":"mehmet","name":"Mehmet","location":{"lat":41.0890,"lon":29.0160}}' "$api/v1/users" \
     | tr -d '\r' | awk 'tolower($1) == "vicinity-position:" { print $2 }')

@@ -43,18 +43,10 @@ enum BodyValues {
         try check(id, Vocabulary.userID, at: "/id")
     }
 
-    /// `for_seconds` of a visibility change: only with `private`, 1 s to 10 years
-    /// (`Vocabulary.privateSpell`).
-    static func privateSpell(_ seconds: Int, visibility: Visibility) throws(HTTPAPIError) -> Int {
-        guard visibility == .private else {
-            // The façade's words for the same refusal (`DirectoryRequest.setVisibility`).
-            throw .field(
-                "/for_seconds", isString: true,
-                .invalidValue(
-                    noun: "visibility", value: "public for \(seconds) s",
-                    expected: "a time limit only with private (public lasts until changed)"))
-        }
-        return try check(seconds, Vocabulary.privateSpell, at: "/for_seconds")
+    /// `for_seconds` of a private visibility change: 1 s to 10 years (`Vocabulary.privateSpell`).
+    /// The contract's oneOf keeps it off public changes (an unknown field there).
+    static func privateSpell(_ seconds: Int) throws(HTTPAPIError) -> Int {
+        try check(seconds, Vocabulary.privateSpell, at: "/for_seconds")
     }
 
     /// A field's value checked by `rule`, or the 422 naming its pointer.

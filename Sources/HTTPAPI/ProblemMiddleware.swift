@@ -53,6 +53,17 @@ struct ProblemMiddleware: ServerMiddleware {
     static func problem(for error: DecodingError) -> HTTPAPIError {
         switch error {
         case .keyNotFound(let key, let context):
+            if let value = unknownDiscriminatorValue(context.debugDescription) {
+                // A oneOf body whose discriminator names none of its forms: a value outside an
+                // enum, as for any other field (the runtime reports it as a missing key).
+                let at = pointer(context.codingPath + [key])
+                let noun = key.stringValue.replacingOccurrences(of: "_", with: " ")
+                let expected =
+                    discriminatorValues[key.stringValue].map(inWords) ?? "one of the values openapi.yaml lists"
+                return .invalidBodyChoice(
+                    pointer: at, detail: "invalid \(noun) \(HTTPAPIError.quoted(value)) at \(at): expected \(expected)",
+                    reason: "expected \(expected)")
+            }
             let parent = pointer(context.codingPath)
             return .invalidBody(
                 pointer: pointer(context.codingPath + [key]),
@@ -74,9 +85,10 @@ struct ProblemMiddleware: ServerMiddleware {
                     reason: "expected \(expected)")
             }
             if context.debugDescription.hasPrefix("Additional properties"), let key = context.codingPath.last {
+                let form = otherFormFields[key.stringValue].map { ": \($0)" } ?? ""
                 return .invalidBody(
                     pointer: at,
-                    detail: "unknown field \"\(key.stringValue)\" at \(pointer(context.codingPath.dropLast()))",
+                    detail: "unknown field \"\(key.stringValue)\" at \(pointer(context.codingPath.dropLast()))\(form)",
                     reason: "unknown field")
             }
             return .invalidBody(
@@ -92,6 +104,25 @@ struct ProblemMiddleware: ServerMiddleware {
         "\(Components.Schemas.Visibility.self)": Components.Schemas.Visibility.allCases.map(\.rawValue),
         "\(Components.Schemas.Precision.self)": Components.Schemas.Precision.allCases.map(\.rawValue),
     ]
+
+    /// Fields that one form of a oneOf body has and another has not, with the form that has
+    /// them: sent with the other form they are unknown there, and the refusal says where they go.
+    static let otherFormFields: [String: String] = [
+        "for_seconds": "a time limit goes only with visibility private"
+    ]
+
+    /// The values of the discriminators of the contract's oneOf bodies, by property name.
+    static let discriminatorValues: [String: [String]] = [
+        "visibility": Components.Schemas.Visibility.allCases.map(\.rawValue)
+    ]
+
+    /// The value in swift-openapi-runtime's refusal of an unknown oneOf discriminator, "The oneOf
+    /// structure does not contain the provided discriminator value 'PRIVATE'." (its words).
+    static func unknownDiscriminatorValue(_ description: String) -> String? {
+        let prefix = "The oneOf structure does not contain the provided discriminator value '"
+        guard description.hasPrefix(prefix), description.hasSuffix("'.") else { return nil }
+        return String(description.dropFirst(prefix.count).dropLast(2))
+    }
 
     /// The type and the value of Swift's `RawRepresentable` refusal, "Cannot initialize Visibility
     /// from invalid String value PRIVATE" (the words of the standard library's `init(from:)`).

@@ -79,12 +79,7 @@ struct QueryParameter: Sendable {
     static let crs = QueryParameter(
         name: "crs", noun: "crs", expected: "a CRS", required: false, accepts: { _ in true })
 
-    // The watches': a centre that may be a user instead of a point, the models a watch can use,
-    // and the position to resume after.
-    static func optionalLatitude(_ name: String) -> QueryParameter { QueryParameter(name, Vocabulary.latitude) }
-    static func optionalLongitude(_ name: String) -> QueryParameter { QueryParameter(name, Vocabulary.longitude) }
-    static let user = QueryParameter(
-        name: "user", noun: "user id", expected: "a user id", required: false, accepts: { _ in true })
+    // The watches': the models a watch can use, and the position to resume after.
     static let watchModel = QueryParameter(
         name: "model", noun: "model", expected: "geodesic or haversine", required: false,
         accepts: { $0 == "geodesic" || $0 == "haversine" })
@@ -120,10 +115,9 @@ struct QueryParameter: Sendable {
         "measureDistance": [latitude("from_lat"), longitude("from_lon"), latitude("to_lat"), longitude("to_lon")],
         "findNearbyUsers": [latitude("lat"), longitude("lon"), radius, limit],
         "renderMap": [latitude("lat"), longitude("lon"), radius, width, height, ascii, kind, open, attributeFilter],
-        "watchNearby": [
-            kind, optionalLatitude("lat"), optionalLongitude("lon"), user, radius, watchModel, lastEventID,
-        ],
-        "watchNearbyUsers": [optionalLatitude("lat"), optionalLongitude("lon"), user, radius, lastEventID],
+        "watchNearby": [kind, latitude("lat"), longitude("lon"), radius, watchModel, lastEventID],
+        "watchNearbyUsers": [latitude("lat"), longitude("lon"), radius, lastEventID],
+        "watchAroundUser": [kind, radius, watchModel, lastEventID],
     ]
 
     // MARK: - Checking

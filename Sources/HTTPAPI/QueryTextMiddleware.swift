@@ -13,13 +13,26 @@ struct QueryTextMiddleware: ServerMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let items = QueryTextMiddleware.items(of: request.path ?? "")
+        if operationID == "watchNearby" || operationID == "watchNearbyUsers", items["user"] != nil {
+            // The first version's roaming watch (`user=` instead of lat and lon) has its own path.
+            let target =
+                operationID == "watchNearby" ? "/v1/users/ID/nearby/watch" : "/v1/users/ID/nearby/watch?kind=user"
+            throw HTTPAPIError.conflictingParameter(
+                name: "user",
+                detail: "a watch that follows a user is GET \(target); this path watches a fixed point (lat and lon)")
+        }
         if let parameters = QueryParameter.byOperation[operationID] {
-            try QueryTextMiddleware.check(QueryTextMiddleware.items(of: request.path ?? ""), against: parameters)
+            try QueryTextMiddleware.check(items, against: parameters)
+        }
+        if CompatibilityParameters.crsOperations.contains(operationID) {
+            return try await CompatibilityParameters.$crs.withValue(items["crs"]?.first) {
+                try await next(request, body, metadata)
+            }
         }
         if operationID.hasPrefix("watch") {
             // A watch follows every place of its circle: a filter it would ignore is refused, not
             // dropped as other unknown parameters are (a watch "of open places" would be a trap).
-            let items = QueryTextMiddleware.items(of: request.path ?? "")
             for name in ["open", "where"] where items[name] != nil {
                 throw HTTPAPIError.conflictingParameter(
                     name: name,

@@ -21,27 +21,6 @@ enum QueryValues {
         }
     }
 
-    /// A watch's centre: a user's location wherever it goes (`user`), or a point (`lat` and
-    /// `lon`, each required without `user`, with `/v1/nearby`'s messages), never both.
-    static func watchCenter(lat: Double?, lon: Double?, user: String?) throws(HTTPAPIError) -> WatchSpec.Center {
-        if let user {
-            guard lat == nil, lon == nil else {
-                throw .conflictingParameter(
-                    name: "user", detail: "give user (a watch that follows that user) or lat and lon, not both")
-            }
-            // A stored user, named as a path names one (`nearby` included).
-            guard Vocabulary.existingUserID.isValid(user) else {
-                throw .invalidParameter(
-                    name: "user", in: .query, noun: "user id", value: user,
-                    expected: Vocabulary.existingUserID.expected)
-            }
-            return .user(user)
-        }
-        guard let lat else { throw QueryParameter.latitude("lat").missing }
-        guard let lon else { throw QueryParameter.longitude("lon").missing }
-        return .point(try coordinate(lat, lon))
-    }
-
     /// The position a watch resumes after: `Last-Event-ID` (what `EventSource` sends when it
     /// reconnects, so it wins), else `last_event_id` (checked as text by `QueryTextMiddleware`);
     /// nil for a fresh snapshot.

@@ -17,14 +17,15 @@ extension VicinityAPI {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
-            model: query.model, crs: query.crs, filters: filters)
+            model: query.model, crs: CompatibilityParameters.crs, filters: filters)
         // Checked first, so that the GeoJSON operation is never sent a query it would refuse.
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
             let items = VicinityAPI.queryItems(
                 [
                     ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
                     ("radius", query.radius.map(NumberText.plain)), ("kind", query.kind),
-                    ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue), ("crs", query.crs),
+                    ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue),
+                    ("crs", CompatibilityParameters.crs),
                 ] + filters.queryItems)
             return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
         }
@@ -44,7 +45,8 @@ extension VicinityAPI {
         let query = input.query
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
-            model: query.model, crs: query.crs, filters: try QueryFilters(open: query.open, where: query._where))
+            model: query.model, crs: CompatibilityParameters.crs,
+            filters: try QueryFilters(open: query.open, where: query._where))
         let answer = try self.answer(question)
         let collection = Components.Schemas.NearbyFeatureCollection(
             _type: .featureCollection, features: answer.hits.map(\.feature), query: echo, total: answer.total)
@@ -57,14 +59,14 @@ extension VicinityAPI {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
-            model: query.model, crs: query.crs, filters: filters)
+            model: query.model, crs: CompatibilityParameters.crs, filters: filters)
         if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
             let items = VicinityAPI.queryItems(
                 [
                     ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
                     ("count", query.count.map(String.init)),
                     ("max_distance", query.maxDistance.map(NumberText.plain)), ("kind", query.kind),
-                    ("model", query.model?.rawValue), ("crs", query.crs),
+                    ("model", query.model?.rawValue), ("crs", CompatibilityParameters.crs),
                 ] + filters.queryItems)
             return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
         }
@@ -82,7 +84,8 @@ extension VicinityAPI {
         let query = input.query
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
-            model: query.model, crs: query.crs, filters: try QueryFilters(open: query.open, where: query._where))
+            model: query.model, crs: CompatibilityParameters.crs,
+            filters: try QueryFilters(open: query.open, where: query._where))
         let hits = try self.answer(question).hits
         let collection = Components.Schemas.NearestFeatureCollection(
             _type: .featureCollection, features: hits.map(\.feature), query: echo)

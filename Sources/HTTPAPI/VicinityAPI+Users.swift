@@ -104,9 +104,16 @@ extension VicinityAPI {
         let token = try writerToken()
         let id = try PathValues.userID(input.path.id)
         guard case .json(let body) = input.body else { throw HTTPAPIError.malformedBody("expected JSON") }
-        let visibility: Visibility = body.visibility == ._private ? .private : .public
-        let seconds = try body.forSeconds.map { (seconds) throws(HTTPAPIError) -> Int in
-            try BodyValues.privateSpell(seconds, visibility: visibility)
+        let visibility: Visibility
+        var seconds: Int?
+        switch body {
+        case ._private(let change):
+            visibility = .private
+            seconds = try change.forSeconds.map { (seconds) throws(HTTPAPIError) -> Int in
+                try BodyValues.privateSpell(seconds)
+            }
+        case ._public:
+            visibility = .public
         }
         let receipt = try await writeWithReceipt(.setVisibility(id, visibility, forSeconds: seconds), token: token)
         return .ok(

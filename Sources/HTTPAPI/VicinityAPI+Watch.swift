@@ -2,17 +2,18 @@ import Geo
 import OpenAPIRuntime
 import Places
 
-/// `GET /v1/nearby/watch` and `GET /v1/users/nearby/watch`: a radius query kept open as
+/// `GET /v1/nearby/watch`, `GET /v1/users/nearby/watch` and `GET /v1/users/{id}/nearby/watch`
+/// (roaming: centred on a user wherever they go): a radius query kept open as
 /// Server-Sent Events (`WatchEventStream`). The parameters are checked as `/v1/nearby` and
 /// `/v1/users/nearby` check theirs, with the same messages; the watch is made before the answer
 /// starts, so that everything the directory refuses (a roaming watch without the user's token, too
 /// many watches) is a problem document with its status, not an event.
 extension VicinityAPI {
-    /// The places (or users, `kind=user`) within a radius of a point or of a user, as they change.
+    /// The places (or users, `kind=user`) within a radius of a point, as they change.
     func watchNearby(_ input: Operations.WatchNearby.Input) async throws -> Operations.WatchNearby.Output {
         let query = input.query
         let kind = try QueryValues.kind(query.kind)
-        let center = try QueryValues.watchCenter(lat: query.lat, lon: query.lon, user: query.user)
+        let center = WatchSpec.Center.point(try QueryValues.coordinate(query.lat, query.lon))
         let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
         let model: DistanceModel = query.model == .haversine ? .sphere : .geodesic
         let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
@@ -26,7 +27,7 @@ extension VicinityAPI {
         -> Operations.WatchNearbyUsers.Output
     {
         let query = input.query
-        let center = try QueryValues.watchCenter(lat: query.lat, lon: query.lon, user: query.user)
+        let center = WatchSpec.Center.point(try QueryValues.coordinate(query.lat, query.lon))
         let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
         let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
         let spec = WatchSpec(kind: PlaceDirectory.userKind, center: center, radiusMeters: radius)
@@ -34,13 +35,29 @@ extension VicinityAPI {
         return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(body)))
     }
 
+    /// A roaming watch: the places (or users, `kind=user`) within a radius of a user wherever
+    /// they go, as they change (that user's token or the admin's).
+    func watchAroundUser(_ input: Operations.WatchAroundUser.Input) async throws -> Operations.WatchAroundUser.Output {
+        let query = input.query
+        let id = try PathValues.userID(input.path.id)
+        let kind = try QueryValues.kind(query.kind)
+        let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
+        let model: DistanceModel = query.model == .haversine ? .sphere : .geodesic
+        let after = try QueryValues.resumePosition(header: input.headers.lastEventID, query: query.lastEventId)
+        let spec = WatchSpec(kind: kind, center: .user(id), radiusMeters: radius, model: model)
+        let body = try await openWatch(spec, after: after)
+        return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(body)))
+    }
+
     /// Starts the watch with the request's token and returns the stream's body. A resume from a
-    /// position this server has not applied yet (the client was on a node ahead of this one)
-    /// first waits for it, up to `resumeWaitSeconds`, rather than start afresh at once. A watch of
-    /// users is one query about users, taken when it starts (its events are not counted).
+    /// position this server has not applied yet but has seen the database hold (the client was on
+    /// a node ahead of this one) first waits for it, up to `resumeWaitSeconds`, rather than start
+    /// afresh; a position beyond anything it has seen is a reset at once (no write made it, as far
+    /// as this server can tell, and the answer's head is not held back). A watch of users is one
+    /// query about users, taken when it starts (its events are not counted).
     private func openWatch(_ spec: WatchSpec, after position: LogPosition?) async throws(HTTPAPIError) -> HTTPBody {
         if spec.kind == PlaceDirectory.userKind { try admitUserQuery(try principal()) }
-        if let position, position > directory.appliedPosition {
+        if let position, position > directory.appliedPosition, position <= directory.replication.latest {
             _ = await directory.waitUntilApplied(position, timeout: Self.resumeWaitSeconds)
         }
         do {
@@ -61,7 +78,7 @@ extension VicinityAPI {
     static func watchError(_ error: PlacesError) -> HTTPAPIError {
         switch error {
         case .invalidKind, .reservedKind: return .parameter("kind", in: .query, error)
-        case .invalidUserID: return .parameter("user", in: .query, error)
+        case .invalidUserID: return .parameter("id", in: .path, error)
         case .invalidValue(let noun, _, _) where ["kind", "radius", "model"].contains(noun):
             return .parameter(noun, in: .query, error)
         default: return .places(error)

@@ -11,10 +11,13 @@ public struct AttributeMatch: Sendable, Hashable {
     }
 
     /// Reads `name=value` (the first `=` splits; the value may be empty or hold `=`); nil without
-    /// a `=` or with an empty name.
+    /// a `=` or with an empty name. The `=` is found among Unicode scalars, not characters: a
+    /// value that starts with a combining mark or an emoji modifier makes one character of it.
     public init?(parsing text: String) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
-        self.init(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+        let scalars = text.unicodeScalars
+        guard let equals = scalars.firstIndex(of: "="), equals != scalars.startIndex else { return nil }
+        self.init(
+            name: String(scalars[..<equals]), value: String(scalars[scalars.index(after: equals)...]))
     }
 
     /// What `init(parsing:)` accepts, for messages.

@@ -47,27 +47,30 @@ struct ServerFixture {
         durable.close()
     }
 
-    /// A generated client that sends `token` (nil: none) and, when given, `body` in place of the
-    /// JSON the typed input encodes (for what a typed client cannot send: a wrong enum value,
-    /// malformed JSON).
-    func client(token: String? = nil, replacingBodyWith body: String? = nil) -> Client {
+    /// A generated client that sends `token` (nil: none) as `Authorization: Bearer`, `headers`,
+    /// and, when given, `body` in place of the JSON the typed input encodes (for what a typed
+    /// client cannot send: a wrong enum value, malformed JSON).
+    func client(token: String? = nil, replacingBodyWith body: String? = nil, headers: HTTPFields = [:]) -> Client {
         var middlewares: [any ClientMiddleware] = []
-        if let token { middlewares.append(BearerTokenClientMiddleware(token: token)) }
+        var fields = headers
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        if !fields.isEmpty { middlewares.append(HeaderFieldsClientMiddleware(fields: fields)) }
         if let body { middlewares.append(BodyReplacementMiddleware(text: body)) }
         return Client(serverURL: serverURL, transport: URLSessionTransport(), middlewares: middlewares)
     }
 }
 
-/// Sends `Authorization: Bearer <token>` on every request, as an app would.
-struct BearerTokenClientMiddleware: ClientMiddleware {
-    let token: String
+/// Adds header fields to every request, as an app's middleware would: the token, and those the
+/// contract describes but does not declare on operations (the read-your-writes headers).
+struct HeaderFieldsClientMiddleware: ClientMiddleware {
+    let fields: HTTPFields
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        request.headerFields[.authorization] = "Bearer \(token)"
+        request.headerFields.append(contentsOf: fields)
         return try await next(request, body, baseURL)
     }
 }

@@ -10,14 +10,14 @@ import Testing
 
     static func nearby(
         radius: Double? = nil, kind: String? = nil, limit: Int? = nil,
-        model: Components.Schemas.DistanceModelName? = nil, crs: String? = nil,
+        model: Components.Schemas.DistanceModelName? = nil,
         format: Components.Schemas.ResultFormat? = nil,
         accept: [AcceptHeaderContentType<Nearby.AcceptableContentType>] = .defaultValues(),
         lat: Double = APIFixture.here.lat, lon: Double = APIFixture.here.lon
     ) -> Nearby.Input {
         Nearby.Input(
             query: .init(
-                lat: lat, lon: lon, radius: radius, kind: kind, limit: limit, model: model, crs: crs, format: format),
+                lat: lat, lon: lon, radius: radius, kind: kind, limit: limit, model: model, format: format),
             headers: .init(accept: accept))
     }
 
@@ -139,9 +139,14 @@ import Testing
         await #expect(throws: HTTPAPIError.self) { try await api.findNearby(Self.nearby(kind: "two words")) }
         let crs = HTTPAPIError.conflictingParameter(
             name: "crs", detail: #"crs applies only to model=projected (model is "geodesic")"#)
-        await #expect(throws: crs) { try await api.findNearby(Self.nearby(crs: "EPSG:32635")) }
+        // `crs` is read from the query for first-version clients (`CompatibilityParameters`).
+        await #expect(throws: crs) {
+            try await CompatibilityParameters.$crs.withValue("EPSG:32635") { try await api.findNearby(Self.nearby()) }
+        }
         await #expect(throws: HTTPAPIError.self) {
-            try await api.findNearby(Self.nearby(model: .projected, crs: "EPSG:4326"))
+            try await CompatibilityParameters.$crs.withValue("EPSG:4326") {
+                try await api.findNearby(Self.nearby(model: .projected))
+            }
         }
     }
 
@@ -161,8 +166,10 @@ import Testing
         }
         // UTM zone 30N (EPSG:32630) cannot represent a point at 95° E.
         let error = await #expect(throws: HTTPAPIError.self) {
-            try await fixture.api.findNearby(
-                Self.nearby(radius: 5000, kind: "buoy", model: .projected, crs: "EPSG:32630", lat: 0, lon: 94.99))
+            try await CompatibilityParameters.$crs.withValue("EPSG:32630") {
+                try await fixture.api.findNearby(
+                    Self.nearby(radius: 5000, kind: "buoy", model: .projected, lat: 0, lon: 94.99))
+            }
         }
         #expect(error?.httpStatus == .unprocessableContent)
         #expect(error?.description.hasPrefix("cannot project") == true)

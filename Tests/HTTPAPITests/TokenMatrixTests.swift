@@ -51,7 +51,7 @@ import Testing
             case .forgetUserLocation: _ = try await api.forgetUserLocation(.init(path: .init(id: "ayse")))
             case .setUserVisibility:
                 _ = try await api.setUserVisibility(
-                    .init(path: .init(id: "ayse"), body: .json(.init(visibility: ._private))))
+                    .init(path: .init(id: "ayse"), body: .json(._private(.init(visibility: ._private)))))
             case .renderMap: _ = try await api.renderMap(.init(query: .init(lat: here.lat, lon: here.lon)))
             case .getHealth: _ = try await api.getHealth(.init())
             case .getMetrics: _ = try await api.getMetrics(.init())

@@ -31,7 +31,8 @@ import Testing
                     location: .init(lat: 41.0882, lon: 29.0157)))
         // The token is theirs: they may make themselves private.
         let changed = try await fixture.callAs(registered.token) {
-            try await api.setUserVisibility(.init(path: .init(id: "can"), body: .json(.init(visibility: ._private))))
+            try await api.setUserVisibility(
+                .init(path: .init(id: "can"), body: .json(._private(.init(visibility: ._private)))))
         }
         #expect(try changed.ok.body.json.visibility == ._private)
     }
@@ -140,12 +141,14 @@ import Testing
         defer { fixture.close() }
         let api = fixture.api
         _ = try await fixture.callAs(fixture.ayse) {
-            try await api.setUserVisibility(.init(path: .init(id: "ayse"), body: .json(.init(visibility: ._private))))
+            try await api.setUserVisibility(
+                .init(path: .init(id: "ayse"), body: .json(._private(.init(visibility: ._private)))))
         }
         let others = try await fixture.callAs(fixture.zeynep) { try await api.findNearbyUsers(Self.nearbyUsers()) }
         #expect(try others.ok.body.json.results.isEmpty && others.ok.body.json.total == 0)
         _ = try await fixture.callAs(fixture.ayse) {
-            try await api.setUserVisibility(.init(path: .init(id: "ayse"), body: .json(.init(visibility: ._public))))
+            try await api.setUserVisibility(
+                .init(path: .init(id: "ayse"), body: .json(._public(.init(visibility: ._public)))))
         }
         let back = try await fixture.callAs(nil) { try await api.findNearbyUsers(Self.nearbyUsers()) }
         #expect(try back.ok.body.json.results.map(\.id) == ["ayse"])
@@ -170,7 +173,7 @@ import Testing
             { try await api.forgetUserLocation(.init(path: .init(id: "mehmet"))) },
             {
                 try await api.setUserVisibility(
-                    .init(path: .init(id: "mehmet"), body: .json(.init(visibility: ._public))))
+                    .init(path: .init(id: "mehmet"), body: .json(._public(.init(visibility: ._public)))))
             },
         ] as [@Sendable () async throws -> any Sendable] {
             let error = await #expect(throws: HTTPAPIError.self) {

@@ -40,7 +40,11 @@ import Testing
         ),
         (
             "user=ayse&lat=41&lon=29", "user",
-            "give user (a watch that follows that user) or lat and lon, not both"
+            "a watch that follows a user is GET /v1/users/ID/nearby/watch; this path watches a fixed point (lat and lon)"
+        ),
+        (
+            "user=ayse", "user",
+            "a watch that follows a user is GET /v1/users/ID/nearby/watch; this path watches a fixed point (lat and lon)"
         ),
         (
             "lat=41&lon=29&last_event_id=abc", "last_event_id",
@@ -49,10 +53,6 @@ import Testing
         (
             "lat=41&lon=29&last_event_id=9223372036854775808", "last_event_id",
             #"invalid last event id "9223372036854775808": expected a whole number from 0 to 9223372036854775807 (the id: of the last event received)"#
-        ),
-        (
-            "user=", "user",
-            #"invalid user id "": expected 1 to 128 characters, no control characters"#
         ),
     ])
     func watchParametersAreRefusedNamingThemselves(query: String, parameter: String, detail: String) async throws {
@@ -84,20 +84,31 @@ import Testing
         func status(_ query: String, _ token: String?) async throws -> Int {
             var headers: HTTPFields = [:]
             if let token { headers[.authorization] = "Bearer \(token)" }
-            return try await transport.send(.get, "/v1/users/nearby/watch?" + query, headers: headers).status
+            return try await transport.send(
+                .get, "/v1/users/\(query)/nearby/watch?kind=user&radius=1000", headers: headers
+            )
+            .status
         }
-        #expect(try await status("user=ayse", nil) == 403)
-        #expect(try await status("user=ayse", fixture.zeynep) == 403)
-        #expect(try await status("user=ayse", APIFixture.strangerToken) == 401)
+        #expect(try await status("ayse", nil) == 403)
+        #expect(try await status("ayse", fixture.zeynep) == 403)
+        #expect(try await status("ayse", APIFixture.strangerToken) == 401)
         // A private user is one that does not exist, to everybody else.
-        #expect(try await status("user=mehmet", nil) == 404)
-        #expect(try await status("user=mehmet", fixture.ayse) == 404)
-        #expect(try await status("user=nobody", fixture.admin) == 404)
+        #expect(try await status("mehmet", nil) == 404)
+        #expect(try await status("mehmet", fixture.ayse) == 404)
+        #expect(try await status("nobody", fixture.admin) == 404)
+        // The first version's `user=` on the fixed-point paths names the new one.
+        let old = try await transport.send(.get, "/v1/users/nearby/watch?user=ayse&radius=1000")
+        #expect(
+            old.status == 400
+                && old.detail?.hasPrefix("a watch that follows a user is GET /v1/users/ID/nearby/watch?kind=user")
+                    == true
+        )
         // Allowed: the watch starts (the stream is dropped unread, and the watch with it).
         let directory = fixture.api.directory
         for token in [fixture.ayse, fixture.admin] {
             let output = try await fixture.callAs(token) {
-                try await fixture.api.watchNearbyUsers(.init(query: .init(user: "ayse", radius: 1000)))
+                try await fixture.api.watchAroundUser(
+                    .init(path: .init(id: "ayse"), query: .init(kind: "user", radius: 1000)))
             }
             guard case .ok(let ok) = output else {
                 Issue.record("\(output)")

@@ -150,7 +150,7 @@ import Testing
         let (server, port) = try await Self.serve(fixture)
         // Pharmacies within 200 m of Ayşe wherever she goes, with her token.
         let client = try EventStreamClient(
-            port: port, target: "/v1/nearby/watch?user=ayse&radius=200",
+            port: port, target: "/v1/users/ayse/nearby/watch?radius=200",
             headers: ["Authorization": "Bearer \(fixture.ayse)"])
         let start = await client.receive("ready")
         #expect(start.status == 200 && start.events.map(\.name) == ["inside", "ready"], "\(start.events)")

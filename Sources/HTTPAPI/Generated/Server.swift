@@ -158,6 +158,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.watchAroundUser(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/users/{id}/nearby/watch")
+        )
+        try transport.register(
+            {
                 try await server.getUser(
                     request: $0,
                     body: $1,
@@ -277,9 +288,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
-    /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
-    /// command line). A projected query whose CRS cannot represent the query point or a place
-    /// in the radius is a 422.
+    /// `model=projected` measures in the plane of the query point's UTM zone (UPS near the
+    /// poles); a place that plane cannot represent is at no distance in it, so never listed.
+    /// First-version clients may still choose the CRS with `crs` (see the introduction).
     ///
     /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
     /// and `on_duty` when known), `where` those with given attribute values; `total` counts
@@ -345,13 +356,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "model",
                         as: Components.Parameters.Model.self
                     ),
-                    crs: try converter.getOptionalQueryItemAsURI(
-                        in: request.soar_query,
-                        style: .form,
-                        explode: true,
-                        name: "crs",
-                        as: Components.Parameters.Crs.self
-                    ),
                     open: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
@@ -374,19 +378,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Format.self
                     )
                 )
-                let headers: Operations.FindNearby.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.FindNearby.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.FindNearby.Input(
                     query: query,
                     headers: headers
@@ -665,13 +657,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "model",
                         as: Components.Parameters.Model.self
                     ),
-                    crs: try converter.getOptionalQueryItemAsURI(
-                        in: request.soar_query,
-                        style: .form,
-                        explode: true,
-                        name: "crs",
-                        as: Components.Parameters.Crs.self
-                    ),
                     open: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
@@ -687,19 +672,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Where.self
                     )
                 )
-                let headers: Operations.FindNearbyGeoJSON.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.FindNearbyGeoJSON.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.FindNearbyGeoJSON.Input(
                     query: query,
                     headers: headers
@@ -893,8 +866,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Live updates of the places (or users) within a radius, as Server-Sent Events
     ///
     /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
-    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
-    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// fixed point (`lat`, `lon`; of a user wherever they go: `GET /v1/users/{id}/nearby/watch`),
+    /// first as a snapshot and then as every
     /// change to that set, for as long as the connection stays open. The answer is a
     /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
     /// HTTP client that reads the body as it arrives.
@@ -954,26 +927,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "kind",
                         as: Components.Parameters.Kind.self
                     ),
-                    lat: try converter.getOptionalQueryItemAsURI(
+                    lat: try converter.getRequiredQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
                         name: "lat",
                         as: Components.Parameters.WatchLat.self
                     ),
-                    lon: try converter.getOptionalQueryItemAsURI(
+                    lon: try converter.getRequiredQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
                         name: "lon",
                         as: Components.Parameters.WatchLon.self
-                    ),
-                    user: try converter.getOptionalQueryItemAsURI(
-                        in: request.soar_query,
-                        style: .form,
-                        explode: true,
-                        name: "user",
-                        as: Components.Parameters.WatchUser.self
                     ),
                     radius: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
@@ -1002,16 +968,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         in: request.headerFields,
                         name: "Last-Event-ID",
                         as: Components.Parameters.LastEventId.self
-                    ),
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
                     ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
@@ -1238,8 +1194,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
-    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
-    /// to `model=projected`.
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `model=projected`
+    /// measures as for `/v1/nearby`.
     ///
     /// With `open`, the `count` nearest places open at that moment, however far (within
     /// `max_distance` if given); `where` keeps those with given attribute values. As the line
@@ -1305,13 +1261,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "model",
                         as: Components.Parameters.Model.self
                     ),
-                    crs: try converter.getOptionalQueryItemAsURI(
-                        in: request.soar_query,
-                        style: .form,
-                        explode: true,
-                        name: "crs",
-                        as: Components.Parameters.Crs.self
-                    ),
                     open: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
@@ -1334,19 +1283,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Format.self
                     )
                 )
-                let headers: Operations.FindNearest.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.FindNearest.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.FindNearest.Input(
                     query: query,
                     headers: headers
@@ -1623,13 +1560,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "model",
                         as: Components.Parameters.Model.self
                     ),
-                    crs: try converter.getOptionalQueryItemAsURI(
-                        in: request.soar_query,
-                        style: .form,
-                        explode: true,
-                        name: "crs",
-                        as: Components.Parameters.Crs.self
-                    ),
                     open: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
@@ -1645,19 +1575,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Where.self
                     )
                 )
-                let headers: Operations.FindNearestGeoJSON.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.FindNearestGeoJSON.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.FindNearestGeoJSON.Input(
                     query: query,
                     headers: headers
@@ -2094,19 +2012,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.PlaceIdPath.self
                     )
                 )
-                let headers: Operations.GetPlace.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.GetPlace.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.GetPlace.Input(
                     path: path,
                     headers: headers
@@ -3237,19 +3143,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Limit.self
                     )
                 )
-                let headers: Operations.FindNearbyUsers.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.FindNearbyUsers.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.FindNearbyUsers.Input(
                     query: query,
                     headers: headers
@@ -3425,9 +3319,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Live updates of the public users within a radius, as Server-Sent Events
     ///
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
-    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
-    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// token) within `radius` meters of a fixed point (of a user wherever they go: `GET
+    /// /v1/users/{id}/nearby/watch?kind=user`), geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
     /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
     /// starts as one query about users (429 beyond the asker's budget).
     ///
@@ -3449,26 +3342,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             },
             deserializer: { request, requestBody, metadata in
                 let query: Operations.WatchNearbyUsers.Input.Query = .init(
-                    lat: try converter.getOptionalQueryItemAsURI(
+                    lat: try converter.getRequiredQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
                         name: "lat",
                         as: Components.Parameters.WatchLat.self
                     ),
-                    lon: try converter.getOptionalQueryItemAsURI(
+                    lon: try converter.getRequiredQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
                         name: "lon",
                         as: Components.Parameters.WatchLon.self
-                    ),
-                    user: try converter.getOptionalQueryItemAsURI(
-                        in: request.soar_query,
-                        style: .form,
-                        explode: true,
-                        name: "user",
-                        as: Components.Parameters.WatchUser.self
                     ),
                     radius: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
@@ -3491,19 +3377,295 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "Last-Event-ID",
                         as: Components.Parameters.LastEventId.self
                     ),
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
                 return Operations.WatchNearbyUsers.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Cache-Control",
+                        value: value.headers.cacheControl
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .textEventStream(value):
+                        try converter.validateAcceptIfPresent(
+                            "text/event-stream",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "text/event-stream"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "WWW-Authenticate",
+                        value: value.headers.wwwAuthenticate
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notAcceptable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 406)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .uriTooLong(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 414)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .tooManyRequests(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .internalServerError(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 500)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .serviceUnavailable(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 503)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Retry-After",
+                        value: value.headers.retryAfter
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Live updates of what is within a radius of a user wherever they go (SSE)
+    ///
+    /// A **roaming** watch: `/v1/nearby/watch` centred on this user's location wherever it
+    /// goes — "the pharmacies within 500 m of me as I walk", or with `kind=user` "the people
+    /// within 1 km of me". `center` events tell each move of the centre (its exits come
+    /// before it, its enters and moves after it); while the user has no location the watch
+    /// holds nothing. Needs that user's token or the admin's (403); a user that does not
+    /// exist, or is private to you, is a 404. The same events, resuming, heartbeat and limits
+    /// as `/v1/nearby/watch`; with `kind=user` it starts as one query about users (429 beyond
+    /// the asker's budget). (First-version clients' `user=ID` on `/v1/nearby/watch` and
+    /// `/v1/users/nearby/watch` is a 400 that names this path.)
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)`.
+    func watchAroundUser(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.WatchAroundUser.id,
+            using: {
+                APIHandler.watchAroundUser($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.WatchAroundUser.Input.Path = .init(id: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "id",
+                    as: Components.Parameters.UserIdPath.self
+                ))
+                let query: Operations.WatchAroundUser.Input.Query = .init(
+                    kind: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "kind",
+                        as: Components.Parameters.Kind.self
+                    ),
+                    radius: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "radius",
+                        as: Components.Parameters.Radius.self
+                    ),
+                    model: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "model",
+                        as: Components.Parameters.WatchModel.self
+                    ),
+                    lastEventId: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "last_event_id",
+                        as: Components.Parameters.LastEventIdQuery.self
+                    )
+                )
+                let headers: Operations.WatchAroundUser.Input.Headers = .init(
+                    lastEventID: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Last-Event-ID",
+                        as: Components.Parameters.LastEventId.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.WatchAroundUser.Input(
+                    path: path,
                     query: query,
                     headers: headers
                 )
@@ -3754,19 +3916,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "id",
                     as: Components.Parameters.UserIdPath.self
                 ))
-                let headers: Operations.GetUser.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.GetUser.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.GetUser.Input(
                     path: path,
                     headers: headers
@@ -4755,8 +4905,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
     /// makes the user private for that long only: they turn public again by themselves at
     /// `private_until` (in the record), without a request, also across restarts. Without
-    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
-    /// out of range (naming the value and the valid range).
+    /// `for_seconds`, private until changed. A `for_seconds` out of range is a 422 naming the
+    /// value and the valid range; with `public` it is an unknown field (a 422 too).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
@@ -5484,19 +5634,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Swift.Bool.self
                     )
                 )
-                let headers: Operations.RenderMap.Input.Headers = .init(
-                    vicinityMinPosition: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Min-Position",
-                        as: Components.Parameters.MinPosition.self
-                    ),
-                    vicinityWaitMs: try converter.getOptionalHeaderFieldAsURI(
-                        in: request.headerFields,
-                        name: "Vicinity-Wait-Ms",
-                        as: Components.Parameters.WaitMs.self
-                    ),
-                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
-                )
+                let headers: Operations.RenderMap.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.RenderMap.Input(
                     query: query,
                     headers: headers

@@ -23,9 +23,9 @@ internal protocol APIProtocol: Sendable {
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
-    /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
-    /// command line). A projected query whose CRS cannot represent the query point or a place
-    /// in the radius is a 422.
+    /// `model=projected` measures in the plane of the query point's UTM zone (UPS near the
+    /// poles); a place that plane cannot represent is at no distance in it, so never listed.
+    /// First-version clients may still choose the CRS with `crs` (see the introduction).
     ///
     /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
     /// and `on_duty` when known), `where` those with given attribute values; `total` counts
@@ -50,8 +50,8 @@ internal protocol APIProtocol: Sendable {
     /// Live updates of the places (or users) within a radius, as Server-Sent Events
     ///
     /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
-    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
-    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// fixed point (`lat`, `lon`; of a user wherever they go: `GET /v1/users/{id}/nearby/watch`),
+    /// first as a snapshot and then as every
     /// change to that set, for as long as the connection stays open. The answer is a
     /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
     /// HTTP client that reads the body as it arrives.
@@ -100,8 +100,8 @@ internal protocol APIProtocol: Sendable {
     /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
-    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
-    /// to `model=projected`.
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `model=projected`
+    /// measures as for `/v1/nearby`.
     ///
     /// With `open`, the `count` nearest places open at that moment, however far (within
     /// `max_distance` if given); `where` keeps those with given attribute values. As the line
@@ -204,9 +204,8 @@ internal protocol APIProtocol: Sendable {
     /// Live updates of the public users within a radius, as Server-Sent Events
     ///
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
-    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
-    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// token) within `radius` meters of a fixed point (of a user wherever they go: `GET
+    /// /v1/users/{id}/nearby/watch?kind=user`), geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
     /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
     /// starts as one query about users (429 beyond the asker's budget).
     ///
@@ -214,6 +213,22 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/users/nearby/watch`.
     /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)`.
     func watchNearbyUsers(_ input: Operations.WatchNearbyUsers.Input) async throws -> Operations.WatchNearbyUsers.Output
+    /// Live updates of what is within a radius of a user wherever they go (SSE)
+    ///
+    /// A **roaming** watch: `/v1/nearby/watch` centred on this user's location wherever it
+    /// goes — "the pharmacies within 500 m of me as I walk", or with `kind=user` "the people
+    /// within 1 km of me". `center` events tell each move of the centre (its exits come
+    /// before it, its enters and moves after it); while the user has no location the watch
+    /// holds nothing. Needs that user's token or the admin's (403); a user that does not
+    /// exist, or is private to you, is a 404. The same events, resuming, heartbeat and limits
+    /// as `/v1/nearby/watch`; with `kind=user` it starts as one query about users (429 beyond
+    /// the asker's budget). (First-version clients' `user=ID` on `/v1/nearby/watch` and
+    /// `/v1/users/nearby/watch` is a 400 that names this path.)
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)`.
+    func watchAroundUser(_ input: Operations.WatchAroundUser.Input) async throws -> Operations.WatchAroundUser.Output
     /// One user's record
     ///
     /// Anyone may read a public user. A private user only with that user's token or the
@@ -274,8 +289,8 @@ internal protocol APIProtocol: Sendable {
     /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
     /// makes the user private for that long only: they turn public again by themselves at
     /// `private_until` (in the record), without a request, also across restarts. Without
-    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
-    /// out of range (naming the value and the valid range).
+    /// `for_seconds`, private until changed. A `for_seconds` out of range is a 422 naming the
+    /// value and the valid range; with `public` it is an unknown field (a 422 too).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
@@ -360,9 +375,9 @@ extension APIProtocol {
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
-    /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
-    /// command line). A projected query whose CRS cannot represent the query point or a place
-    /// in the radius is a 422.
+    /// `model=projected` measures in the plane of the query point's UTM zone (UPS near the
+    /// poles); a place that plane cannot represent is at no distance in it, so never listed.
+    /// First-version clients may still choose the CRS with `crs` (see the introduction).
     ///
     /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
     /// and `on_duty` when known), `where` those with given attribute values; `total` counts
@@ -403,8 +418,8 @@ extension APIProtocol {
     /// Live updates of the places (or users) within a radius, as Server-Sent Events
     ///
     /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
-    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
-    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// fixed point (`lat`, `lon`; of a user wherever they go: `GET /v1/users/{id}/nearby/watch`),
+    /// first as a snapshot and then as every
     /// change to that set, for as long as the connection stays open. The answer is a
     /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
     /// HTTP client that reads the body as it arrives.
@@ -443,7 +458,7 @@ extension APIProtocol {
     /// - Remark: HTTP `GET /v1/nearby/watch`.
     /// - Remark: Generated from `#/paths//v1/nearby/watch/get(watchNearby)`.
     internal func watchNearby(
-        query: Operations.WatchNearby.Input.Query = .init(),
+        query: Operations.WatchNearby.Input.Query,
         headers: Operations.WatchNearby.Input.Headers = .init()
     ) async throws -> Operations.WatchNearby.Output {
         try await watchNearby(Operations.WatchNearby.Input(
@@ -461,8 +476,8 @@ extension APIProtocol {
     /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
-    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
-    /// to `model=projected`.
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `model=projected`
+    /// measures as for `/v1/nearby`.
     ///
     /// With `open`, the `count` nearest places open at that moment, however far (within
     /// `max_distance` if given); `where` keeps those with given attribute values. As the line
@@ -631,9 +646,8 @@ extension APIProtocol {
     /// Live updates of the public users within a radius, as Server-Sent Events
     ///
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
-    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
-    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// token) within `radius` meters of a fixed point (of a user wherever they go: `GET
+    /// /v1/users/{id}/nearby/watch?kind=user`), geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
     /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
     /// starts as one query about users (429 beyond the asker's budget).
     ///
@@ -641,10 +655,36 @@ extension APIProtocol {
     /// - Remark: HTTP `GET /v1/users/nearby/watch`.
     /// - Remark: Generated from `#/paths//v1/users/nearby/watch/get(watchNearbyUsers)`.
     internal func watchNearbyUsers(
-        query: Operations.WatchNearbyUsers.Input.Query = .init(),
+        query: Operations.WatchNearbyUsers.Input.Query,
         headers: Operations.WatchNearbyUsers.Input.Headers = .init()
     ) async throws -> Operations.WatchNearbyUsers.Output {
         try await watchNearbyUsers(Operations.WatchNearbyUsers.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Live updates of what is within a radius of a user wherever they go (SSE)
+    ///
+    /// A **roaming** watch: `/v1/nearby/watch` centred on this user's location wherever it
+    /// goes — "the pharmacies within 500 m of me as I walk", or with `kind=user` "the people
+    /// within 1 km of me". `center` events tell each move of the centre (its exits come
+    /// before it, its enters and moves after it); while the user has no location the watch
+    /// holds nothing. Needs that user's token or the admin's (403); a user that does not
+    /// exist, or is private to you, is a 404. The same events, resuming, heartbeat and limits
+    /// as `/v1/nearby/watch`; with `kind=user` it starts as one query about users (429 beyond
+    /// the asker's budget). (First-version clients' `user=ID` on `/v1/nearby/watch` and
+    /// `/v1/users/nearby/watch` is a 400 that names this path.)
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)`.
+    internal func watchAroundUser(
+        path: Operations.WatchAroundUser.Input.Path,
+        query: Operations.WatchAroundUser.Input.Query = .init(),
+        headers: Operations.WatchAroundUser.Input.Headers = .init()
+    ) async throws -> Operations.WatchAroundUser.Output {
+        try await watchAroundUser(Operations.WatchAroundUser.Input(
+            path: path,
             query: query,
             headers: headers
         ))
@@ -743,8 +783,8 @@ extension APIProtocol {
     /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
     /// makes the user private for that long only: they turn public again by themselves at
     /// `private_until` (in the record), without a request, also across restarts. Without
-    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
-    /// out of range (naming the value and the valid range).
+    /// `for_seconds`, private until changed. A `for_seconds` out of range is a 422 naming the
+    /// value and the valid range; with `public` it is an unknown field (a 422 too).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.

@@ -24,7 +24,15 @@ import HTTPTypes
 /// |---|---|---|
 /// | `geodesic` (default) | WGS84 ellipsoid, Karney's algorithm (PROJ `geod_inverse`) | < 15 nm |
 /// | `haversine` | sphere, R = 6,371,008.8 m (IUGG mean radius) | up to ~0.5 % |
-/// | `projected` | plane of a projected CRS (`crs`: the UTM zone of the query point by default, UPS near the poles) | the CRS's scale error: ~0.04 % inside a UTM zone, unbounded far outside |
+/// | `projected` | plane of a projected CRS: the UTM zone of the query point, UPS beyond 84° N / 80° S | the CRS's scale error: ~0.04 % inside a UTM zone, unbounded far outside |
+///
+/// **Choosing the CRS (`crs`, first-version clients).** The query operations still read
+/// `crs=EPSG:…` with `model=projected`: a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660` north,
+/// `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`), the British National
+/// Grid (`EPSG:27700`) or `auto` (the default above). It is not one of their declared
+/// parameters, because OpenAPI 3.0 cannot say what it needs: with another model it is a 400,
+/// and a CRS that cannot represent the query point is a 422. `GET /v1/distance` declares its
+/// `crs`, which applies to every model there.
 ///
 /// A radius query returns exactly what a brute-force scan under the same model would, anywhere
 /// on Earth (poles and ±180° included).
@@ -80,9 +88,15 @@ import HTTPTypes
 /// write the database could not store, or a `Vicinity-Min-Position` not applied in time.
 ///
 /// **Read-your-writes.** Every write answers `Vicinity-Position: N`, the change-log position
-/// it was stored at. A read sent with `Vicinity-Min-Position: N` (to this server or another
-/// one on the same database) waits until that server has applied N (up to `Vicinity-Wait-Ms`,
-/// default 5000), so it sees the write. Unknown query parameters are ignored.
+/// it was stored at. A read (every `GET`: places, users, `/v1/nearby`, `/v1/nearest`, their
+/// GeoJSON forms, `/v1/map`, and the watches before their snapshot) sent with the header
+/// `Vicinity-Min-Position: N` (a whole number, 0 to 9223372036854775807), to this server or
+/// another one on the same database, waits until that server has applied N, so that it sees
+/// the write; `Vicinity-Wait-Ms` (0 to 60000, default 5000) says how long it may wait, and a
+/// position not applied by then is a **503** with `Retry-After: 1`. Malformed values of either
+/// header are a 400. Without the header a read answers at once from what is applied. (Both
+/// headers are described here rather than declared on each operation: see the note at the
+/// top of this file.) Unknown query parameters are ignored.
 ///
 /// **Live watches.** `/v1/nearby/watch` and `/v1/users/nearby/watch` keep a radius query
 /// open as Server-Sent Events: a snapshot, then an event for every change of the set
@@ -135,9 +149,9 @@ internal struct Client: APIProtocol {
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
-    /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
-    /// command line). A projected query whose CRS cannot represent the query point or a place
-    /// in the radius is a 422.
+    /// `model=projected` measures in the plane of the query point's UTM zone (UPS near the
+    /// poles); a place that plane cannot represent is at no distance in it, so never listed.
+    /// First-version clients may still choose the CRS with `crs` (see the introduction).
     ///
     /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
     /// and `on_duty` when known), `where` those with given attribute values; `total` counts
@@ -206,13 +220,6 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "crs",
-                    value: input.query.crs
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
                     name: "open",
                     value: input.query.open
                 )
@@ -229,16 +236,6 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -575,13 +572,6 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "crs",
-                    value: input.query.crs
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
                     name: "open",
                     value: input.query.open
                 )
@@ -591,16 +581,6 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "where",
                     value: input.query._where
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -847,8 +827,8 @@ internal struct Client: APIProtocol {
     /// Live updates of the places (or users) within a radius, as Server-Sent Events
     ///
     /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
-    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
-    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// fixed point (`lat`, `lon`; of a user wherever they go: `GET /v1/users/{id}/nearby/watch`),
+    /// first as a snapshot and then as every
     /// change to that set, for as long as the connection stays open. The answer is a
     /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
     /// HTTP client that reads the body as it arrives.
@@ -925,13 +905,6 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "user",
-                    value: input.query.user
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
                     name: "radius",
                     value: input.query.radius
                 )
@@ -953,16 +926,6 @@ internal struct Client: APIProtocol {
                     in: &request.headerFields,
                     name: "Last-Event-ID",
                     value: input.headers.lastEventID
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -1246,8 +1209,8 @@ internal struct Client: APIProtocol {
     /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
-    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
-    /// to `model=projected`.
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `model=projected`
+    /// measures as for `/v1/nearby`.
     ///
     /// With `open`, the `count` nearest places open at that moment, however far (within
     /// `max_distance` if given); `where` keeps those with given attribute values. As the line
@@ -1316,13 +1279,6 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "crs",
-                    value: input.query.crs
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
                     name: "open",
                     value: input.query.open
                 )
@@ -1339,16 +1295,6 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "format",
                     value: input.query.format
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -1683,13 +1629,6 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "crs",
-                    value: input.query.crs
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
                     name: "open",
                     value: input.query.open
                 )
@@ -1699,16 +1638,6 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "where",
                     value: input.query._where
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -2227,16 +2156,6 @@ internal struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3564,16 +3483,6 @@ internal struct Client: APIProtocol {
                     name: "limit",
                     value: input.query.limit
                 )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3797,9 +3706,8 @@ internal struct Client: APIProtocol {
     /// Live updates of the public users within a radius, as Server-Sent Events
     ///
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
-    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
-    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// token) within `radius` meters of a fixed point (of a user wherever they go: `GET
+    /// /v1/users/{id}/nearby/watch?kind=user`), geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
     /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
     /// starts as one query about users (429 beyond the asker's budget).
     ///
@@ -3838,13 +3746,6 @@ internal struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
-                    name: "user",
-                    value: input.query.user
-                )
-                try converter.setQueryItemAsURI(
-                    in: &request,
-                    style: .form,
-                    explode: true,
                     name: "radius",
                     value: input.query.radius
                 )
@@ -3860,15 +3761,341 @@ internal struct Client: APIProtocol {
                     name: "Last-Event-ID",
                     value: input.headers.lastEventID
                 )
-                try converter.setHeaderFieldAsURI(
+                converter.setAcceptHeader(
                     in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Components.Responses.WatchEvents.Headers = .init(cacheControl: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Cache-Control",
+                        as: Components.Headers.EventStreamCacheControl.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.WatchEvents.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "text/event-stream"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "text/event-stream":
+                        body = try converter.getResponseBodyAsBinary(
+                            OpenAPIRuntime.HTTPBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .textEventStream(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "WWW-Authenticate",
+                        as: Components.Headers.WWWAuthenticate.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Forbidden.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(body: body))
+                case 404:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NoSuchUser.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(body: body))
+                case 406:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.NotAcceptable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notAcceptable(.init(body: body))
+                case 414:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.RequestTooLong.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .uriTooLong(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequestsOrWatches.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfterOptional.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequestsOrWatches.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 500:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InternalError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(body: body))
+                case 503:
+                    let headers: Components.Responses.Unavailable.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfterOptional.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Live updates of what is within a radius of a user wherever they go (SSE)
+    ///
+    /// A **roaming** watch: `/v1/nearby/watch` centred on this user's location wherever it
+    /// goes — "the pharmacies within 500 m of me as I walk", or with `kind=user` "the people
+    /// within 1 km of me". `center` events tell each move of the centre (its exits come
+    /// before it, its enters and moves after it); while the user has no location the watch
+    /// holds nothing. Needs that user's token or the admin's (403); a user that does not
+    /// exist, or is private to you, is a 404. The same events, resuming, heartbeat and limits
+    /// as `/v1/nearby/watch`; with `kind=user` it starts as one query about users (429 beyond
+    /// the asker's budget). (First-version clients' `user=ID` on `/v1/nearby/watch` and
+    /// `/v1/users/nearby/watch` is a 400 that names this path.)
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)`.
+    internal func watchAroundUser(_ input: Operations.WatchAroundUser.Input) async throws -> Operations.WatchAroundUser.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.WatchAroundUser.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/users/{}/nearby/watch",
+                    parameters: [
+                        input.path.id
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "kind",
+                    value: input.query.kind
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "radius",
+                    value: input.query.radius
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "model",
+                    value: input.query.model
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "last_event_id",
+                    value: input.query.lastEventId
                 )
                 try converter.setHeaderFieldAsURI(
                     in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
+                    name: "Last-Event-ID",
+                    value: input.headers.lastEventID
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
@@ -4177,16 +4404,6 @@ internal struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
-                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5382,8 +5599,8 @@ internal struct Client: APIProtocol {
     /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
     /// makes the user private for that long only: they turn public again by themselves at
     /// `private_until` (in the record), without a request, also across restarts. Without
-    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
-    /// out of range (naming the value and the valid range).
+    /// `for_seconds`, private until changed. A `for_seconds` out of range is a 422 naming the
+    /// value and the valid range; with `public` it is an unknown field (a 422 too).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
@@ -6218,16 +6435,6 @@ internal struct Client: APIProtocol {
                     explode: true,
                     name: "ascii",
                     value: input.query.ascii
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Min-Position",
-                    value: input.headers.vicinityMinPosition
-                )
-                try converter.setHeaderFieldAsURI(
-                    in: &request.headerFields,
-                    name: "Vicinity-Wait-Ms",
-                    value: input.headers.vicinityWaitMs
                 )
                 converter.setAcceptHeader(
                     in: &request.headerFields,

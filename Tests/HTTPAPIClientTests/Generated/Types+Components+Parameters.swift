@@ -44,20 +44,12 @@ extension Components {
         /// - Remark: Generated from `#/components/parameters/Kind`.
         internal typealias Kind = Components.Schemas.KindQuery
         /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-        /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
-        /// inside a UTM zone).
+        /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of the query
+        /// point's UTM zone or UPS, ~0.04 % inside a UTM zone).
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/Model`.
         internal typealias Model = Components.Schemas.DistanceModelName
-        /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-        /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
-        /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
-        /// British National Grid (`EPSG:27700`).
-        ///
-        ///
-        /// - Remark: Generated from `#/components/parameters/Crs`.
-        internal typealias Crs = Components.Schemas.CrsName
         /// Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
         /// 303 to the `.geojson` operation of the same path (`/v1/nearby.geojson`,
         /// `/v1/nearest.geojson`), which new clients call directly. When given it wins over the
@@ -117,38 +109,17 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Where`.
         internal typealias Where = [Components.Schemas.AttributeFilter]
-        /// Read-your-writes: answer only once this server has applied the change log up to this
-        /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-        /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-        /// Without it, the read answers at once from what is applied.
-        ///
-        ///
-        /// - Remark: Generated from `#/components/parameters/MinPosition`.
-        internal typealias MinPosition = Swift.Int64
-        /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-        ///
-        /// - Remark: Generated from `#/components/parameters/WaitMs`.
-        internal typealias WaitMs = Swift.Int
-        /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
-        /// required unless `user` is given (then it must be left out).
+        /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90). A watch that follows a
+        /// user is `GET /v1/users/{id}/nearby/watch`.
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/WatchLat`.
         internal typealias WatchLat = Swift.Double
-        /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
-        /// required unless `user` is given.
+        /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180).
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/WatchLon`.
         internal typealias WatchLon = Swift.Double
-        /// A roaming watch: centred on this user's location wherever it goes (`center` events
-        /// tell each move of the centre; while the user has no location the watch holds nothing).
-        /// Instead of `lat` and `lon`. Needs that user's token or the admin's (403); a user that
-        /// does not exist, or is private to you, is a 404.
-        ///
-        ///
-        /// - Remark: Generated from `#/components/parameters/WatchUser`.
-        internal typealias WatchUser = Components.Schemas.UserId
         /// The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
         /// R = 6,371,008.8 m). A watch cannot use `projected`.
         ///

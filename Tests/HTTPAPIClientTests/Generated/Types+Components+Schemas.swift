@@ -1104,25 +1104,69 @@ extension Components {
                 case token
             }
         }
-        /// The body of `PUT /v1/users/{id}/visibility`. `for_seconds` only with `private`: ghost
-        /// mode for that long, then public again by itself.
+        /// The body of `PUT /v1/users/{id}/visibility`: `{"visibility": "public"}`, or
+        /// `{"visibility": "private"}` with an optional `for_seconds` (ghost mode for that long, then
+        /// public again by itself). A time limit goes only with `private`.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/VisibilityChange`.
-        internal struct VisibilityChange: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/VisibilityChange/visibility`.
-            internal var visibility: Components.Schemas.Visibility
-            /// Seconds to stay private, 1 to 315360000 (10 years); only with `private`.
+        internal enum VisibilityChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VisibilityChange/PrivateVisibilityChange`.
+            case _private(Components.Schemas.PrivateVisibilityChange)
+            /// - Remark: Generated from `#/components/schemas/VisibilityChange/PublicVisibilityChange`.
+            case _public(Components.Schemas.PublicVisibilityChange)
+            internal enum CodingKeys: String, CodingKey {
+                case visibility
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                let discriminator = try container.decode(
+                    Swift.String.self,
+                    forKey: .visibility
+                )
+                switch discriminator {
+                case "private":
+                    self = ._private(try .init(from: decoder))
+                case "public":
+                    self = ._public(try .init(from: decoder))
+                default:
+                    throw Swift.DecodingError.unknownOneOfDiscriminator(
+                        discriminatorKey: CodingKeys.visibility,
+                        discriminatorValue: discriminator,
+                        codingPath: decoder.codingPath
+                    )
+                }
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let ._private(value):
+                    try value.encode(to: encoder)
+                case let ._public(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// Private until changed, or for `for_seconds` only.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PrivateVisibilityChange`.
+        internal struct PrivateVisibilityChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PrivateVisibilityChange/visibility`.
+            internal enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _private = "private"
+            }
+            /// - Remark: Generated from `#/components/schemas/PrivateVisibilityChange/visibility`.
+            internal var visibility: Components.Schemas.PrivateVisibilityChange.VisibilityPayload
+            /// Seconds to stay private, 1 to 315360000 (10 years).
             ///
-            /// - Remark: Generated from `#/components/schemas/VisibilityChange/for_seconds`.
+            /// - Remark: Generated from `#/components/schemas/PrivateVisibilityChange/for_seconds`.
             internal var forSeconds: Swift.Int?
-            /// Creates a new `VisibilityChange`.
+            /// Creates a new `PrivateVisibilityChange`.
             ///
             /// - Parameters:
             ///   - visibility:
-            ///   - forSeconds: Seconds to stay private, 1 to 315360000 (10 years); only with `private`.
+            ///   - forSeconds: Seconds to stay private, 1 to 315360000 (10 years).
             internal init(
-                visibility: Components.Schemas.Visibility,
+                visibility: Components.Schemas.PrivateVisibilityChange.VisibilityPayload,
                 forSeconds: Swift.Int? = nil
             ) {
                 self.visibility = visibility
@@ -1135,7 +1179,7 @@ extension Components {
             internal init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.visibility = try container.decode(
-                    Components.Schemas.Visibility.self,
+                    Components.Schemas.PrivateVisibilityChange.VisibilityPayload.self,
                     forKey: .visibility
                 )
                 self.forSeconds = try container.decodeIfPresent(
@@ -1145,6 +1189,37 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "visibility",
                     "for_seconds"
+                ])
+            }
+        }
+        /// Public (on the maps of others, where the location says) until changed.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PublicVisibilityChange`.
+        internal struct PublicVisibilityChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PublicVisibilityChange/visibility`.
+            internal enum VisibilityPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _public = "public"
+            }
+            /// - Remark: Generated from `#/components/schemas/PublicVisibilityChange/visibility`.
+            internal var visibility: Components.Schemas.PublicVisibilityChange.VisibilityPayload
+            /// Creates a new `PublicVisibilityChange`.
+            ///
+            /// - Parameters:
+            ///   - visibility:
+            internal init(visibility: Components.Schemas.PublicVisibilityChange.VisibilityPayload) {
+                self.visibility = visibility
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case visibility
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.visibility = try container.decode(
+                    Components.Schemas.PublicVisibilityChange.VisibilityPayload.self,
+                    forKey: .visibility
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "visibility"
                 ])
             }
         }

@@ -23,9 +23,9 @@ internal enum Operations {
     /// is `GET /v1/nearby.geojson`; `format=geojson` (or, without `format`, an `Accept` that
     /// prefers `application/geo+json`) is answered with a 303 to it.
     ///
-    /// `crs` applies only to `model=projected` (with another model it is a 400, as on the
-    /// command line). A projected query whose CRS cannot represent the query point or a place
-    /// in the radius is a 422.
+    /// `model=projected` measures in the plane of the query point's UTM zone (UPS near the
+    /// poles); a place that plane cannot represent is at no distance in it, so never listed.
+    /// First-version clients may still choose the CRS with `crs` (see the introduction).
     ///
     /// `open` keeps the places open at a moment (each hit then says `open`, and `open_until`
     /// and `on_duty` when known), `where` those with given attribute values; `total` counts
@@ -67,20 +67,12 @@ internal enum Operations {
                 /// - Remark: Generated from `#/paths/v1/nearby/GET/query/limit`.
                 internal var limit: Components.Parameters.Limit?
                 /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
-                /// inside a UTM zone).
+                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of the query
+                /// point's UTM zone or UPS, ~0.04 % inside a UTM zone).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/GET/query/model`.
                 internal var model: Components.Parameters.Model?
-                /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-                /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
-                /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
-                /// British National Grid (`EPSG:27700`).
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby/GET/query/crs`.
-                internal var crs: Components.Parameters.Crs?
                 /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
                 /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
@@ -121,7 +113,6 @@ internal enum Operations {
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - limit: Return at most this many results, nearest first (1 to 10000); `total` still counts every
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
                 ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 ///   - format: Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
@@ -132,7 +123,6 @@ internal enum Operations {
                     kind: Components.Parameters.Kind? = nil,
                     limit: Components.Parameters.Limit? = nil,
                     model: Components.Parameters.Model? = nil,
-                    crs: Components.Parameters.Crs? = nil,
                     open: Components.Parameters.Open? = nil,
                     _where: Components.Parameters.Where? = nil,
                     format: Components.Parameters.Format? = nil
@@ -143,7 +133,6 @@ internal enum Operations {
                     self.kind = kind
                     self.limit = limit
                     self.model = model
-                    self.crs = crs
                     self.open = open
                     self._where = _where
                     self.format = format
@@ -152,32 +141,12 @@ internal enum Operations {
             internal var query: Operations.FindNearby.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearby/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -616,20 +585,12 @@ internal enum Operations {
                 /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/limit`.
                 internal var limit: Components.Parameters.Limit?
                 /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
-                /// inside a UTM zone).
+                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of the query
+                /// point's UTM zone or UPS, ~0.04 % inside a UTM zone).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/model`.
                 internal var model: Components.Parameters.Model?
-                /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-                /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
-                /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
-                /// British National Grid (`EPSG:27700`).
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/query/crs`.
-                internal var crs: Components.Parameters.Crs?
                 /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
                 /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
@@ -660,7 +621,6 @@ internal enum Operations {
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - limit: Return at most this many results, nearest first (1 to 10000); `total` still counts every
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
                 ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 internal init(
@@ -670,7 +630,6 @@ internal enum Operations {
                     kind: Components.Parameters.Kind? = nil,
                     limit: Components.Parameters.Limit? = nil,
                     model: Components.Parameters.Model? = nil,
-                    crs: Components.Parameters.Crs? = nil,
                     open: Components.Parameters.Open? = nil,
                     _where: Components.Parameters.Where? = nil
                 ) {
@@ -680,7 +639,6 @@ internal enum Operations {
                     self.kind = kind
                     self.limit = limit
                     self.model = model
-                    self.crs = crs
                     self.open = open
                     self._where = _where
                 }
@@ -688,32 +646,12 @@ internal enum Operations {
             internal var query: Operations.FindNearbyGeoJSON.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby.geojson/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyGeoJSON.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -1028,8 +966,8 @@ internal enum Operations {
     /// Live updates of the places (or users) within a radius, as Server-Sent Events
     ///
     /// A standing `/v1/nearby`: the places of `kind` within `radius` meters (inclusive) of a
-    /// fixed point (`lat`, `lon`), or of a user wherever they go (`user`: a **roaming** watch,
-    /// which needs that user's token or the admin's), first as a snapshot and then as every
+    /// fixed point (`lat`, `lon`; of a user wherever they go: `GET /v1/users/{id}/nearby/watch`),
+    /// first as a snapshot and then as every
     /// change to that set, for as long as the connection stays open. The answer is a
     /// `text/event-stream` (Server-Sent Events): a browser's `EventSource`, `curl -N`, or any
     /// HTTP client that reads the body as it arrives.
@@ -1079,26 +1017,17 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/kind`.
                 internal var kind: Components.Parameters.Kind?
-                /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
-                /// required unless `user` is given (then it must be left out).
+                /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90). A watch that follows a
+                /// user is `GET /v1/users/{id}/nearby/watch`.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/lat`.
-                internal var lat: Components.Parameters.WatchLat?
-                /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
-                /// required unless `user` is given.
+                internal var lat: Components.Parameters.WatchLat
+                /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/lon`.
-                internal var lon: Components.Parameters.WatchLon?
-                /// A roaming watch: centred on this user's location wherever it goes (`center` events
-                /// tell each move of the centre; while the user has no location the watch holds nothing).
-                /// Instead of `lat` and `lon`. Needs that user's token or the admin's (403); a user that
-                /// does not exist, or is private to you, is a 404.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/query/user`.
-                internal var user: Components.Parameters.WatchUser?
+                internal var lon: Components.Parameters.WatchLon
                 /// Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
                 /// the Earth).
                 ///
@@ -1121,17 +1050,15 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
-                ///   - lat: Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
-                ///   - lon: Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
-                ///   - user: A roaming watch: centred on this user's location wherever it goes (`center` events
+                ///   - lat: Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90). A watch that follows a
+                ///   - lon: Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180).
                 ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
                 ///   - lastEventId: Resume after this change-log position (the `id:` of the last event received): for
                 internal init(
                     kind: Components.Parameters.Kind? = nil,
-                    lat: Components.Parameters.WatchLat? = nil,
-                    lon: Components.Parameters.WatchLon? = nil,
-                    user: Components.Parameters.WatchUser? = nil,
+                    lat: Components.Parameters.WatchLat,
+                    lon: Components.Parameters.WatchLon,
                     radius: Components.Parameters.Radius? = nil,
                     model: Components.Parameters.WatchModel? = nil,
                     lastEventId: Components.Parameters.LastEventIdQuery? = nil
@@ -1139,7 +1066,6 @@ internal enum Operations {
                     self.kind = kind
                     self.lat = lat
                     self.lon = lon
-                    self.user = user
                     self.radius = radius
                     self.model = model
                     self.lastEventId = lastEventId
@@ -1154,35 +1080,17 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header/Last-Event-ID`.
                 internal var lastEventID: Components.Parameters.LastEventId?
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearby/watch/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearby.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - lastEventID: Resume after this change-log position: the `id:` of the last event received, as
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
                 internal init(
                     lastEventID: Components.Parameters.LastEventId? = nil,
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearby.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.lastEventID = lastEventID
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -1193,7 +1101,7 @@ internal enum Operations {
             ///   - query:
             ///   - headers:
             internal init(
-                query: Operations.WatchNearby.Input.Query = .init(),
+                query: Operations.WatchNearby.Input.Query,
                 headers: Operations.WatchNearby.Input.Headers = .init()
             ) {
                 self.query = query
@@ -1525,8 +1433,8 @@ internal enum Operations {
     /// asker's budget).
     ///
     /// JSON; as GeoJSON at `GET /v1/nearest.geojson` (`format=geojson` or an `Accept` that
-    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `crs` applies only
-    /// to `model=projected`.
+    /// prefers `application/geo+json` is a 303 to it, as for `/v1/nearby`). `model=projected`
+    /// measures as for `/v1/nearby`.
     ///
     /// With `open`, the `count` nearest places open at that moment, however far (within
     /// `max_distance` if given); `where` keeps those with given attribute values. As the line
@@ -1566,20 +1474,12 @@ internal enum Operations {
                 /// - Remark: Generated from `#/paths/v1/nearest/GET/query/kind`.
                 internal var kind: Components.Parameters.Kind?
                 /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
-                /// inside a UTM zone).
+                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of the query
+                /// point's UTM zone or UPS, ~0.04 % inside a UTM zone).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearest/GET/query/model`.
                 internal var model: Components.Parameters.Model?
-                /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-                /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
-                /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
-                /// British National Grid (`EPSG:27700`).
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearest/GET/query/crs`.
-                internal var crs: Components.Parameters.Crs?
                 /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
                 /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
@@ -1620,7 +1520,6 @@ internal enum Operations {
                 ///   - maxDistance: Only places within this many meters, inclusive (0 to 20000000). Without it the nearest
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
                 ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 ///   - format: Kept for clients of the first version: `json` (the default) answers JSON; `geojson` is a
@@ -1631,7 +1530,6 @@ internal enum Operations {
                     maxDistance: Components.Parameters.MaxDistance? = nil,
                     kind: Components.Parameters.Kind? = nil,
                     model: Components.Parameters.Model? = nil,
-                    crs: Components.Parameters.Crs? = nil,
                     open: Components.Parameters.Open? = nil,
                     _where: Components.Parameters.Where? = nil,
                     format: Components.Parameters.Format? = nil
@@ -1642,7 +1540,6 @@ internal enum Operations {
                     self.maxDistance = maxDistance
                     self.kind = kind
                     self.model = model
-                    self.crs = crs
                     self.open = open
                     self._where = _where
                     self.format = format
@@ -1651,32 +1548,12 @@ internal enum Operations {
             internal var query: Operations.FindNearest.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearest/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearest/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearest/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -2111,20 +1988,12 @@ internal enum Operations {
                 /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/kind`.
                 internal var kind: Components.Parameters.Kind?
                 /// The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of `crs`, ~0.04 %
-                /// inside a UTM zone).
+                /// (sphere R = 6,371,008.8 m, up to ~0.5 % off) or `projected` (plane of the query
+                /// point's UTM zone or UPS, ~0.04 % inside a UTM zone).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/model`.
                 internal var model: Components.Parameters.Model?
-                /// Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
-                /// query point, UPS beyond 84° N / 80° S), a WGS 84 / UTM zone (`EPSG:32601`–`EPSG:32660`
-                /// north, `EPSG:32701`–`EPSG:32760` south), UPS (`EPSG:32661`, `EPSG:32761`) or the
-                /// British National Grid (`EPSG:27700`).
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/query/crs`.
-                internal var crs: Components.Parameters.Crs?
                 /// Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 /// and `on_duty` (places with unknown hours are never open). `now`; a date-time with its UTC
                 /// offset, minutes or seconds (`2026-12-24T22:00+01:00`, `2026-12-24T21:00Z`; percent-encode
@@ -2155,7 +2024,6 @@ internal enum Operations {
                 ///   - maxDistance: Only places within this many meters, inclusive (0 to 20000000). Without it the nearest
                 ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
                 ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, Karney, < 15 nm), `haversine`
-                ///   - crs: Only with `model=projected` (400 otherwise): `auto` (the default: the UTM zone of the
                 ///   - open: Only the places open at this moment, each hit saying `open`, `open_until` or `opens_at`
                 ///   - _where: Only the places whose attribute NAME is exactly VALUE (letter case included): `NAME=VALUE`,
                 internal init(
@@ -2165,7 +2033,6 @@ internal enum Operations {
                     maxDistance: Components.Parameters.MaxDistance? = nil,
                     kind: Components.Parameters.Kind? = nil,
                     model: Components.Parameters.Model? = nil,
-                    crs: Components.Parameters.Crs? = nil,
                     open: Components.Parameters.Open? = nil,
                     _where: Components.Parameters.Where? = nil
                 ) {
@@ -2175,7 +2042,6 @@ internal enum Operations {
                     self.maxDistance = maxDistance
                     self.kind = kind
                     self.model = model
-                    self.crs = crs
                     self.open = open
                     self._where = _where
                 }
@@ -2183,32 +2049,12 @@ internal enum Operations {
             internal var query: Operations.FindNearestGeoJSON.Input.Query
             /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/nearest.geojson/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearestGeoJSON.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -2894,32 +2740,12 @@ internal enum Operations {
             internal var path: Operations.GetPlace.Input.Path
             /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/places/{kind}/{id}/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetPlace.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -4674,32 +4500,12 @@ internal enum Operations {
             internal var query: Operations.FindNearbyUsers.Input.Query
             /// - Remark: Generated from `#/paths/v1/users/nearby/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/nearby/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/nearby/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -4989,9 +4795,8 @@ internal enum Operations {
     /// Live updates of the public users within a radius, as Server-Sent Events
     ///
     /// `/v1/nearby/watch` with `kind=user`: the public users (and yourself, with your own
-    /// token) within `radius` meters of a fixed point or of a user (`user`, roaming: "the
-    /// people within 1 km of me as I walk"; needs that user's token or the admin's),
-    /// geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
+    /// token) within `radius` meters of a fixed point (of a user wherever they go: `GET
+    /// /v1/users/{id}/nearby/watch?kind=user`), geodesic distances, as `/v1/users/nearby` answers them (published locations, rounded
     /// distances). The same events, resuming, heartbeat and limits as `/v1/nearby/watch`; it
     /// starts as one query about users (429 beyond the asker's budget).
     ///
@@ -5003,26 +4808,17 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query`.
             internal struct Query: Sendable, Hashable {
-                /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
-                /// required unless `user` is given (then it must be left out).
+                /// Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90). A watch that follows a
+                /// user is `GET /v1/users/{id}/nearby/watch`.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/lat`.
-                internal var lat: Components.Parameters.WatchLat?
-                /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
-                /// required unless `user` is given.
+                internal var lat: Components.Parameters.WatchLat
+                /// Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/lon`.
-                internal var lon: Components.Parameters.WatchLon?
-                /// A roaming watch: centred on this user's location wherever it goes (`center` events
-                /// tell each move of the centre; while the user has no location the watch holds nothing).
-                /// Instead of `lat` and `lon`. Needs that user's token or the admin's (403); a user that
-                /// does not exist, or is private to you, is a 404.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/query/user`.
-                internal var user: Components.Parameters.WatchUser?
+                internal var lon: Components.Parameters.WatchLon
                 /// Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
                 /// the Earth).
                 ///
@@ -5038,21 +4834,18 @@ internal enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - lat: Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90); with `lon`, and
-                ///   - lon: Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180); with `lat`, and
-                ///   - user: A roaming watch: centred on this user's location wherever it goes (`center` events
+                ///   - lat: Latitude of the watch's fixed centre, WGS84 degrees (-90 to 90). A watch that follows a
+                ///   - lon: Longitude of the watch's fixed centre, WGS84 degrees (-180 to 180).
                 ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
                 ///   - lastEventId: Resume after this change-log position (the `id:` of the last event received): for
                 internal init(
-                    lat: Components.Parameters.WatchLat? = nil,
-                    lon: Components.Parameters.WatchLon? = nil,
-                    user: Components.Parameters.WatchUser? = nil,
+                    lat: Components.Parameters.WatchLat,
+                    lon: Components.Parameters.WatchLon,
                     radius: Components.Parameters.Radius? = nil,
                     lastEventId: Components.Parameters.LastEventIdQuery? = nil
                 ) {
                     self.lat = lat
                     self.lon = lon
-                    self.user = user
                     self.radius = radius
                     self.lastEventId = lastEventId
                 }
@@ -5066,35 +4859,17 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header/Last-Event-ID`.
                 internal var lastEventID: Components.Parameters.LastEventId?
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/nearby/watch/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearbyUsers.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - lastEventID: Resume after this change-log position: the `id:` of the last event received, as
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
                 internal init(
                     lastEventID: Components.Parameters.LastEventId? = nil,
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchNearbyUsers.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.lastEventID = lastEventID
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
                     self.accept = accept
                 }
             }
@@ -5105,7 +4880,7 @@ internal enum Operations {
             ///   - query:
             ///   - headers:
             internal init(
-                query: Operations.WatchNearbyUsers.Input.Query = .init(),
+                query: Operations.WatchNearbyUsers.Input.Query,
                 headers: Operations.WatchNearbyUsers.Input.Headers = .init()
             ) {
                 self.query = query
@@ -5427,6 +5202,442 @@ internal enum Operations {
             }
         }
     }
+    /// Live updates of what is within a radius of a user wherever they go (SSE)
+    ///
+    /// A **roaming** watch: `/v1/nearby/watch` centred on this user's location wherever it
+    /// goes — "the pharmacies within 500 m of me as I walk", or with `kind=user` "the people
+    /// within 1 km of me". `center` events tell each move of the centre (its exits come
+    /// before it, its enters and moves after it); while the user has no location the watch
+    /// holds nothing. Needs that user's token or the admin's (403); a user that does not
+    /// exist, or is private to you, is a 404. The same events, resuming, heartbeat and limits
+    /// as `/v1/nearby/watch`; with `kind=user` it starts as one query about users (429 beyond
+    /// the asker's budget). (First-version clients' `user=ID` on `/v1/nearby/watch` and
+    /// `/v1/users/nearby/watch` is a 400 that names this path.)
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/users/{id}/nearby/watch`.
+    /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)`.
+    internal enum WatchAroundUser {
+        internal static let id: Swift.String = "watchAroundUser"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/path/id`.
+                internal var id: Components.Parameters.UserIdPath
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                internal init(id: Components.Parameters.UserIdPath) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.WatchAroundUser.Input.Path
+            /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                /// spaces or control characters), or `user` for the public users (plus yourself, with your
+                /// own token).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/query/kind`.
+                internal var kind: Components.Parameters.Kind?
+                /// Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                /// the Earth).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/query/radius`.
+                internal var radius: Components.Parameters.Radius?
+                /// The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
+                /// R = 6,371,008.8 m). A watch cannot use `projected`.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/query/model`.
+                internal var model: Components.Parameters.WatchModel?
+                /// Resume after this change-log position (the `id:` of the last event received): for
+                /// clients that cannot send `Last-Event-ID`. The header wins when both are given.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/query/last_event_id`.
+                internal var lastEventId: Components.Parameters.LastEventIdQuery?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - kind: The collection to search: a place kind such as `pharmacy` (1 to 64 characters, no
+                ///   - radius: Search radius in meters, inclusive (0 to 20000000: 20,000 km, about half the way round
+                ///   - model: The distance model: `geodesic` (WGS84 ellipsoid, the default) or `haversine` (sphere
+                ///   - lastEventId: Resume after this change-log position (the `id:` of the last event received): for
+                internal init(
+                    kind: Components.Parameters.Kind? = nil,
+                    radius: Components.Parameters.Radius? = nil,
+                    model: Components.Parameters.WatchModel? = nil,
+                    lastEventId: Components.Parameters.LastEventIdQuery? = nil
+                ) {
+                    self.kind = kind
+                    self.radius = radius
+                    self.model = model
+                    self.lastEventId = lastEventId
+                }
+            }
+            internal var query: Operations.WatchAroundUser.Input.Query
+            /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// Resume after this change-log position: the `id:` of the last event received, as
+                /// `EventSource` sends it when it reconnects (a whole number, 0 to 9223372036854775807).
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/header/Last-Event-ID`.
+                internal var lastEventID: Components.Parameters.LastEventId?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchAroundUser.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - lastEventID: Resume after this change-log position: the `id:` of the last event received, as
+                ///   - accept:
+                internal init(
+                    lastEventID: Components.Parameters.LastEventId? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.WatchAroundUser.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.WatchAroundUser.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.WatchAroundUser.Input.Path,
+                query: Operations.WatchAroundUser.Input.Query = .init(),
+                headers: Operations.WatchAroundUser.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            /// The watch's events as Server-Sent Events (`text/event-stream`, UTF-8), for as long as
+            /// the connection stays open. Each event is
+            ///
+            /// ```
+            /// id: N            (only on the last event of a change-log position, see below)
+            /// event: inside | ready | enter | exit | move | center | reset | closed
+            /// data: {…}        (one line of JSON: the WatchEvent schema)
+            /// ```
+            ///
+            /// followed by a blank line. `inside`: one per object of the initial set, nearest first
+            /// (ties by id); `ready`: the set is complete (after a resume: the replay is); `enter`:
+            /// came within the radius or into view; `exit`: left, or turned private, forgot its
+            /// location, was removed — the object as last reported, so that no cause can be told
+            /// from another; `move`: still inside, and its position, name, distance or bearing
+            /// changed; `center`: a roaming watch's centre moved (its exits come before it, its
+            /// enters and moves after it, measured from the new centre); `reset`: a resume could not
+            /// replay what was missed: drop the set, a fresh snapshot follows; `closed`: the stream
+            /// ends (`message` says why), and the stream ends.
+            ///
+            /// Applying each event to a set by `id` (`inside`/`enter`/`move` put, `exit` removes)
+            /// gives, after each `id:` line, exactly what `/v1/nearby` answers at that position.
+            /// `id:` is the change-log position, written on the last event of each position (on
+            /// `ready` for the snapshot) and never on `closed`: a client resuming with
+            /// `Last-Event-ID` therefore never skips part of a position. Numbers are written as in
+            /// `/v1/nearby`'s JSON (the shortest text that reads back to the same double). A comment
+            /// line `: keep-alive` arrives after every 15 s without an event.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.WatchEvents)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Components.Responses.WatchEvents {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A query or path parameter is missing, not a number, out of range or not one of its
+            /// values, a body field is not one of its enum's values, or the body is not valid JSON. `detail` names the parameter and its valid range,
+            /// or where the body stops being JSON (line, column and byte offset).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token where one is needed, or a token that matches neither the admin's nor any
+            /// user's. On writes this comes before any other check.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A valid token that may not do this (for a private user it is a 404 instead).
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No such user — or a private user that the token may not see, answered exactly alike so
+            /// that a private user's existence does not leak.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NoSuchUser)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NoSuchUser {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Accept` header allows none of the media types this operation answers with (for
+            /// example `Accept: text/html`); `detail` names the media type of the answer and the ones
+            /// accepted.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/406`.
+            ///
+            /// HTTP response code: `406 notAcceptable`.
+            case notAcceptable(Components.Responses.NotAcceptable)
+            /// The associated value of the enum case if `self` is `.notAcceptable`.
+            ///
+            /// - Throws: An error if `self` is not `.notAcceptable`.
+            /// - SeeAlso: `.notAcceptable`.
+            internal var notAcceptable: Components.Responses.NotAcceptable {
+                get throws {
+                    switch self {
+                    case let .notAcceptable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notAcceptable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request line and headers are over 80 KiB (the HTTP parser's limit), usually a very
+            /// long URL. The connection is closed after the answer.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.RequestTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.RequestTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests from this client (with `Retry-After`, when the server has a request
+            /// budget), too many queries about users from this asker when the watch is of users (with
+            /// `Retry-After`, `--user-query-rate`), or too many watches: the server, or this client,
+            /// holds as many as its limits allow (`detail` names the limit and the flag that sets it);
+            /// end one first.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequestsOrWatches)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequestsOrWatches {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A failure of the server's, not of the request's; `detail` names the operation only.
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The server is stopping, or has `serve --max-clients` connections open (then answered
+            /// before the request is read, with `Retry-After: 1`, and the connection is closed), or it
+            /// has not applied `Vicinity-Min-Position` within `Vicinity-Wait-Ms` (with `Retry-After: 1`;
+            /// `detail` names the position asked for, the one applied and the newest known).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/users/{id}/nearby/watch/get(watchAroundUser)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case textEventStream
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "text/event-stream":
+                    self = .textEventStream
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .textEventStream:
+                    return "text/event-stream"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .textEventStream,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// One user's record
     ///
     /// Anyone may read a public user. A private user only with that user's token or the
@@ -5468,32 +5679,12 @@ internal enum Operations {
             internal var path: Operations.GetUser.Input.Path
             /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/users/{id}/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUser.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUser.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUser.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
@@ -7049,8 +7240,8 @@ internal enum Operations {
     /// **Ghost mode with a timer.** `private` with `for_seconds` (1 to 315360000, ten years)
     /// makes the user private for that long only: they turn public again by themselves at
     /// `private_until` (in the record), without a request, also across restarts. Without
-    /// `for_seconds`, private until changed. `for_seconds` with `public` is a 422, as is one
-    /// out of range (naming the value and the valid range).
+    /// `for_seconds`, private until changed. A `for_seconds` out of range is a 422 naming the
+    /// value and the valid range; with `public` it is an unknown field (a 422 too).
     ///
     ///
     /// - Remark: HTTP `PUT /v1/users/{id}/visibility`.
@@ -8117,32 +8308,12 @@ internal enum Operations {
             internal var query: Operations.RenderMap.Input.Query
             /// - Remark: Generated from `#/paths/v1/map/GET/header`.
             internal struct Headers: Sendable, Hashable {
-                /// Read-your-writes: answer only once this server has applied the change log up to this
-                /// position (the `Vicinity-Position` of a write, made on any node of the same database).
-                /// The server waits up to `Vicinity-Wait-Ms`, then answers 503 with `Retry-After: 1`.
-                /// Without it, the read answers at once from what is applied.
-                ///
-                ///
-                /// - Remark: Generated from `#/paths/v1/map/GET/header/Vicinity-Min-Position`.
-                internal var vicinityMinPosition: Components.Parameters.MinPosition?
-                /// How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
-                ///
-                /// - Remark: Generated from `#/paths/v1/map/GET/header/Vicinity-Wait-Ms`.
-                internal var vicinityWaitMs: Components.Parameters.WaitMs?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenderMap.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - vicinityMinPosition: Read-your-writes: answer only once this server has applied the change log up to this
-                ///   - vicinityWaitMs: How long to wait for `Vicinity-Min-Position`, in milliseconds (0 to 60000, default 5000).
                 ///   - accept:
-                internal init(
-                    vicinityMinPosition: Components.Parameters.MinPosition? = nil,
-                    vicinityWaitMs: Components.Parameters.WaitMs? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenderMap.AcceptableContentType>] = .defaultValues()
-                ) {
-                    self.vicinityMinPosition = vicinityMinPosition
-                    self.vicinityWaitMs = vicinityWaitMs
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RenderMap.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
