@@ -1,3 +1,4 @@
+import Geo
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
@@ -167,23 +168,24 @@ extension JSONText {
     /// member's punctuation and key in one piece (the list is most of the answer); a hit of a
     /// query with `open` goes on with `"on_duty":true` (on duty only), `"open":…`, and
     /// `"open_until":…` or `"opens_at":…`; a user seen by others ends with `"precision":…` (all
-    /// after `name`, in key order).
+    /// after `name`, in key order). The numbers are the served ones (`QueryHit.served`), written
+    /// with `decimal`: the same digits as `number` would write, without its search.
     fileprivate mutating func writeHits(_ hits: [Components.Schemas.PlaceHit]) {
         reserve(hits.count * 180)
         raw("[")
         for (index, hit) in hits.enumerated() {
             raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
-            number(hit.bearingDeg)
+            decimal(hit.bearingDeg, decimals: ServedPrecision.bearingDecimals)
             raw(",\"distance_m\":")
-            number(hit.distanceM)
+            decimal(hit.distanceM, decimals: ServedPrecision.distanceDecimals)
             raw(",\"id\":")
             string(hit.id)
             raw(",\"kind\":")
             string(hit.kind)
             raw(",\"lat\":")
-            number(hit.lat)
+            decimal(hit.lat, decimals: ServedPrecision.coordinateDecimals)
             raw(",\"lon\":")
-            number(hit.lon)
+            decimal(hit.lon, decimals: ServedPrecision.coordinateDecimals)
             raw(",\"name\":")
             string(hit.name)
             if let onDuty = hit.onDuty { raw(onDuty ? ",\"on_duty\":true" : ",\"on_duty\":false") }

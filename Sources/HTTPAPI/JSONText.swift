@@ -1,3 +1,5 @@
+import Geo
+
 /// Compact JSON written straight into bytes, for the large answers (`/v1/nearby`, `/v1/nearest`):
 /// Foundation's `JSONEncoder`, which the generated server uses for every JSON body, was most of the
 /// server's time on a long list (BENCHMARKS.md has the figures).
@@ -109,6 +111,19 @@ struct JSONText: ~Copyable {
         var digits = DigitSink(start: base + count, room: JSONText.numberRoom)
         value.write(to: &digits)
         count += digits.written
+    }
+
+    /// Appends `value` rounded to `decimals` decimals (`RoundedDecimal`, as `printf("%.*f")`),
+    /// trailing zeros trimmed: the served numbers (`ServedPrecision`), without the search for the
+    /// shortest text that `number` makes. For a value already rounded so (`QueryHit.served`) the
+    /// text is `number`'s, byte for byte, as `JSONEncoder` writes it; so is a magnitude below 1e-4,
+    /// which is handed to `number` in its exponent form (`1e-07`). NaN and infinities are `null`.
+    mutating func decimal(_ value: Double, decimals: Int) {
+        guard let rounded = RoundedDecimal(value, decimals: decimals), rounded.isShortestText else {
+            return number(RoundedDecimal(value, decimals: decimals)?.doubleValue ?? value)
+        }
+        reserve(RoundedDecimal.maximumTextLength)
+        count += rounded.write(to: base + count, trimmed: true)
     }
 
     /// Appends a whole number.

@@ -3,7 +3,8 @@ import Places
 
 /// `GET /v1/distance`: one distance under all three models, as `vicinity dist --json`.
 extension VicinityAPI {
-    /// The geodesic, haversine and projected distances and the initial geodesic bearing. A CRS
+    /// The geodesic, haversine and projected distances (to the millimetre) and the initial geodesic
+    /// bearing (to 0.01°; 0 for points served 0 m apart). A CRS
     /// that cannot represent a point leaves `projected_m` out and says why in `projected_error`
     /// (still a 200). Public: the token is not looked at.
     func measureDistance(_ input: Operations.MeasureDistance.Input) async throws
@@ -33,14 +34,17 @@ extension VicinityAPI {
                 .description
         case .failure(let error): throw HTTPAPIError.places(error)
         }
+        // Served as `ServedPrecision` says; two points served 0 m apart have bearing 0.
+        let geodesic = measured.0.distanceMeters
+        let bearing = ServedPrecision.distance(geodesic) == 0 ? 0 : ServedPrecision.bearing(measured.0.bearing)
         return .ok(
             .init(
                 body: .json(
                     .init(
                         from: .init(lat: from.latitude, lon: from.longitude),
-                        to: .init(lat: to.latitude, lon: to.longitude), geodesicM: measured.0.distanceMeters,
-                        haversineM: measured.1, sphereRadiusM: sphere.radiusMeters, projectedM: projectedMeters,
-                        crs: choice.crs(for: from), projectedError: projectedError,
-                        bearingDeg: measured.0.bearing))))
+                        to: .init(lat: to.latitude, lon: to.longitude),
+                        geodesicM: ServedPrecision.distance(geodesic), haversineM: ServedPrecision.distance(measured.1),
+                        sphereRadiusM: sphere.radiusMeters, projectedM: projectedMeters.map(ServedPrecision.distance),
+                        crs: choice.crs(for: from), projectedError: projectedError, bearingDeg: bearing))))
     }
 }

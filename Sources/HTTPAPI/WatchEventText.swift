@@ -1,3 +1,4 @@
+import Geo
 import Places
 
 /// Watch events as Server-Sent Events (the WHATWG HTML standard's `text/event-stream`), as
@@ -13,7 +14,7 @@ import Places
 /// a client that resumes with `Last-Event-ID` never skips the rest of a position it saw only
 /// part of, and never on `closed`: a stream closed for falling behind has dropped events, and a
 /// resume must start before them. The data is one line of JSON with its keys sorted, numbers
-/// written as `/v1/nearby` writes them (`JSONText`).
+/// served as `/v1/nearby` serves them (`ServedPrecision`, `JSONText.decimal`).
 enum WatchEventText {
     /// The heartbeat: a comment line, which `EventSource` ignores.
     static let keepAlive = ArraySlice(": keep-alive\n\n".utf8)
@@ -52,10 +53,11 @@ enum WatchEventText {
         if let object = event.object {
             if let measured = event.measure() {
                 text.key("bearing_deg")
-                text.number(measured.bearingDegrees)
+                text.decimal(
+                    ServedPrecision.bearing(measured.bearingDegrees), decimals: ServedPrecision.bearingDecimals)
                 text.raw(",")
                 text.key("distance_m")
-                text.number(measured.distanceMeters)
+                text.decimal(measured.distanceMeters, decimals: ServedPrecision.distanceDecimals)
                 text.raw(",")
             }
             writeName(event.kind, to: &text)
@@ -66,10 +68,10 @@ enum WatchEventText {
             text.string(kind)
             text.raw(",")
             text.key("lat")
-            text.number(object.coordinate.latitude)
+            text.decimal(object.coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
             text.raw(",")
             text.key("lon")
-            text.number(object.coordinate.longitude)
+            text.decimal(object.coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
             text.raw(",")
             text.key("name")
             text.string(object.name)
@@ -79,10 +81,10 @@ enum WatchEventText {
                 text.key("center")
                 text.raw("{")
                 text.key("lat")
-                text.number(center.latitude)
+                text.decimal(center.latitude, decimals: ServedPrecision.coordinateDecimals)
                 text.raw(",")
                 text.key("lon")
-                text.number(center.longitude)
+                text.decimal(center.longitude, decimals: ServedPrecision.coordinateDecimals)
                 text.raw("},")
             }
             writeName(event.kind, to: &text)

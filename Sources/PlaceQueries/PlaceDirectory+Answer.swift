@@ -175,8 +175,11 @@ extension PlaceDirectory {
             throw .geo(error)
         }
         // Distances to users others see at a precision are rounded to it, after the bearing and
-        // the exact measure, which are taken from the published location.
+        // the exact measure, which are taken from the published location. A hit served at 0 m
+        // (under half a millimetre away) has bearing 0 (`ServedPrecision`): closer than that the
+        // direction is the coordinates' last bits.
         for index in hits.indices {
+            if ServedPrecision.distance(hits[index].distanceMeters) == 0 { hits[index].bearingDegrees = 0 }
             if let precision = hits[index].precision {
                 hits[index].distanceMeters = precision.rounded(distanceMeters: hits[index].distanceMeters)
             }

@@ -77,12 +77,13 @@ public struct WatchEvent: Sendable, Hashable {
 
     /// Meters from the centre to the object under the watch's model, and the initial bearing in
     /// degrees clockwise from north in [0, 360) — `DistanceModel.measure`, as `vicinity dist`
-    /// computes them, the distance rounded as `object.distanceStepMeters` says; nil for an event
-    /// without an object.
+    /// computes them, the distance rounded as `object.distanceStepMeters` says, the bearing 0 for
+    /// an object under half a millimetre away; nil for an event without an object.
     public func measure() -> (distanceMeters: Double, bearingDegrees: Double)? {
         guard let object, let center else { return nil }
         guard let measured = try? model.measure(center, object.coordinate) else { return nil }
         let distance = LocationPrecision.rounded(measured.distanceMeters, toMultipleOf: object.distanceStepMeters)
-        return (distance, measured.bearing)
+        // Under half a millimetre away (served as 0 m) the bearing is 0, as in query answers.
+        return (distance, ServedPrecision.distance(measured.distanceMeters) == 0 ? 0 : measured.bearing)
     }
 }

@@ -13,6 +13,7 @@ struct VicinityBenchCommand: ParsableCommand {
         subcommands: [
             BenchCommand.self, StoreBenchCommand.self, LineBenchCommand.self, WatchBenchCommand.self,
             CrashWriterCommand.self, OpeningHoursTableCommand.self, HoursBenchCommand.self,
+            NumbersBenchCommand.self,
         ]
     )
 }

@@ -76,10 +76,15 @@ struct DistCommand: OutputCommand {
             throw CLIError.usage(error.description)
         }
         if json {
+            // Served as `GET /v1/distance` serves them (`ServedPrecision`).
+            let bearing =
+                ServedPrecision.distance(geodesic.distanceMeters) == 0
+                ? 0 : ServedPrecision.bearing(geodesic.initialBearing)
             let report = Report(
-                haversine_m: haversine, geodesic_m: geodesic.distanceMeters, projected_m: projected, crs: crsName,
-                bearing_deg: geodesic.initialBearing, sphere_radius_m: sphere.radiusMeters,
-                projected_error: projectedError)
+                haversine_m: ServedPrecision.distance(haversine),
+                geodesic_m: ServedPrecision.distance(geodesic.distanceMeters),
+                projected_m: projected.map(ServedPrecision.distance), crs: crsName, bearing_deg: bearing,
+                sphere_radius_m: sphere.radiusMeters, projected_error: projectedError)
             output.line(try JSONOutput.encode(report))
             return
         }

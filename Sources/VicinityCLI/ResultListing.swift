@@ -115,9 +115,11 @@ struct ResultListing {
         var total: Int?
     }
 
-    /// One result of a `--json` document (`map` adds a cell to each).
+    /// One result of a `--json` document (`map` adds a cell to each), its numbers as served
+    /// (`ServedPrecision`).
     static func result(_ hit: QueryHit) -> Document.Result {
-        Document.Result(
+        let hit = hit.served
+        return Document.Result(
             id: hit.id, name: hit.name, kind: hit.kind, lat: hit.coordinate.latitude, lon: hit.coordinate.longitude,
             distance_m: hit.distanceMeters, bearing_deg: hit.bearingDegrees, open: hit.opening?.status.rawValue,
             open_until: hit.opening?.openUntil, opens_at: hit.opening?.opensAt,

@@ -16,6 +16,13 @@ import Testing
         "\u{2028}\u{2029}", "</script>", "", "a/b",
     ]
 
+    /// The generated server's encoder settings, for a byte comparison.
+    static var generatedEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     /// 600 places within ~3 km of Levent, Istanbul, and the handler over them.
     static func api() throws -> VicinityAPI {
         var catalog = try PlaceCatalog()
@@ -56,6 +63,8 @@ import Testing
                 #expect(served.status == 200, "\(served.body)")
                 // The hand-written document was sent (the generated encoder writes one line too).
                 #expect(Array(served.body.utf8) == expected.jsonBytes)
+                // Byte for byte what the generated encoder writes, served numbers included.
+                #expect(Array(served.body.utf8) == Array(try Self.generatedEncoder.encode(expected)))
                 let decoded = try JSONDecoder().decode(
                     Components.Schemas.NearbyResult.self, from: Data(served.body.utf8))
                 #expect(decoded == expected)
@@ -71,6 +80,7 @@ import Testing
                 ).ok.body.json
                 #expect(served.status == 200, "\(served.body)")
                 #expect(Array(served.body.utf8) == expected.jsonBytes)
+                #expect(Array(served.body.utf8) == Array(try Self.generatedEncoder.encode(expected)))
                 let decoded = try JSONDecoder().decode(
                     Components.Schemas.NearestResult.self, from: Data(served.body.utf8))
                 #expect(decoded == expected)
@@ -193,6 +203,35 @@ import Testing
             // Swift's shortest `description`.
             let expected = value == value.rounded(.towardZero) && abs(value) < 0x1p53 ? String(Int(value)) : "\(value)"
             #expect(String(decoding: json.bytes, as: UTF8.self) == expected)
+        }
+    }
+
+    /// Served numbers (`ServedPrecision`) written with fixed decimals are the very text the
+    /// generated encoder (`JSONEncoder`) writes for them: distances, bearings, and coordinates of
+    /// every magnitude, those below 1e-4 (written in exponent form) included.
+    @Test func servedNumbersAreWrittenAsJSONEncoderWritesThem() throws {
+        var random = SplitMix64(seed: 13)
+        var values: [(Double, Int)] = [(0, 3), (-0.0, 7), (1e-7, 7), (-9.99e-5, 7), (0.0001, 7), (359.996, 2)]
+        for index in 0..<60_000 {
+            switch index % 5 {
+            case 0: values.append((random.nextUnit() * 20_003_931.5, ServedPrecision.distanceDecimals))
+            case 1: values.append((random.nextUnit() * 360, ServedPrecision.bearingDecimals))
+            case 2: values.append(((random.nextUnit() - 0.5) * 360, ServedPrecision.coordinateDecimals))
+            case 3: values.append(((random.nextUnit() - 0.5) * 0.001, ServedPrecision.coordinateDecimals))
+            default: values.append((pow(10, -9 * random.nextUnit()) * 5, Int(random.next() % 8)))
+            }
+        }
+        let served = values.map { ServedPrecision.rounded($0.0, decimals: $0.1) }
+        let encoded = String(decoding: try JSONEncoder().encode(served), as: UTF8.self)
+        let expected = encoded.dropFirst().dropLast().split(separator: ",").map(String.init)
+        #expect(expected.count == values.count)
+        for ((value, decimals), (rounded, text)) in zip(values, zip(served, expected)) {
+            var json = JSONText(capacity: 32)
+            json.decimal(value, decimals: decimals)
+            #expect(String(decoding: json.bytes, as: UTF8.self) == text, "\(value) at \(decimals): \(rounded)")
+            var again = JSONText(capacity: 32)
+            again.decimal(rounded, decimals: decimals)
+            #expect(again.bytes == json.bytes, "\(value) rounded twice")
         }
     }
 

@@ -29,9 +29,10 @@ import Testing
         let output = try await fixture.api.findNearby(Self.nearby(radius: 700))
         let result = try output.ok.body.json
         #expect(result.results.map(\.id) == ["omur", "emre", "arzu"])
-        let expected = [131.93611817443565, 662.5461687726146, 681.9346153276754]
-        for (hit, meters) in zip(result.results, expected) { #expect(abs(hit.distanceM - meters) < 1e-6) }
-        #expect(abs(result.results[0].bearingDeg - 255.32388886012785) < 1e-9)
+        // Served to the millimetre and to 0.01° (`ServedPrecision`): exactly these doubles.
+        #expect(result.results.map(\.distanceM) == [131.936, 662.546, 681.935])
+        #expect(result.results[0].bearingDeg == 255.32)
+        #expect(result.results[0].lat == 41.087853 && result.results[0].lon == 29.014096)
         #expect(result.total == 3)
         #expect(result.query.radiusM == 700 && result.query.limit == 1000 && result.query.model == .geodesic)
         #expect(result.query.crs == nil && result.query.sphereRadiusM == nil)
@@ -82,10 +83,10 @@ import Testing
         defer { fixture.close() }
         let projected = try await fixture.api.findNearby(Self.nearby(model: .projected)).ok.body.json
         #expect(projected.query.crs == "EPSG:32635")
-        #expect(abs(projected.results[0].distanceM - 131.9298497379886) < 1e-6)
+        #expect(projected.results[0].distanceM == 131.93)
         let haversine = try await fixture.api.findNearby(Self.nearby(model: .haversine)).ok.body.json
         #expect(haversine.query.sphereRadiusM == 6_371_008.8)
-        #expect(abs(haversine.results[0].distanceM - 131.6303922713296) < 1e-6)
+        #expect(haversine.results[0].distanceM == 131.63)
     }
 
     @Test(arguments: [
@@ -201,11 +202,12 @@ import Testing
         let output = try await fixture.api.measureDistance(
             .init(query: .init(fromLat: 41.088154, fromLon: 29.015615, toLat: 41.087853, toLon: 29.014096)))
         let result = try output.ok.body.json
-        #expect(abs(result.geodesicM - 131.93611817443565) < 1e-9)
-        #expect(abs(result.haversineM - 131.6303922713296) < 1e-9)
-        #expect(abs((result.projectedM ?? 0) - 131.9298497379886) < 1e-6)
+        // Served to the millimetre and to 0.01° (`ServedPrecision`): exactly these doubles.
+        #expect(result.geodesicM == 131.936)
+        #expect(result.haversineM == 131.63)
+        #expect(result.projectedM == 131.93)
         #expect(result.crs == "EPSG:32635" && result.projectedError == nil && result.sphereRadiusM == 6_371_008.8)
-        #expect(abs(result.bearingDeg - 255.32388886012785) < 1e-9)
+        #expect(result.bearingDeg == 255.32)
         #expect(result.from.lat == 41.088154 && result.to.lon == 29.014096)
     }
 
@@ -218,7 +220,7 @@ import Testing
         #expect(result.projectedM == nil)
         #expect(result.crs == "EPSG:32630")
         #expect(result.projectedError?.hasPrefix("cannot project 0, 95 to EPSG:32630") == true)
-        #expect(abs(result.geodesicM - 10_364_202.849035485) < 1e-6)
+        #expect(result.geodesicM == 10_364_202.849)
     }
 
     @Test func distanceRefusesBadPointsNamingTheParameter() async throws {

@@ -159,7 +159,7 @@ import Testing
         ]
         let text = String(decoding: WatchEventText.stream(events, kind: "pharmacy"), as: UTF8.self)
         let omurJSON =
-            #""bearing_deg":255.32388886012785,"distance_m":131.93611817443565,"#
+            #""bearing_deg":255.32,"distance_m":131.936,"#
         #expect(
             text == """
                 event: inside

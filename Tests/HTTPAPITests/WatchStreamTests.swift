@@ -88,14 +88,15 @@ import Testing
         for key in ["lat", "lon"] { #expect(move.json[key] as? Double == hit[key] as? Double, "\(key)") }
         let exact = try DistanceModel.geodesic.measure(
             Coordinate(latitude: 41.088154, longitude: 29.015615), Coordinate(latitude: 41.0887, longitude: 29.0157))
-        #expect(abs(exact.distanceMeters - (hit["distance_m"] as? Double ?? 0)) < 1e-6)
+        // Served to the millimetre and to 0.01° (`ServedPrecision`), as /v1/nearby serves them.
+        #expect(hit["distance_m"] as? Double == ServedPrecision.distance(exact.distanceMeters))
         var numbers = JSONText(capacity: 64)
         numbers.raw("{")
         numbers.key("bearing_deg")
-        numbers.number(exact.bearing)
+        numbers.number(ServedPrecision.bearing(exact.bearing))
         numbers.raw(",")
         numbers.key("distance_m")
-        numbers.number(exact.distanceMeters)
+        numbers.number(ServedPrecision.distance(exact.distanceMeters))
         numbers.raw(",")
         #expect(move.data.hasPrefix(String(decoding: numbers.bytes, as: UTF8.self)), "\(move.data)")
         client.close()

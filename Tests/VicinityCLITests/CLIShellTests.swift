@@ -69,8 +69,9 @@ import Testing
         let properties = try #require(first["properties"] as? [String: Any])
         #expect(properties["name"] as? String == "Omur")
         #expect(properties["kind"] as? String == "pharmacy")
-        #expect(abs((properties["distance_m"] as? Double ?? 0) - 131.936118) < 1e-5)
-        #expect(abs((properties["bearing_deg"] as? Double ?? 0) - 255.323889) < 1e-5)
+        #expect(properties["distance_m"] as? Double == 131.936)
+        #expect(properties["bearing_deg"] as? Double == 255.32)
+        #expect(outcome.standardOutput.contains(#""distance_m":131.936,"bearing_deg":255.32}"#))
         #expect(outcome.standardOutput.hasPrefix(#"{"type":"FeatureCollection","features":["#))
     }
 

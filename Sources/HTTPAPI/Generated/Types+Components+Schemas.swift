@@ -148,20 +148,25 @@ extension Components {
                 ])
             }
         }
-        /// Meters under the query's model. To a user seen by others (a hit with `precision`),
-        /// measured to the published location and rounded to a multiple of the cell size (100 m
-        /// `street`, 1 km `district`, 10 km `city`; not rounded for `exact`).
+        /// Meters under the query's model, to the millimetre (3 decimals, trailing zeros left out;
+        /// see "Numbers served"). To a user seen by others (a hit with `precision`), measured to the
+        /// published location and rounded to a multiple of the cell size (100 m `street`, 1 km
+        /// `district`, 10 km `city`; not rounded for `exact`).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/DistanceMeters`.
         internal typealias DistanceMeters = Swift.Double
         /// Initial bearing from the query point, degrees clockwise from north in [0, 360) (grid
-        /// north for `projected`); 0 for a place at the query point.
+        /// north for `projected`), to 0.01° (2 decimals; one that rounds to 360 is 0); 0 for a
+        /// place served at distance 0 (under half a millimetre away). For `geodesic`, within
+        /// 0.005° of GeographicLib's azimuth.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/BearingDegrees`.
         internal typealias BearingDegrees = Swift.Double
-        /// One result of a place query, as in `vicinity near --json`. With `kind=user`, a user
+        /// One result of a place query, as in `vicinity near --json`. `lat` and `lon` are served to
+        /// 1e-7° (7 decimals), `distance_m` to the millimetre, `bearing_deg` to 0.01° (see "Numbers
+        /// served"). With `kind=user`, a user
         /// seen by anyone but themselves carries `precision`: `lat`, `lon` and `bearing_deg` are
         /// those of the published location and `distance_m` is rounded to the cell size (for
         /// `exact`, the location itself and the distance as measured). Your own hit has none.
@@ -574,7 +579,9 @@ extension Components {
                 case opensAt = "opens_at"
             }
         }
-        /// One result as a GeoJSON Feature; `id` is the place's id.
+        /// One result as a GeoJSON Feature; `id` is the place's id. The coordinates are served to
+        /// 1e-7° (7 decimals), as in `PlaceHit`.
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceFeature`.
         internal struct PlaceFeature: Codable, Hashable, Sendable {
@@ -701,11 +708,13 @@ extension Components {
             internal var from: Components.Schemas.Location
             /// - Remark: Generated from `#/components/schemas/DistanceResult/to`.
             internal var to: Components.Schemas.Location
-            /// On the WGS84 ellipsoid, Karney's algorithm (PROJ geod_inverse), < 15 nm.
+            /// On the WGS84 ellipsoid, Karney's algorithm (PROJ geod_inverse), < 15 nm, served to the
+            /// millimetre (3 decimals).
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/DistanceResult/geodesic_m`.
             internal var geodesicM: Swift.Double
-            /// On the sphere of radius `sphere_radius_m`.
+            /// On the sphere of radius `sphere_radius_m`, to the millimetre (3 decimals).
             ///
             /// - Remark: Generated from `#/components/schemas/DistanceResult/haversine_m`.
             internal var haversineM: Swift.Double
@@ -713,7 +722,9 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DistanceResult/sphere_radius_m`.
             internal var sphereRadiusM: Swift.Double
-            /// In the plane of `crs`; left out when the CRS cannot represent a point.
+            /// In the plane of `crs`, to the millimetre (3 decimals); left out when the CRS cannot
+            /// represent a point.
+            ///
             ///
             /// - Remark: Generated from `#/components/schemas/DistanceResult/projected_m`.
             internal var projectedM: Swift.Double?
@@ -726,7 +737,8 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/DistanceResult/projected_error`.
             internal var projectedError: Swift.String?
             /// Initial bearing of the geodesic from the first point to the second, degrees
-            /// clockwise from north in [0, 360).
+            /// clockwise from north in [0, 360), to 0.01° (2 decimals); 0 for points served 0 m
+            /// apart.
             ///
             ///
             /// - Remark: Generated from `#/components/schemas/DistanceResult/bearing_deg`.
@@ -736,10 +748,10 @@ extension Components {
             /// - Parameters:
             ///   - from:
             ///   - to:
-            ///   - geodesicM: On the WGS84 ellipsoid, Karney's algorithm (PROJ geod_inverse), < 15 nm.
-            ///   - haversineM: On the sphere of radius `sphere_radius_m`.
+            ///   - geodesicM: On the WGS84 ellipsoid, Karney's algorithm (PROJ geod_inverse), < 15 nm, served to the
+            ///   - haversineM: On the sphere of radius `sphere_radius_m`, to the millimetre (3 decimals).
             ///   - sphereRadiusM: The haversine sphere's radius, meters (the IUGG mean, 6371008.8).
-            ///   - projectedM: In the plane of `crs`; left out when the CRS cannot represent a point.
+            ///   - projectedM: In the plane of `crs`, to the millimetre (3 decimals); left out when the CRS cannot
             ///   - crs: The CRS of `projected_m`, `auto` resolved (e.g. `EPSG:32635`).
             ///   - projectedError: Why `projected_m` is missing; present exactly when it is.
             ///   - bearingDeg: Initial bearing of the geodesic from the first point to the second, degrees
@@ -1254,7 +1266,8 @@ extension Components {
         /// record when you sent your token. Everyone but yourself carries `precision`, at their
         /// published location (`lat`, `lon`, and the bearing to it) with `distance_m` rounded to
         /// the cell size (for `exact`, the location itself and the distance as measured); your own
-        /// hit is exact and has no `precision`.
+        /// hit is exact and has no `precision`. `lat` and `lon` are served to 1e-7° (7 decimals),
+        /// `distance_m` to the millimetre, `bearing_deg` to 0.01° (see "Numbers served").
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/UserHit`.
@@ -1501,7 +1514,9 @@ extension Components {
         /// also its `event:` line). `inside`, `enter`, `exit` and `move` carry the object (`id`,
         /// `name`, `kind`, `lat`, `lon`) and its `distance_m` and `bearing_deg` from the watch's
         /// centre; `center` carries the new centre (left out when the watched user no longer has
-        /// a location); `reset` and `closed` carry a `message`.
+        /// a location); `reset` and `closed` carry a `message`. Coordinates are served to 1e-7°
+        /// (7 decimals), `distance_m` to the millimetre, `bearing_deg` to 0.01° (see "Numbers
+        /// served").
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/WatchEvent`.
