@@ -50,14 +50,16 @@ extension VicinityAPI {
     }
 
     /// Starts the watch with the request's token and returns the stream's body. A resume from a
-    /// position this server has not applied yet but has seen the database hold (the client was on
-    /// a node ahead of this one) first waits for it, up to `resumeWaitSeconds`, rather than start
-    /// afresh; a position beyond anything it has seen is a reset at once (no write made it, as far
-    /// as this server can tell, and the answer's head is not held back). A watch of users is one
-    /// query about users, taken when it starts (its events are not counted).
+    /// position this server has not applied yet that the database holds (the client was on a node
+    /// ahead of this one; or the database cannot be asked) first waits for it, up to
+    /// `resumeWaitSeconds`, rather than start afresh; a position beyond the database's head, which
+    /// no write made, is a reset at once. A watch of users is one query about users, taken when it
+    /// starts (its events are not counted).
     private func openWatch(_ spec: WatchSpec, after position: LogPosition?) async throws(HTTPAPIError) -> HTTPBody {
         if spec.kind == PlaceDirectory.userKind { try admitUserQuery(try principal()) }
-        if let position, position > directory.appliedPosition, position <= directory.replication.latest {
+        if let position, position > directory.appliedPosition,
+            await directory.storeHead().map({ position <= $0 }) ?? true
+        {
             _ = await directory.waitUntilApplied(position, timeout: Self.resumeWaitSeconds)
         }
         do {

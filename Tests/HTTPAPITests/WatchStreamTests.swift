@@ -190,6 +190,22 @@ import Testing
         await server.shutdown()
     }
 
+    @Test func aResumeFromBeyondTheDatabasesHeadIsAResetAtOnce() async throws {
+        let store = MemoryStore()
+        let fixture = try await APIFixture(store: store)
+        defer { fixture.close() }
+        let (server, port) = try await Self.serve(fixture)
+        // No write made this position: nothing to wait for (the server does not follow the store
+        // here, so a wait would end only with its time limit and still give the reset).
+        let beyond = try store.head().position + 1_000
+        let resumed = try EventStreamClient(port: port, target: Self.nearby, headers: ["Last-Event-ID": String(beyond)])
+        let events = await resumed.receive("ready").events
+        #expect(events.map(\.name) == ["reset", "inside", "ready"], "\(events)")
+        #expect(events.first?.data.contains("position \(beyond) is ahead of this server's") == true)
+        resumed.close()
+        await server.shutdown()
+    }
+
     @Test func aResumeFromAPositionNoLongerRememberedIsAResetAndAFreshSnapshot() async throws {
         let fixture = try await APIFixture()
         defer { fixture.close() }
