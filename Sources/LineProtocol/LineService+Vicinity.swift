@@ -167,7 +167,8 @@ extension LineService {
                     return .array(row)
                 })
         }
-        var rows = RESPRows(columns: withCoordinates ? [.text, .text, .number, .number, .textPair] : [.text, .text, .number, .number])
+        var rows = RESPRows(
+            columns: withCoordinates ? [.text, .text, .number, .number, .textPair] : [.text, .text, .number, .number])
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * (withCoordinates ? 80 : 40))
         for hit in hits {
             rows.appendText(hit.id)
