@@ -119,7 +119,8 @@ let package = Package(
             name: "VicinityBench",
             dependencies: [
                 "VicinityCLI", "Geo", "Places", "PlaceQueries", "PlacesSQLite", "CHeapStats", "OpeningHours",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LineProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(name: "vicinity-bench", dependencies: ["VicinityBench"]),

@@ -37,6 +37,7 @@ for _ in $(seq 100); do redis-cli -p "$vport" ping >/dev/null 2>&1 && break; sle
 
 echo "$(redis-server --version | grep -oE 'v=[0-9.]+') against vicinity $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
     "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+echo "load at the start: $(uptime | sed 's/.*load average: //')"
 echo
 echo "redis-benchmark -c 50 -n $requests: GEOSEARCH city FROMLONLAT lon lat BYRADIUS 500 m ASC"
 echo "(cpu: CPU time per request of the client and of the server, user + system, from /proc and bash's time)"
@@ -123,3 +124,4 @@ for set in ping 500m-withdist 500m-count10 5km-count10 varied; do
     echo "    redis:    ${redis#*: }"
     echo "    vicinity: ${vicinity#*: }"
 done
+echo "load at the end: $(uptime | sed 's/.*load average: //')"

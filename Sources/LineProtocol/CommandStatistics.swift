@@ -4,9 +4,11 @@ import Synchronization
 /// Per-command counters for `INFO commandstats`, kept as Redis 7.0 keeps them: calls, time spent
 /// executing, calls refused before running (wrong arity) and calls that failed while running.
 ///
-/// Execution time is from the command's arrival at the service to its reply being built: parsing
-/// the arguments, reading the directory, building the reply — not writing it to the socket, and
-/// for writes not waiting for the commit (as Redis's `usec` leaves out its own `fsync`). Microsecond
+/// Execution time is from the command's arrival at the service to its reply being in the
+/// connection's output: parsing the arguments, reading the directory, building the reply and,
+/// for a reply given at once, encoding it into the connection's buffer (as Redis's `usec`
+/// includes writing the reply into its client's buffer) — not writing it to the socket, and for
+/// writes not waiting for the commit (as Redis's `usec` leaves out its own `fsync`). Microsecond
 /// totals, so `usec_per_call` compares with Redis's on the same commands.
 ///
 /// Lock-free: each known command has its own atomics, made once; any number of event loops record

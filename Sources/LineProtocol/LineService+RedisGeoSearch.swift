@@ -64,8 +64,20 @@ extension LineService {
         throws(CommandFailure) -> SearchAnswer
     {
         let key = form == .searchStore ? argv[2] : argv[1]
-        let exists: Bool
-        do throws(PlacesError) { exists = try keyspace.cardinality(key: key) > 0 } catch { throw failure(error) }
+        // Whether the key holds members matters only to the forms centred on a member (Redis
+        // looks the member up only in a key that exists): from a position, a missing key finds
+        // nothing anyway.
+        var knownExists: Bool?
+        func exists() throws(CommandFailure) -> Bool {
+            if let knownExists { return knownExists }
+            do throws(PlacesError) {
+                let found = try keyspace.cardinality(key: key) > 0
+                knownExists = found
+                return found
+            } catch {
+                throw failure(error)
+            }
+        }
         var center: (longitude: Double, latitude: Double)?
         var shape: RedisGeoShape?
         var options = SearchOptions()
@@ -81,7 +93,7 @@ extension LineService {
             base = 5
             allowsStore = store
             // A missing key still has its options parsed, but not its member or radius.
-            if exists {
+            if try exists() {
                 center = try memberPosition(keyspace, key: key, member: argv[2])
                 shape = try radius(argv[3], argv[4])
             }
@@ -122,7 +134,7 @@ extension LineService {
             } else if form == .searchStore, keyword("storedist") {
                 options.storeDistance = true
             } else if isSearch, keyword("frommember"), remaining > 1, !options.fromLocation {
-                if exists { center = try memberPosition(keyspace, key: key, member: argv[index + 1]) }
+                if try exists() { center = try memberPosition(keyspace, key: key, member: argv[index + 1]) }
                 options.fromMember = true
                 options.centerMember = argv[index + 1]
                 index += 1
@@ -158,11 +170,12 @@ extension LineService {
             // A key's scores are the geohashes of its places' positions: a distance cannot be one.
             throw .error("STOREDIST is not supported by Vicinity: a key's scores are positions; use STORE")
         }
-        guard exists, let center, let shape else {
+        let centreFound = options.centerMember == nil ? true : try exists()
+        guard centreFound, let center, let shape else {
             if let destination = options.storeKey { return .store(destination: destination, source: key, members: []) }
             return .reply(.array([]))
         }
-        let (hits, members) = try search(keyspace, key: key, center: center, shape: shape, options: options)
+        let (search, hits, members) = try search(keyspace, key: key, center: center, shape: shape, options: options)
         if let destination = options.storeKey {
             return .store(destination: destination, source: key, members: hits.map { members[$0.position] })
         }
@@ -174,17 +187,18 @@ extension LineService {
                     keyspace.shownPrecision(key: key, member: members[hit.position]), centerPrecision)
             }
         }
-        return .reply(reply(hits, members, precisions: precisions, shape: shape, options: options))
+        return .reply(reply(hits, members, precisions: precisions, search: search, options: options))
     }
 
     private static func search(
         _ keyspace: RedisGeoKeyspace, key: String, center: (longitude: Double, latitude: Double),
         shape: RedisGeoShape, options: SearchOptions
-    ) throws(CommandFailure) -> (hits: [RedisGeoHit], members: [String]) {
+    ) throws(CommandFailure) -> (search: RedisGeoSearch, hits: [RedisGeoHit], members: [String]) {
         let hits: [RedisGeoHit]
         let candidates: RedisGeoCandidates
+        let search: RedisGeoSearch
         do {
-            let search = try RedisGeoSearch(longitude: center.longitude, latitude: center.latitude, shape: shape)
+            search = try RedisGeoSearch(longitude: center.longitude, latitude: center.latitude, shape: shape)
             // Every point of Redis's box is within half the height (along the centre's meridian)
             // plus half the width (along the point's parallel) of the centre, by the triangle
             // inequality; half the diagonal would not be a bound on the sphere.
@@ -200,51 +214,85 @@ extension LineService {
                 candidates = try keyspace.candidates(
                     key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
                 let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
+                // Distances to users are rounded to their precision: from the exact ones.
                 hits = try search.hits(
                     candidates: candidates.scores, order: options.order, count: count,
-                    membersPrecede: candidates.memberPrecedes)
+                    membersPrecede: candidates.memberPrecedes, estimating: key != PlaceDirectory.userKind)
             }
         } catch let error as PlacesError {
             throw failure(error)
         } catch {
             throw .error(String(describing: error))
         }
-        return (hits, candidates.members)
+        return (search, hits, candidates.members)
     }
 
     /// The reply of a search that stores nothing: members, with what WITHDIST, WITHHASH and
-    /// WITHCOORD ask.
+    /// WITHCOORD ask, as rows written straight into one buffer.
     ///
     /// - Parameter precisions: hit for hit, what WITHDIST rounds the distance to (nil: not
     ///   rounded); empty when no distance is rounded (places).
     private static func reply(
-        _ hits: [RedisGeoHit], _ members: [String], precisions: [LocationPrecision?], shape: RedisGeoShape,
+        _ hits: [RedisGeoHit], _ members: [String], precisions: [LocationPrecision?], search: RedisGeoSearch,
         options: SearchOptions
     ) -> RESPReply {
-        let extras = [options.withDistance, options.withHash, options.withCoordinates].filter { $0 }.count
-        guard extras > 0 else { return .array(hits.map { .text(members[$0.position]) }) }
-        return .array(
-            hits.enumerated().map { offset, hit in
-                var row: [RESPReply] = []
-                row.reserveCapacity(extras + 1)
-                row.append(.text(members[hit.position]))
-                if options.withDistance {
-                    let meters =
-                        precisions.isEmpty
-                        ? hit.distanceMeters
-                        : RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
-                    row.append(.text(RedisGeoText.distance(meters: meters, unit: shape.unit)))
+        var columns: [RESPRows.Column] = [.text]
+        var rowBytes = 12
+        if options.withDistance {
+            // Redis 7.0 sends distances as bulk strings in RESP3 too (`addReplyDoubleDistance`).
+            columns.append(.text)
+            rowBytes += 16
+        }
+        if options.withHash {
+            columns.append(.integer)
+            rowBytes += 17
+        }
+        if options.withCoordinates {
+            columns.append(.numberPair)
+            rowBytes += 44
+        }
+        let unit = search.shape.unit
+        var rows = RESPRows(columns: columns)
+        rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
+        for (offset, hit) in hits.enumerated() {
+            rows.appendText(members[hit.position])
+            if options.withDistance {
+                if !precisions.isEmpty {
+                    let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
+                    rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
+                } else if !rows.appendIfWritten(
+                    capacity: 40,
+                    { out in
+                        RedisGeoText.writeDistance(
+                            meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)
+                    })
+                {
+                    let meters = hit.distanceError == 0 ? hit.distanceMeters : search.exactDistance(hit)
+                    rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
                 }
-                if options.withHash { row.append(.integer(Int(RedisGeoText.hashInteger(score: hit.score)))) }
-                if options.withCoordinates {
-                    row.append(
-                        .array([
-                            .doubleText(RedisGeoText.coordinate(hit.longitude)),
-                            .doubleText(RedisGeoText.coordinate(hit.latitude)),
-                        ]))
+            }
+            if options.withHash {
+                let hash = RedisGeoText.hashInteger(score: hit.score)
+                if hash >= 0 {
+                    rows.appendValue(capacity: 20) { out in FixedDecimal.writeDecimal(UInt64(hash), to: out) }
+                } else {
+                    rows.appendText(String(hash))
                 }
-                return .array(row)
-            })
+            }
+            if options.withCoordinates {
+                appendCoordinate(hit.longitude, to: &rows)
+                appendCoordinate(hit.latitude, to: &rows)
+            }
+        }
+        return .rows(rows)
+    }
+
+    /// Appends a longitude or latitude as WITHCOORD prints it.
+    private static func appendCoordinate(_ degrees: Double, to rows: inout RESPRows) {
+        let written = rows.appendIfWritten(capacity: FixedDecimal.maximumSmallLength) { out in
+            RedisGeoText.writeCoordinate(degrees, to: out)
+        }
+        if !written { rows.appendText(RedisGeoText.coordinate(degrees)) }
     }
 
     /// COUNT n (ASC or unordered, without ANY) from the n + 1 nearest members instead of every

@@ -143,28 +143,52 @@ extension LineService {
     }
 
     /// A hit is `[id, name, distance, bearing]`, plus `[lat, lon]` with `WITHCOORD`, plus its
-    /// opening state (`opening(_:)`) with `withOpening`.
+    /// opening state (`opening(_:)`) with `withOpening`. Without the opening state the hits are
+    /// rows written straight into one buffer (`RESPRows`): no reply per value.
     static func listing(
         _ hits: [QueryHit], unit: DistanceUnit, withCoordinates: Bool, withOpening: Bool = false
     ) -> RESPReply {
-        var rows: [RESPReply] = []
-        rows.reserveCapacity(hits.count)
-        for hit in hits {
-            var row: [RESPReply] = [
-                .text(hit.id), .text(hit.name), .doubleText(fixed(hit.distanceMeters / unit.meters, decimals: 4)),
-                .doubleText(fixed(hit.bearingDegrees, decimals: 1)),
-            ]
-            if withCoordinates {
-                row.append(
-                    .array([
-                        .text(NumberText.plain(hit.coordinate.latitude)),
-                        .text(NumberText.plain(hit.coordinate.longitude)),
-                    ]))
-            }
-            if withOpening { row.append(opening(hit.opening ?? .unknown)) }
-            rows.append(.array(row))
+        guard !withOpening else {
+            return .array(
+                hits.map { hit in
+                    var row: [RESPReply] = [
+                        .text(hit.id), .text(hit.name),
+                        .doubleText(fixed(hit.distanceMeters / unit.meters, decimals: 4)),
+                        .doubleText(fixed(hit.bearingDegrees, decimals: 1)),
+                    ]
+                    if withCoordinates {
+                        row.append(
+                            .array([
+                                .text(NumberText.plain(hit.coordinate.latitude)),
+                                .text(NumberText.plain(hit.coordinate.longitude)),
+                            ]))
+                    }
+                    row.append(opening(hit.opening ?? .unknown))
+                    return .array(row)
+                })
         }
-        return .array(rows)
+        var rows = RESPRows(
+            columns: withCoordinates ? [.text, .text, .number, .number, .textPair] : [.text, .text, .number, .number])
+        rows.reserveCapacity(rows: hits.count, bytes: hits.count * (withCoordinates ? 80 : 40))
+        for hit in hits {
+            rows.appendText(hit.id)
+            rows.appendText(hit.name)
+            appendFixed(hit.distanceMeters / unit.meters, decimals: 4, to: &rows)
+            appendFixed(hit.bearingDegrees, decimals: 1, to: &rows)
+            if withCoordinates {
+                rows.appendText(NumberText.plain(hit.coordinate.latitude))
+                rows.appendText(NumberText.plain(hit.coordinate.longitude))
+            }
+        }
+        return .rows(rows)
+    }
+
+    /// Appends `fixed(value, decimals:)`, printed straight into the rows.
+    private static func appendFixed(_ value: Double, decimals: Int, to rows: inout RESPRows) {
+        let written = rows.appendIfWritten(capacity: FixedDecimal.maximumSmallLength) { out in
+            FixedDecimal.write(value, fractionDigits: decimals, trimmingZeros: false, to: out)
+        }
+        if !written { rows.appendText(fixed(value, decimals: decimals)) }
     }
 
     /// A hit's opening state as a map (a flat field/value array in RESP2, an object in JSON):

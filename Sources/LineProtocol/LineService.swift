@@ -150,8 +150,12 @@ public final class LineService: Sendable {
         do throws(CommandFailure) {
             switch try command(upperName, commandArguments, &running) {
             case .reply(let reply):
-                if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
+                var failure: String?
+                if case .error(let line) = reply { failure = line }
+                // The completion writes the reply into the connection's output (not to the
+                // socket): timed with the command, as Redis times the reply it buffers.
                 finish(reply, running)
+                record(failure: failure)
                 if running.startsMonitoring { clients.startMonitoring(id: running.id) }
             case .write(let request, let reply):
                 record(failure: nil)

@@ -45,6 +45,9 @@ public enum RESPReply: Sendable {
     /// RESP3 `>`: out-of-band data (a watch's event, a `SUBSCRIBE` confirmation), written between
     /// replies; RESP2 an array, as Redis sends pub/sub messages to a RESP2 client.
     case push([RESPReply])
+    /// An array of rows of the same shape (a search's hits), built without a reply per value:
+    /// written as the ``array(_:)`` of ``RESPRows/expanded`` would be, and equal to it.
+    case rows(RESPRows)
     /// Several replies to one command, one after another (`SUBSCRIBE a b` answers one
     /// confirmation per channel); in JSON one line each.
     case sequence([RESPReply])
@@ -82,6 +85,21 @@ public enum RESPReply: Sendable {
     }
 }
 
+extension RESPReply {
+    /// The reply with every ``rows(_:)`` inside it turned into the nested arrays it stands for.
+    public var expanded: RESPReply {
+        switch self {
+        case .rows(let rows): return rows.expanded
+        case .array(let elements): return .array(elements.map(\.expanded))
+        case .push(let elements): return .push(elements.map(\.expanded))
+        case .sequence(let elements): return .sequence(elements.map(\.expanded))
+        case .map(let entries):
+            return .map(entries.map { MapEntry(key: $0.key.expanded, value: $0.value.expanded) })
+        default: return self
+        }
+    }
+}
+
 extension RESPReply: Equatable {
     /// Replies are equal when they are written the same: a ``bulkText(_:)`` equals the
     /// ``bulkString(_:)-swift.enum.case`` of its UTF-8 bytes.
@@ -101,6 +119,8 @@ extension RESPReply: Equatable {
         case (.doubleText(let a), .doubleText(let b)): return a == b
         case (.boolean(let a), .boolean(let b)): return a == b
         case (.verbatim(let formatA, let a), .verbatim(let formatB, let b)): return formatA == formatB && a == b
+        case (.rows(let rows), _): return rows.expanded == rhs
+        case (_, .rows(let rows)): return lhs == rows.expanded
         default: return false
         }
     }

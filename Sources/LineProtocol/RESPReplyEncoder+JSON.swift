@@ -43,6 +43,8 @@ extension RESPReplyEncoder {
             out.writeStaticString("]")
         case .map(let entries):
             writeJSONMap(entries, to: &out)
+        case .rows(let rows):
+            writeJSON(rows.expanded, to: &out)
         case .double(let value):
             // JSON has no infinities or NaN: those become the strings RESP3 uses.
             if value.isFinite {

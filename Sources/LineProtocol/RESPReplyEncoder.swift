@@ -123,6 +123,8 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
                     start += 1
                 }
             }
+        case .rows(let rows):
+            writeRows(rows, resp3: resp3, to: &out)
         case .map(let entries):
             writeLine(prefix: resp3 ? "%" : "*", String(resp3 ? entries.count : 2 * entries.count), to: &out)
             for entry in entries {
@@ -205,6 +207,85 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
             }
             return position
         }
+    }
+
+    /// An array of rows (``RESPReply/rows(_:)``), with one capacity check: the values' bytes
+    /// with their RESP framing, row after row.
+    private static func writeRows(_ rows: RESPRows, resp3: Bool, to out: inout ByteBuffer) {
+        let columns = rows.columns
+        let arrays = columns.count > 1
+        // Per value at most a prefix, 20 digits and two line ends; per row and pair an array
+        // header of at most 4 bytes (a row has few columns).
+        let total = 24 + rows.count * 4 * (1 + columns.count) + rows.valueCount * 25 + rows.byteCount
+        rows.withValues { bytes, ends in
+            out.writeWithUnsafeMutableBytes(minimumWritableBytes: total) { raw in
+                let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                var position = 0
+                var value = 0
+                var start = 0
+                func header(_ prefix: UInt8, _ count: Int) {
+                    base[position] = prefix
+                    position += 1
+                    position += writeDigits(count, to: base + position)
+                    base[position] = ASCII.carriageReturn
+                    base[position + 1] = ASCII.newline
+                    position += 2
+                }
+                /// The next value after `prefix`, with its length first when `bulk`.
+                func next(_ prefix: UInt8, bulk: Bool) {
+                    let end = ends[value]
+                    let count = end - start
+                    if bulk {
+                        header(prefix, count)
+                    } else {
+                        base[position] = prefix
+                        position += 1
+                    }
+                    (base + position).update(from: bytes.baseAddress! + start, count: count)
+                    position += count
+                    base[position] = ASCII.carriageReturn
+                    base[position + 1] = ASCII.newline
+                    position += 2
+                    start = end
+                    value += 1
+                }
+                func number() {
+                    if resp3 { next(UInt8(ascii: ","), bulk: false) } else { next(UInt8(ascii: "$"), bulk: true) }
+                }
+                header(UInt8(ascii: "*"), rows.count)
+                for _ in 0..<rows.count {
+                    if arrays { header(UInt8(ascii: "*"), columns.count) }
+                    for column in columns {
+                        switch column {
+                        case .text: next(UInt8(ascii: "$"), bulk: true)
+                        case .number: number()
+                        case .integer: next(UInt8(ascii: ":"), bulk: false)
+                        case .numberPair:
+                            header(UInt8(ascii: "*"), 2)
+                            number()
+                            number()
+                        case .textPair:
+                            header(UInt8(ascii: "*"), 2)
+                            next(UInt8(ascii: "$"), bulk: true)
+                            next(UInt8(ascii: "$"), bulk: true)
+                        }
+                    }
+                }
+                return position
+            }
+        }
+    }
+
+    /// Writes a count in decimal; returns the number of digits.
+    @inline(__always)
+    private static func writeDigits(_ count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits = decimalDigits(count)
+        var rest = count
+        for index in stride(from: digits - 1, through: 0, by: -1) {
+            out[index] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+            rest /= 10
+        }
+        return digits
     }
 
     /// The number of decimal digits of a count (0 has one).

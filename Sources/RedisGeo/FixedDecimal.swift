@@ -46,16 +46,42 @@ public enum FixedDecimal {
         return text == "-0" ? "0" : text
     }
 
+    /// The most bytes `write(_:fractionDigits:trimmingZeros:to:)` writes: a sign, 16 integer
+    /// digits, the point and 17 decimals.
+    public static let maximumSmallLength = 40
+
     /// The same digits for finite values below 2^53 in magnitude with at most 17 decimals whose
-    /// scaled value is below 2^62, in 128-bit integer arithmetic: the significand times 10^digits
-    /// is below 2^110 and the binary exponent is negative, so one shift with its remainder rounds
-    /// exactly. Nil otherwise (then `format` counts in limbs of any length).
+    /// scaled value is below 2^64 (with a little room); nil otherwise (then `format` counts in limbs of any length).
     private static func small(_ value: Double, fractionDigits: Int, trimmingZeros: Bool) -> String? {
+        var fits = true
+        let text = String(unsafeUninitializedCapacity: maximumSmallLength) { bytes in
+            guard let base = bytes.baseAddress,
+                let count = write(value, fractionDigits: fractionDigits, trimmingZeros: trimmingZeros, to: base)
+            else {
+                fits = false
+                return 0
+            }
+            return count
+        }
+        return fits ? text : nil
+    }
+
+    /// Writes `%.Nf` of `value` (with `trimmingZeros`, as `trimmed` prints it) to `out` and
+    /// returns the number of bytes written (at most `maximumSmallLength`), for finite values
+    /// below 2^53 in magnitude with at most 17 decimals whose scaled value is below 2^64 (with a
+    /// little room); nil,
+    /// writing nothing, for any other value.
+    ///
+    /// In 128-bit integer arithmetic: the significand times 10^digits is below 2^110 and the
+    /// binary exponent is negative, so one shift with its remainder rounds exactly.
+    public static func write(
+        _ value: Double, fractionDigits: Int, trimmingZeros: Bool, to out: UnsafeMutablePointer<UInt8>
+    ) -> Int? {
         guard value.isFinite, (0...17).contains(fractionDigits) else { return nil }
-        var power: UInt64 = 1
-        for _ in 0..<fractionDigits { power &*= 10 }
-        // Rounded, the scaled value then fits in 63 bits.
-        guard abs(value) < 0x1p53, abs(value) * Double(power) < 0x1p62 else { return nil }
+        let power = powersOfTen[fractionDigits]
+        // Rounded up, the scaled value still fits in 64 bits (a longitude of 180 with 17 decimals
+        // is 1.8e19, just below 2^64).
+        guard abs(value) < 0x1p53, abs(value) * Double(power) < 0x1.ffp63 else { return nil }
         var scaled: UInt64 = 0  // value * 10^fractionDigits, rounded to an integer, ties to even
         if value != 0 {
             let significand = value.significandBitPattern | (value.isNormal ? 1 << 52 : 0)
@@ -72,42 +98,58 @@ public enum FixedDecimal {
             }
         }
         let negative = value.sign == .minus
-        // Sign, up to 16 integer digits, point, up to 17 decimals.
-        return String(unsafeUninitializedCapacity: 40) { bytes in
-            var digits: (UInt64, UInt64) = (scaled / power, scaled % power)
-            var end = 0
-            if negative {
-                bytes[end] = UInt8(ascii: "-")
-                end += 1
-            }
-            // Integer part, most significant digit first.
-            let integerStart = end
-            repeat {
-                bytes[end] = UInt8(ascii: "0") + UInt8(digits.0 % 10)
-                digits.0 /= 10
-                end += 1
-            } while digits.0 > 0
-            bytes[integerStart..<end].reverse()
-            if fractionDigits > 0 {
-                bytes[end] = UInt8(ascii: ".")
-                var position = end + fractionDigits
-                end = position + 1
-                while position > end - 1 - fractionDigits {
-                    bytes[position] = UInt8(ascii: "0") + UInt8(digits.1 % 10)
-                    digits.1 /= 10
-                    position -= 1
-                }
-                if trimmingZeros {
-                    while bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
-                    if bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
-                }
-            }
-            if trimmingZeros, negative, end == 2, bytes[1] == UInt8(ascii: "0") {
-                bytes[0] = UInt8(ascii: "0")
-                end = 1
-            }
-            return end
+        var end = 0
+        if negative {
+            out[end] = UInt8(ascii: "-")
+            end += 1
         }
+        end += writeDecimal(scaled / power, to: out + end)
+        if fractionDigits > 0 {
+            out[end] = UInt8(ascii: ".")
+            end += 1
+            var fraction = scaled % power
+            var position = end + fractionDigits - 1
+            while position >= end {
+                out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+                position -= 1
+            }
+            end += fractionDigits
+            if trimmingZeros {
+                while out[end - 1] == UInt8(ascii: "0") { end -= 1 }
+                if out[end - 1] == UInt8(ascii: ".") { end -= 1 }
+            }
+        }
+        if trimmingZeros, negative, end == 2, out[1] == UInt8(ascii: "0") {
+            out[0] = UInt8(ascii: "0")
+            end = 1
+        }
+        return end
+    }
+
+    /// Writes an unsigned integer in decimal, most significant digit first; returns its length
+    /// (1...20).
+    @inline(__always)
+    public static func writeDecimal(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        var remaining = value
+        var position = length - 1
+        repeat {
+            out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+            position -= 1
+        } while position >= 0
+        return length
+    }
+
+    /// 10^0 ... 10^19.
+    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
+        (0..<exponent).reduce(1) { product, _ in product * 10 }
     }
 
     /// The decimal digits of `value * 10^fractionDigits` rounded to an integer, ties to even.

@@ -51,11 +51,13 @@ public enum RedisGeo {
     struct DistanceFrom: Sendable, Hashable {
         let longitude: Double
         let latitude: Double
-        private let longitudeRadians: Double
-        private let latitudeRadians: Double
-        private let latitudeCosine: Double
-        private let radius = RedisGeo.earthRadiusMeters
-        private let toRadians = RedisGeo.radiansPerDegree
+        let longitudeRadians: Double
+        let latitudeRadians: Double
+        let latitudeCosine: Double
+        /// For `estimate(longitude:latitude:)`.
+        let latitudeSine: Double
+        let radius = RedisGeo.earthRadiusMeters
+        let toRadians = RedisGeo.radiansPerDegree
 
         init(longitude: Double, latitude: Double) {
             self.longitude = longitude
@@ -63,6 +65,7 @@ public enum RedisGeo {
             longitudeRadians = longitude * RedisGeo.radiansPerDegree
             latitudeRadians = latitude * RedisGeo.radiansPerDegree
             latitudeCosine = cos(latitudeRadians)
+            latitudeSine = sin(latitudeRadians)
         }
 
         /// Meters to a point given in degrees.

@@ -127,10 +127,16 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///   - candidates: the members' scores, in any order.
     ///   - membersPrecede: whether the member at one position comes before the one at another in
     ///     sorted-set order (Redis compares member bytes with `memcmp`); asked only for equal scores.
+    ///   - estimating: whether the hits' distances may be estimates (`RedisGeoHit.distanceError`
+    ///     says how close); the members and their order are Redis's either way. Distances are
+    ///     estimated without trigonometric calls where the points are near (see
+    ///     `RedisGeo.DistanceFrom.estimate`), and computed exactly wherever an estimate could
+    ///     change a decision: a member near the edge of the shape, two members with distances too
+    ///     close to order, a sort that has to reproduce Redis's handling of ties.
     /// - Throws: `RedisGeoError.invalidCount` for a COUNT below 1.
     public func hits(
         candidates: [Double], order: Order = .unsorted, count: Count = .all,
-        membersPrecede: (Int, Int) -> Bool
+        membersPrecede: (Int, Int) -> Bool, estimating: Bool = false
     ) throws(RedisGeoError) -> [RedisGeoHit] {
         var limit = 0
         var any = false
@@ -141,26 +147,7 @@ public struct RedisGeoSearch: Sendable, Hashable {
             limit = value
             any = { if case .any = count { return true } else { return false } }()
         }
-        let ranges = scannedRanges
-        var found: [RedisGeoHit] = []
-        var cellOfHit: [Int] = []
-        for (position, score) in candidates.enumerated() {
-            var point: (longitude: Double, latitude: Double)?
-            var distance: Double?
-            for (cell, range) in ranges.enumerated() where score >= range.minimum && score < range.maximum {
-                if point == nil {
-                    let decoded = GeoHash.decode(score: score)
-                    point = decoded
-                    distance = distanceIfInside(longitude: decoded.longitude, latitude: decoded.latitude)
-                }
-                guard let point, let distance else { break }
-                found.append(
-                    RedisGeoHit(
-                        position: position, score: score, longitude: point.longitude, latitude: point.latitude,
-                        distanceMeters: distance))
-                cellOfHit.append(cell)
-            }
-        }
+        var (found, cellOfHit) = collect(candidates, estimating: estimating)
         let sortOrder = (limit != 0 && order == .unsorted && !any) ? Order.ascending : order
         if sortOrder != .unsorted && !any,
             let sorted = Self.sortedIfDistinct(found, descending: sortOrder == .descending)
@@ -168,6 +155,13 @@ public struct RedisGeoSearch: Sendable, Hashable {
             found = sorted
             if limit != 0, found.count > limit { found.removeSubrange(limit...) }
             return found
+        }
+        // Redis's own sorts decide ties below: they compare the exact distances.
+        if sortOrder != .unsorted {
+            for index in found.indices where found[index].distanceError != 0 {
+                found[index].distanceMeters = exactDistance(found[index])
+                found[index].distanceError = 0
+            }
         }
         // Redis's scan order: by cell, then sorted-set order within the cell.
         var scanOrder = Array(found.indices)
@@ -197,19 +191,100 @@ public struct RedisGeoSearch: Sendable, Hashable {
         return found
     }
 
-    /// The hits sorted by distance when every distance differs from every other (and none is NaN),
-    /// so that any correct sort gives Redis's order; nil otherwise.
+    /// Redis's distance from the centre to a hit's position, meters, computed exactly.
+    public func exactDistance(_ hit: RedisGeoHit) -> Double {
+        centre.distance(longitude: hit.longitude, latitude: hit.latitude)
+    }
+
+    /// The candidates inside the shape, once per scanned cell holding them, in candidate order,
+    /// with the index of that cell in the scan.
+    private func collect(_ candidates: [Double], estimating: Bool) -> (found: [RedisGeoHit], cells: [Int]) {
+        let ranges = scannedRanges
+        var found: [RedisGeoHit] = []
+        var cellOfHit: [Int] = []
+        found.reserveCapacity(candidates.count)
+        cellOfHit.reserveCapacity(candidates.count)
+        for (position, score) in candidates.enumerated() {
+            var inside: RedisGeoHit?
+            var tested = false
+            for (cell, range) in ranges.enumerated() where score >= range.minimum && score < range.maximum {
+                if !tested {
+                    tested = true
+                    let point = GeoHash.decode(score: score)
+                    inside = estimating ? estimatedHit(position, score, point) : exactHit(position, score, point)
+                }
+                guard let inside else { break }
+                found.append(inside)
+                cellOfHit.append(cell)
+            }
+        }
+        return (found, cellOfHit)
+    }
+
+    /// The hit for a decoded position if it is in the shape, with its exact distance.
+    private func exactHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))
+        -> RedisGeoHit?
+    {
+        guard let distance = distanceIfInside(longitude: point.longitude, latitude: point.latitude) else {
+            return nil
+        }
+        return RedisGeoHit(
+            position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+            distanceMeters: distance)
+    }
+
+    /// `exactHit`, with the distance estimated when the estimate decides whether the position is
+    /// in the shape.
+    private func estimatedHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))
+        -> RedisGeoHit?
+    {
+        let bound = RedisGeo.DistanceFrom.estimateRelativeError
+        switch shape {
+        case .radius(let radius, let unit):
+            let limit = radius * unit.metersPerUnit
+            guard let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude) else {
+                return exactHit(position, score, point)
+            }
+            let error = estimate * bound
+            if estimate - error > limit { return nil }
+            guard estimate + error <= limit else { return exactHit(position, score, point) }
+            return RedisGeoHit(
+                position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+                distanceMeters: estimate, distanceError: error)
+        case .box(let width, let height, let unit):
+            // Redis `geohashGetDistanceIfInRectangle`: the meridian test is exact and cheap.
+            let heightMeters = height * unit.metersPerUnit
+            guard RedisGeo.latitudeDistance(point.latitude, latitude) <= heightMeters / 2 else { return nil }
+            let halfWidth = width * unit.metersPerUnit / 2
+            guard
+                let along = centre.estimateAlongParallel(longitude: point.longitude, latitude: point.latitude),
+                let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude)
+            else { return exactHit(position, score, point) }
+            let alongError = along * bound
+            if along - alongError > halfWidth { return nil }
+            guard along + alongError <= halfWidth else { return exactHit(position, score, point) }
+            return RedisGeoHit(
+                position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+                distanceMeters: estimate, distanceError: estimate * bound)
+        }
+    }
+
+    /// The hits sorted by distance when every distance differs from every other by more than
+    /// their errors (and none is NaN), so that any correct sort gives Redis's order; nil otherwise.
     private static func sortedIfDistinct(_ hits: [RedisGeoHit], descending: Bool) -> [RedisGeoHit]? {
-        // Sort (distance, index) pairs: a quarter of the bytes of a hit to move.
+        // Sort (distance, index) pairs: a third of the bytes of a hit to move.
         if hits.contains(where: { $0.distanceMeters.isNaN }) { return nil }
         var keys = hits.indices.map { (distance: hits[$0].distanceMeters, index: $0) }
         DistanceKeySort.sort(&keys, descending: descending)
-        for index in keys.indices.dropFirst() {
-            let previous = keys[index - 1].distance
-            let current = keys[index].distance
-            guard descending ? previous > current : previous < current else { return nil }
+        return keys.withUnsafeBufferPointer { keys -> [RedisGeoHit]? in
+            for index in keys.indices.dropFirst() {
+                let nearer = hits[keys[descending ? index : index - 1].index]
+                let farther = hits[keys[descending ? index - 1 : index].index]
+                guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
+                else { return nil }
+            }
+            return keys.map { hits[$0.index] }
         }
-        return keys.map { hits[$0.index] }
     }
 
     /// The score ranges of the cells Redis scans, in its order (`membersOfAllNeighbors`): pruned

@@ -10,6 +10,47 @@ public enum RedisGeoText {
         FixedDecimal.format(meters / unit.metersPerUnit, fractionDigits: 4)
     }
 
+    /// Writes `distance(meters:unit:)` of a distance known to within `errorMeters` to `out`
+    /// (room for 40 bytes) and returns the number of bytes written, when every distance within
+    /// the error prints the same; nil, writing nothing, when one might print otherwise (the
+    /// distance is within the error of a rounding edge of the fourth decimal), or is negative,
+    /// not finite or 1e11 units or more: then print the exact distance with
+    /// `distance(meters:unit:)`.
+    ///
+    /// - Parameters:
+    ///   - meters: Redis's distance, or an estimate of it (`RedisGeoHit.distanceError`).
+    ///   - errorMeters: 0 for Redis's distance itself, else the most the estimate may be off.
+    public static func writeDistance(
+        meters: Double, errorMeters: Double, unit: RedisGeoUnit, to out: UnsafeMutablePointer<UInt8>
+    ) -> Int? {
+        let metersPerUnit = unit.metersPerUnit
+        let value = meters / metersPerUnit
+        guard value >= 0, value < 1e11 else { return nil }
+        // The value in units of the fourth decimal: Redis's printf rounds the exact value of its
+        // double to the nearest of these integers. Every distance within the error, divided and
+        // scaled with their roundings, lies within `margin` of `scaled`.
+        let scaled = value * 10_000
+        let below = scaled.rounded(.down)
+        let margin = (errorMeters / metersPerUnit + 2 * value.ulp) * 10_000 + 2 * scaled.ulp
+        guard abs(scaled - below - 0.5) > margin else { return nil }
+        let digits = UInt64(scaled.rounded())
+        let length = FixedDecimal.writeDecimal(digits / 10_000, to: out)
+        out[length] = UInt8(ascii: ".")
+        var fraction = digits % 10_000
+        for position in stride(from: length + 4, to: length, by: -1) {
+            out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+        }
+        return length + 5
+    }
+
+    /// Writes `coordinate(_:)` of a finite value to `out` (room for
+    /// `FixedDecimal.maximumSmallLength` bytes) and returns the number of bytes written; nil,
+    /// writing nothing, for a value it does not print this way (use `coordinate(_:)`).
+    public static func writeCoordinate(_ degrees: Double, to out: UnsafeMutablePointer<UInt8>) -> Int? {
+        FixedDecimal.write(degrees, fractionDigits: 17, trimmingZeros: true, to: out)
+    }
+
     /// A coordinate as GEOPOS and WITHCOORD print it (Redis `addReplyHumanLongDouble`): the exact
     /// value rounded to 17 decimals, then trailing zeros and a trailing point removed, and "-0"
     /// printed as "0". For example "13.36138933897018433", "180", "-0.00000126736058093".

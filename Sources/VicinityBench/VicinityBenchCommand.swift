@@ -11,7 +11,8 @@ struct VicinityBenchCommand: ParsableCommand {
             the figures of a debug build say little. scripts/bench-*.sh run these commands.
             """,
         subcommands: [
-            BenchCommand.self, StoreBenchCommand.self, LineBenchCommand.self, WatchBenchCommand.self,
+            BenchCommand.self, StoreBenchCommand.self, LineBenchCommand.self, LineServiceBenchCommand.self,
+            WatchBenchCommand.self,
             CrashWriterCommand.self, OpeningHoursTableCommand.self, HoursBenchCommand.self,
             NumbersBenchCommand.self,
         ]

@@ -140,7 +140,7 @@ extension RESPReply {
 
     /// The elements of an array reply.
     var elements: [RESPReply]? {
-        if case .array(let elements) = self { return elements }
+        if case .array(let elements) = self.expanded { return elements }
         return nil
     }
 

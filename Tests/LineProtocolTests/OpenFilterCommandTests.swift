@@ -62,7 +62,7 @@ import Testing
         /// The ids of a listing, in order.
         func ids(_ arguments: [String]) async -> [String] {
             let reply = await run(arguments)
-            guard case .array(let rows) = reply else { return ["\(reply)"] }
+            guard case .array(let rows) = reply.expanded else { return ["\(reply)"] }
             return rows.map { row in
                 guard case .array(let fields) = row, case .bulkText(let id) = fields.first else { return "\(row)" }
                 return id
@@ -85,7 +85,7 @@ import Testing
     @Test func openKeepsThePlacesOpenThenEachSayingUntilWhen() async throws {
         let fixture = try Fixture()
         let reply = await fixture.run(Self.nearby("1000", "OPEN", Self.evening))
-        guard case .array(let rows) = reply, rows.count == 2, case .array(let sera) = rows[0],
+        guard case .array(let rows) = reply.expanded, rows.count == 2, case .array(let sera) = rows[0],
             case .array(let turno) = rows[1]
         else {
             Issue.record("\(reply)")
@@ -147,7 +147,7 @@ import Testing
         #expect(
             await fixture.ids(Self.nearest("1", "WHERE", "wheelchair", "yes", "OPEN", Self.evening)) == ["turno"])
         let reply = await fixture.run(Self.nearest("5", "OPEN", Self.evening))
-        guard case .array(let rows) = reply, case .array(let far) = rows.last else {
+        guard case .array(let rows) = reply.expanded, case .array(let far) = rows.last else {
             Issue.record("\(reply)")
             return
         }

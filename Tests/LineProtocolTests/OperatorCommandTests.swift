@@ -172,7 +172,7 @@ import Testing
 
 extension RESPReply {
     var elements: [RESPReply]? {
-        if case .array(let elements) = self { return elements }
+        if case .array(let elements) = self.expanded { return elements }
         return nil
     }
 

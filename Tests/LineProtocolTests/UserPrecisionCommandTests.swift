@@ -361,7 +361,7 @@ import Testing
 extension RESPReply {
     /// The elements of an array reply.
     var arrayValue: [RESPReply]? {
-        if case .array(let elements) = self { return elements }
+        if case .array(let elements) = self.expanded { return elements }
         return nil
     }
 

@@ -70,7 +70,7 @@ import Testing
         let fixture = try Fixture()
         let anonymous = fixture.session(1)
         for _ in 0..<2 {
-            guard case .array = await fixture.run(Self.nearbyUsers, as: anonymous) else {
+            guard case .array = await fixture.run(Self.nearbyUsers, as: anonymous).expanded else {
                 Issue.record("refused too early")
                 return
             }
@@ -79,12 +79,15 @@ import Testing
         #expect(await fixture.run(["PING"], as: anonymous) == .simpleString("PONG"))
         // Places are not limited.
         for _ in 0..<5 {
-            guard case .array = await fixture.run(["NEARBY", "pharmacy", "41.09", "29.02", "1000"], as: anonymous)
+            guard
+                case .array = await fixture.run(["NEARBY", "pharmacy", "41.09", "29.02", "1000"], as: anonymous)
+                    .expanded
             else {
                 Issue.record("a query of places was refused")
                 return
             }
-            guard case .array = await fixture.run(["NEARBY", "all", "41.09", "29.02", "1000"], as: anonymous) else {
+            guard case .array = await fixture.run(["NEARBY", "all", "41.09", "29.02", "1000"], as: anonymous).expanded
+            else {
                 Issue.record("a query of every place kind was refused")
                 return
             }

@@ -1,0 +1,84 @@
+import Geo
+import LineProtocol
+import NIOCore
+import Testing
+
+/// `RESPReply.rows`: written byte for byte as the nested arrays it stands for, in every format.
+@Suite struct RESPRowsTests {
+    private static func encoded(_ reply: RESPReply, _ format: RESPReplyEncoder.Format) -> [UInt8] {
+        var out = ByteBuffer()
+        RESPReplyEncoder.write(reply, format: format, to: &out)
+        return Array(out.readableBytesView)
+    }
+
+    @Test func aGeoSearchReplyAsRedisWritesIt() {
+        var rows = RESPRows(columns: [.text, .text, .integer, .numberPair])
+        rows.appendText("610009")
+        rows.appendText("70.7337")
+        rows.appendValue(capacity: 20) { out in
+            for (index, byte) in "3508852163369827".utf8.enumerated() { out[index] = byte }
+            return 16
+        }
+        rows.appendText("28.90531629323959351")
+        rows.appendText("41.30750286951909089")
+        let resp2 =
+            "*1\r\n*4\r\n$6\r\n610009\r\n$7\r\n70.7337\r\n:3508852163369827\r\n*2\r\n$20\r\n28.90531629323959351\r\n"
+            + "$20\r\n41.30750286951909089\r\n"
+        let resp3 =
+            "*1\r\n*4\r\n$6\r\n610009\r\n$7\r\n70.7337\r\n:3508852163369827\r\n*2\r\n,28.90531629323959351\r\n"
+            + ",41.30750286951909089\r\n"
+        #expect(Self.encoded(.rows(rows), .resp2) == Array(resp2.utf8))
+        #expect(Self.encoded(.rows(rows), .resp3) == Array(resp3.utf8))
+        #expect(
+            String(decoding: Self.encoded(.rows(rows), .json), as: UTF8.self)
+                == #"{"ok":true,"result":[["610009","70.7337",3508852163369827,[28.90531629323959351,41.30750286951909089]]]}"#
+                + "\n")
+        #expect(
+            RESPReply.rows(rows)
+                == .array([
+                    .array([
+                        .bulkText("610009"), .bulkText("70.7337"), .integer(3_508_852_163_369_827),
+                        .array([.doubleText("28.90531629323959351"), .doubleText("41.30750286951909089")]),
+                    ])
+                ]))
+    }
+
+    @Test func oneTextColumnIsAFlatArray() {
+        var rows = RESPRows(columns: [.text])
+        for member in ["a", "Zürich", ""] { rows.appendText(member) }
+        #expect(Self.encoded(.rows(rows), .resp2) == Array("*3\r\n$1\r\na\r\n$7\r\nZürich\r\n$0\r\n\r\n".utf8))
+        #expect(RESPReply.rows(rows) == .array([.bulkText("a"), .bulkText("Zürich"), .bulkText("")]))
+        #expect(Self.encoded(.rows(RESPRows(columns: [.text])), .resp3) == Array("*0\r\n".utf8))
+    }
+
+    /// Random tables of every column kind, inside arrays too: the same bytes as their expansion.
+    @Test func randomRowsWriteAsTheirExpansion() {
+        var random = SplitMix64(seed: 99)
+        let kinds: [RESPRows.Column] = [.text, .number, .integer, .numberPair, .textPair]
+        func word() -> String {
+            let length = Int(random.next() % 30)
+            return String((0..<length).map { _ in Character(UnicodeScalar(UInt8(33 + random.next() % 90))) })
+        }
+        for _ in 0..<300 {
+            let columns = (0..<Int(random.next() % 5 + 1)).map { _ in kinds[Int(random.next() % 5)] }
+            var rows = RESPRows(columns: columns)
+            rows.reserveCapacity(rows: 4, bytes: 16)
+            for _ in 0..<Int(random.next() % 120) {
+                for column in columns {
+                    switch column {
+                    case .integer: rows.appendText(String(Int64(bitPattern: random.next()) >> (random.next() % 64)))
+                    case .numberPair, .textPair:
+                        rows.appendText(word())
+                        rows.appendText(word())
+                    default: rows.appendText(word())
+                    }
+                }
+            }
+            let reply = RESPReply.array([.integer(1), .rows(rows)])
+            for format in [RESPReplyEncoder.Format.resp2, .resp3, .json] {
+                #expect(Self.encoded(reply, format) == Self.encoded(reply.expanded, format))
+            }
+            #expect(reply == reply.expanded)
+        }
+    }
+}
