@@ -21,10 +21,17 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let route = context.endpointPath, RateLimitMiddleware.unlimitedPaths.contains(route) {
             return try await next(request, context)
         }
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        guard let wait = limiter.admit(client, at: .now) else { return try await next(request, context) }
-        return HTTPAPIError.tooManyRequests(
-            client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up)))
-        ).response
+        guard let refusal = RateLimitMiddleware.refusal(by: limiter, of: context.remoteAddress) else {
+            return try await next(request, context)
+        }
+        return refusal.response
+    }
+
+    /// Takes a request from the client's budget: nil when it may go ahead, else its 429 (`HotRoutes`
+    /// asks here too).
+    static func refusal(by limiter: RateLimiter, of address: SocketAddress?) -> HTTPAPIError? {
+        let client = address?.ipAddress ?? "unknown"
+        guard let wait = limiter.admit(client, at: .now) else { return nil }
+        return .tooManyRequests(client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up))))
     }
 }
