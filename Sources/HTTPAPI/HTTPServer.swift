@@ -44,6 +44,8 @@ public final class HTTPServer: Service, Sendable {
     /// generated server like every other operation; the answers are the same.
     public let hotRoutes: Bool
     private let connections = ConnectionLimitHandler.Count()
+    /// The clock the rate limit is counted by; tests stop it (before `start`).
+    let rateLimitClock = Mutex<@Sendable () -> ContinuousClock.Instant>({ .now })
     /// The hot routes of the server running, if it has them.
     private let hot = Mutex<HotRoutes?>(nil)
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
@@ -123,9 +125,10 @@ public final class HTTPServer: Service, Sendable {
 
     /// A router serving every operation of openapi.yaml with `api`, `limiter` (nil for no limit)
     /// and `logger`, which `HotRoutes` shares.
-    static func router(api: VicinityAPI, limiter: RateLimiter?, logger: Logger?) throws
-        -> Router<VicinityRequestContext>
-    {
+    static func router(
+        api: VicinityAPI, limiter: RateLimiter?, logger: Logger?,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) throws -> Router<VicinityRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
         let router = Router(context: VicinityRequestContext.self, options: .autoGenerateHeadEndpoints)
         let table = RouteTable()
@@ -133,7 +136,7 @@ public final class HTTPServer: Service, Sendable {
         if let logger = requestLogger(logger) { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: OneWriteMiddleware())
         // Before the routes: Hummingbird wraps a route in the middlewares added before it.
-        if let limiter { router.add(middleware: RateLimitMiddleware(limiter: limiter)) }
+        if let limiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, now: now)) }
         router.add(middleware: UnroutedRequestMiddleware(table: table))
         router.add(middleware: RequestChannelMiddleware())
         router.add(middleware: RequestClientMiddleware())
@@ -164,11 +167,14 @@ public final class HTTPServer: Service, Sendable {
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
         let limiter = rateLimit > 0 ? RateLimiter(requestsPerSecond: rateLimit) : nil
-        let router = try HTTPServer.router(api: api, limiter: limiter, logger: logger)
+        let now = rateLimitClock.withLock { $0 }
+        let router = try HTTPServer.router(api: api, limiter: limiter, logger: logger, now: now)
         let serverName = "vicinity"
         let hot =
             hotRoutes
-            ? HotRoutes(api: api, limiter: limiter, logger: HTTPServer.requestLogger(logger), serverName: serverName)
+            ? HotRoutes(
+                api: api, limiter: limiter, logger: HTTPServer.requestLogger(logger), serverName: serverName,
+                now: now)
             : nil
         self.hot.withLock { $0 = hot }
         // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.

@@ -22,6 +22,8 @@ final class HotRoutes: Sendable {
     let api: VicinityAPI
     /// The HTTP server's limit per client address; nil for none.
     let limiter: RateLimiter?
+    /// The clock the limit is counted by (`RateLimitMiddleware.now`).
+    let now: @Sendable () -> ContinuousClock.Instant
     /// Where requests are logged, when they are (`RequestLogMiddleware`).
     let logger: Logger?
     /// The `Server` header's value, as Hummingbird sends it.
@@ -32,9 +34,13 @@ final class HotRoutes: Sendable {
     /// Requests answered here so far (tests check that the routes were taken).
     let answered = Atomic<Int>(0)
 
-    init(api: VicinityAPI, limiter: RateLimiter?, logger: Logger?, serverName: String?) {
+    init(
+        api: VicinityAPI, limiter: RateLimiter?, logger: Logger?, serverName: String?,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.api = api
         self.limiter = limiter
+        self.now = now
         self.logger = logger
         self.serverName = serverName
         let encoder = JSONEncoder()
@@ -66,7 +72,7 @@ final class HotRoutes: Sendable {
         let started = ContinuousClock.now
         answered.add(1, ordering: .relaxed)
         var answer: Answer
-        if let limiter, let refusal = RateLimitMiddleware.refusal(by: limiter, of: peer) {
+        if let limiter, let refusal = RateLimitMiddleware.refusal(by: limiter, of: peer, at: now()) {
             answer = HotRoutes.problem(refusal, length: true)
         } else {
             answer = served(request, client: peer?.ipAddress)

@@ -12,6 +12,8 @@ import Places
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = VicinityRequestContext
     let limiter: RateLimiter
+    /// The clock the budget is counted by (tests stop it).
+    var now: @Sendable () -> ContinuousClock.Instant = { .now }
     static let unlimitedPaths: Set<String> = ["/healthz", "/metrics"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -21,7 +23,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let route = context.endpointPath, RateLimitMiddleware.unlimitedPaths.contains(route) {
             return try await next(request, context)
         }
-        guard let refusal = RateLimitMiddleware.refusal(by: limiter, of: context.remoteAddress) else {
+        guard let refusal = RateLimitMiddleware.refusal(by: limiter, of: context.remoteAddress, at: now()) else {
             return try await next(request, context)
         }
         return refusal.response
@@ -29,9 +31,11 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     /// Takes a request from the client's budget: nil when it may go ahead, else its 429 (`HotRoutes`
     /// asks here too).
-    static func refusal(by limiter: RateLimiter, of address: SocketAddress?) -> HTTPAPIError? {
+    static func refusal(by limiter: RateLimiter, of address: SocketAddress?, at now: ContinuousClock.Instant)
+        -> HTTPAPIError?
+    {
         let client = address?.ipAddress ?? "unknown"
-        guard let wait = limiter.admit(client, at: .now) else { return nil }
+        guard let wait = limiter.admit(client, at: now) else { return nil }
         return .tooManyRequests(client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up))))
     }
 }

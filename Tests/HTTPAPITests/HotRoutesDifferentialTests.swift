@@ -67,9 +67,11 @@ import Testing
         // Stopped clocks: no budget refills between the two servers' requests.
         let frozen = ContinuousClock.now
         func server(hot: Bool) -> HTTPServer {
-            HTTPServer(
+            let server = HTTPServer(
                 directory: fixture.directory, host: "127.0.0.1", port: 0, rateLimit: 4,
                 userQueryLimit: UserQueryLimit(perSecond: 1, burst: 2, now: { frozen }), hotRoutes: hot)
+            server.rateLimitClock.withLock { $0 = { frozen } }
+            return server
         }
         let (hot, generated) = (server(hot: true), server(hot: false))
         let hotClient = try HTTPTestClient(port: try await hot.start())
