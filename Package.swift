@@ -85,6 +85,8 @@ let package = Package(
             dependencies: [
                 "Geo", "Places", "PlaceQueries", "TextMap",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // `HTTPConnectionStateHandler`, which `HotRouteHandler` is put after.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -8,7 +8,10 @@
 # - Vicinity: `GET /v1/nearby?lat&lon&radius=500&kind=city`, driven by wrk.
 # - PostGIS: `ST_DWithin(geog, point, 500)` with `ST_Distance` and `ST_Azimuth`, ORDER BY distance,
 #   id, driven by pgbench.
-# Equal concurrency (8 connections, 2 client threads), 10 s each, at the median-density point of
+# Server CPU a request on both sides, from /proc: Vicinity's process (user + system time before and
+# after the wrk run), and PostgreSQL's backends serving pgbench (they exit when pgbench disconnects:
+# the CPU of the postmaster's children that exited during the run, its cutime + cstime, read once
+# they are all gone). Equal concurrency (8 connections, 2 client threads), 10 s each, at the median-density point of
 # the query set and over the whole varied set of 2,000 data-weighted points, every place within
 # the radius (limit=10000 on the API, no LIMIT in SQL), one statement a query, prepared (as a
 # driver would). The result counts are compared first, at the median point and 50 varied ones;
@@ -97,10 +100,29 @@ done < <(awk 'NR % 40 == 1' "$work/points.txt")
 echo "PostgreSQL $("${pg_run[@]}" "$pg_bin/postgres" --version | grep -oE 'PostgreSQL\) [0-9.]+' | cut -d' ' -f2) with PostGIS" \
     "$(psql_city -c 'SELECT postgis_lib_version()') against vicinity $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
     "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+echo "load before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "median point: vicinity $vicinity_count results, PostGIS $postgis_count; 50 varied points: $differ with different counts"
 echo
-tps() { grep -oE 'tps = [0-9.]+' | cut -d' ' -f3; }
 measure() { wrk_measure "$server" "$@"; }
+# One pgbench run of a script: prints its queries a second and the CPU time its backends spent a
+# query (user + system, µs).
+pg_measure() { # script file
+    local postmaster before after report
+    postmaster=$(head -1 "$work/pg/data/postmaster.pid")
+    before=$(awk '{ print $16 + $17 }' "/proc/$postmaster/stat")
+    report=$("${pg_run[@]}" pgbench -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -n -M prepared -c "$connections" -j 2 \
+        -T "$seconds" -f "$1" postgres 2>/dev/null)
+    # The backends exit after pgbench disconnects; their time is the postmaster's once it reaps them.
+    for _ in $(seq 100); do
+        pgrep -P "$postmaster" -f '127[.]0[.]0[.]1[(]' >/dev/null || break
+        sleep 0.1
+    done
+    after=$(awk '{ print $16 + $17 }' "/proc/$postmaster/stat")
+    awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" '
+        /number of transactions actually processed:/ { n = $NF; sub("/.*", "", n) }
+        /^tps = / { r = $3 }
+        END { printf "%s %.0f\n", r, t / hz * 1e6 / n }' <<<"$report"
+}
 for set in median varied; do
     if [[ $set == median ]]; then
         result=$(measure \
@@ -109,13 +131,12 @@ for set in median varied; do
         result=$(measure -s "$work/varied.lua" "http://127.0.0.1:$hport")
     fi
     read -r vicinity cpu <<<"$result"
-    postgis=$("${pg_run[@]}" pgbench -h 127.0.0.1 -p "$pg_port" -U "$pg_user" -n -M prepared -c "$connections" -j 2 \
-        -T "$seconds" -f "$work/$set.sql" postgres 2>/dev/null | tps)
-    awk -v s="$set" -v c="$connections" -v p="$postgis" -v v="$vicinity" -v u="$cpu" \
-        'BEGIN { printf "  %-7s %d connections  PostGIS %8.0f queries/s  vicinity %8.0f requests/s  ratio %.1fx  (server %d µs of CPU a request)\n", s, c, p, v, v / p, u }'
+    read -r postgis pgcpu <<<"$(pg_measure "$work/$set.sql")"
+    awk -v s="$set" -v c="$connections" -v p="$postgis" -v v="$vicinity" -v u="$cpu" -v q="$pgcpu" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
+        'BEGIN { printf "  %-7s %d connections  PostGIS %8.0f queries/s  vicinity %8.0f requests/s  ratio %.1fx  CPU a request: PostgreSQL backends %d µs, vicinity %d µs (%.1fx less)  load %s\n", s, c, p, v, v / p, q, u, q / u, l }'
 done
 # The floor: the same server answering GET /healthz (32 bytes, no search) through the same stack.
 result=$(measure "http://127.0.0.1:$hport/healthz")
 read -r vicinity cpu <<<"$result"
 awk -v c="$connections" -v v="$vicinity" -v u="$cpu" \
-    'BEGIN { printf "  healthz %d connections  (no search, no list)       vicinity %8.0f requests/s                (server %d µs of CPU a request)\n", c, v, u }'
+    'BEGIN { printf "  healthz %d connections  (no search, no list)       vicinity %8.0f requests/s                CPU a request: vicinity %d µs\n", c, v, u }'

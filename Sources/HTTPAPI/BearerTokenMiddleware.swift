@@ -36,13 +36,21 @@ struct BearerTokenMiddleware: ServerMiddleware {
             }
             return try await next(request, body, metadata)
         }
-        let token = try BearerTokenMiddleware.token(in: field)
+        let token = try BearerTokenMiddleware.resolvedToken(in: field, directory: directory)
+        return try await RequestToken.$current.withValue(token) { try await next(request, body, metadata) }
+    }
+
+    /// The token of an `Authorization` value that names someone (`HotRoutes` checks it here too).
+    ///
+    /// - Throws: `.malformedAuthorization`, or the façade's `.invalidToken`, both 401.
+    static func resolvedToken(in field: String, directory: DurableDirectory) throws(HTTPAPIError) -> String {
+        let token = try token(in: field)
         do {
             _ = try directory.read { directory throws(PlacesError) in try directory.principal(presenting: token) }
         } catch {
             throw HTTPAPIError.places(error)
         }
-        return try await RequestToken.$current.withValue(token) { try await next(request, body, metadata) }
+        return token
     }
 
     /// The token of an `Authorization` value: the scheme `Bearer` in any letter case, one or more

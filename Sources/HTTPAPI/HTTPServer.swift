@@ -40,7 +40,14 @@ public final class HTTPServer: Service, Sendable {
     public let watchStreams: WatchStreamSettings
     /// The budget of queries about other users, per asker (`--user-query-rate`).
     public let userQueryLimit: UserQueryLimit
+    /// Whether the hot operations are answered by `HotRoutes` (true, the default) or by the
+    /// generated server like every other operation; the answers are the same.
+    public let hotRoutes: Bool
     private let connections = ConnectionLimitHandler.Count()
+    /// The clock the rate limit is counted by; tests stop it (before `start`).
+    let rateLimitClock = Mutex<@Sendable () -> ContinuousClock.Instant>({ .now })
+    /// The hot routes of the server running, if it has them.
+    private let hot = Mutex<HotRoutes?>(nil)
     private let state = Mutex<(group: ServiceGroup?, task: Task<Void, Error>?)>((nil, nil))
 
     /// - Parameters:
@@ -60,11 +67,14 @@ public final class HTTPServer: Service, Sendable {
     ///   - userQueryLimit: the budget of queries about other users (user queries, maps and watches
     ///     of users, other users' records); `vicinity serve` passes the one instance the line
     ///     protocol uses too. Unlimited by default.
+    ///   - hotRoutes: whether `/v1/nearby`, `/v1/nearest` and `/v1/users/nearby` are answered by
+    ///     `HotRoutes` before Hummingbird (false: by the generated server, as every other operation).
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
         maximumConnections: Int = 10_000, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
-        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited
+        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited,
+        hotRoutes: Bool = true
     ) {
         self.directory = directory
         self.host = host
@@ -76,6 +86,7 @@ public final class HTTPServer: Service, Sendable {
         self.logger = logger
         self.watchStreams = watchStreams
         self.userQueryLimit = userQueryLimit
+        self.hotRoutes = hotRoutes
     }
 
     /// The middlewares, outermost first: request metrics, the position applied on every answer,
@@ -107,25 +118,42 @@ public final class HTTPServer: Service, Sendable {
         directory: DurableDirectory, rateLimit: Int = 0, logger: Logger? = nil,
         watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited
     ) throws -> Router<VicinityRequestContext> {
+        let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
+        return try router(
+            api: api, limiter: rateLimit > 0 ? RateLimiter(requestsPerSecond: rateLimit) : nil, logger: logger)
+    }
+
+    /// A router serving every operation of openapi.yaml with `api`, `limiter` (nil for no limit)
+    /// and `logger`, which `HotRoutes` shares.
+    static func router(
+        api: VicinityAPI, limiter: RateLimiter?, logger: Logger?,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) throws -> Router<VicinityRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
         let router = Router(context: VicinityRequestContext.self, options: .autoGenerateHeadEndpoints)
         let table = RouteTable()
         // Outermost, so that every answer is logged: unrouted requests, 429s and problems too.
-        if let logger, logger.logLevel <= .info { router.add(middleware: RequestLogMiddleware(logger: logger)) }
+        if let logger = requestLogger(logger) { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: OneWriteMiddleware())
         // Before the routes: Hummingbird wraps a route in the middlewares added before it.
-        if rateLimit > 0 {
-            router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(requestsPerSecond: rateLimit)))
-        }
+        if let limiter { router.add(middleware: RateLimitMiddleware(limiter: limiter, now: now)) }
         router.add(middleware: UnroutedRequestMiddleware(table: table))
         router.add(middleware: RequestChannelMiddleware())
         router.add(middleware: RequestClientMiddleware())
-        let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
         try api.registerHandlers(
             on: TableRecordingTransport(router: router, table: table), configuration: configuration,
             middlewares: middlewares(for: api))
         return router
     }
+
+    /// The logger requests are logged to: `logger` when its level lets `.info` through.
+    static func requestLogger(_ logger: Logger?) -> Logger? {
+        guard let logger, logger.logLevel <= .info else { return nil }
+        return logger
+    }
+
+    /// The requests `HotRoutes` has answered since the server started (0 without them).
+    var hotRouteAnswers: Int { hot.withLock { $0?.answered.load(ordering: .relaxed) ?? 0 } }
 
     /// Serves until the service group shuts down gracefully (finishing the requests in progress)
     /// or cancels.
@@ -137,9 +165,18 @@ public final class HTTPServer: Service, Sendable {
     /// - Throws: when the address cannot be bound (in use, not an address of this machine): NIO's
     ///   error, before `onListening` was called; the caller names the address.
     public func run(onListening: @escaping @Sendable (Int) async -> Void) async throws {
-        let router = try HTTPServer.router(
-            directory: directory, rateLimit: rateLimit, logger: logger, watchStreams: watchStreams,
-            userQueryLimit: userQueryLimit)
+        let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
+        let limiter = rateLimit > 0 ? RateLimiter(requestsPerSecond: rateLimit) : nil
+        let now = rateLimitClock.withLock { $0 }
+        let router = try HTTPServer.router(api: api, limiter: limiter, logger: logger, now: now)
+        let serverName = "vicinity"
+        let hot =
+            hotRoutes
+            ? HotRoutes(
+                api: api, limiter: limiter, logger: HTTPServer.requestLogger(logger), serverName: serverName,
+                now: now)
+            : nil
+        self.hot.withLock { $0 = hot }
         // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
@@ -152,8 +189,8 @@ public final class HTTPServer: Service, Sendable {
                     additionalChannelHandlers: [
                         ConnectionLimitHandler(count: connections, limit: maximumConnections),
                         ParserErrorHandler(), EventStreamHangupHandler(),
-                    ], idleTimeout: idle)),
-            configuration: .init(address: .hostname(host, port: port), serverName: "vicinity"),
+                    ] + (hot.map { [HotRouteHandler.Installer(routes: $0)] } ?? []), idleTimeout: idle)),
+            configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             eventLoopGroupProvider: .shared(eventLoopGroup), logger: frameworkLogger)
         try await app.run()

@@ -12,6 +12,8 @@ import Places
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = VicinityRequestContext
     let limiter: RateLimiter
+    /// The clock the budget is counted by (tests stop it).
+    var now: @Sendable () -> ContinuousClock.Instant = { .now }
     static let unlimitedPaths: Set<String> = ["/healthz", "/metrics"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
@@ -21,10 +23,19 @@ struct RateLimitMiddleware: RouterMiddleware {
         if let route = context.endpointPath, RateLimitMiddleware.unlimitedPaths.contains(route) {
             return try await next(request, context)
         }
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        guard let wait = limiter.admit(client, at: .now) else { return try await next(request, context) }
-        return HTTPAPIError.tooManyRequests(
-            client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up)))
-        ).response
+        guard let refusal = RateLimitMiddleware.refusal(by: limiter, of: context.remoteAddress, at: now()) else {
+            return try await next(request, context)
+        }
+        return refusal.response
+    }
+
+    /// Takes a request from the client's budget: nil when it may go ahead, else its 429 (`HotRoutes`
+    /// asks here too).
+    static func refusal(by limiter: RateLimiter, of address: SocketAddress?, at now: ContinuousClock.Instant)
+        -> HTTPAPIError?
+    {
+        let client = address?.ipAddress ?? "unknown"
+        guard let wait = limiter.admit(client, at: now) else { return nil }
+        return .tooManyRequests(client: client, retryAfterSeconds: max(1, Int(RateLimiter.seconds(wait).rounded(.up))))
     }
 }

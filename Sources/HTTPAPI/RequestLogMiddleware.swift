@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -32,14 +33,24 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     private func log(_ request: Request, context: Context, status: Int, since started: ContinuousClock.Instant) {
+        RequestLogMiddleware.log(
+            to: logger, method: request.method, route: context.endpointPath, peer: context.remoteAddress,
+            status: status, since: started)
+    }
+
+    /// The line of one request (`HotRoutes` logs its requests with it too).
+    static func log(
+        to logger: Logger, method: HTTPRequest.Method, route: String?, peer: SocketAddress?, status: Int,
+        since started: ContinuousClock.Instant
+    ) {
         let elapsed = ContinuousClock.now - started
         let milliseconds =
             Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         logger.info(
             "request",
             metadata: [
-                "method": .string(request.method.rawValue), "path": .string(context.endpointPath ?? "(no route)"),
-                "peer": .string(context.remoteAddress.map(RequestLogMiddleware.text) ?? "-"),
+                "method": .string(method.rawValue), "path": .string(route ?? "(no route)"),
+                "peer": .string(peer.map(RequestLogMiddleware.text) ?? "-"),
                 "status": .stringConvertible(status),
                 "duration_ms": .string(String(format: "%.3f", milliseconds)),
             ])

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import OpenAPIRuntime
 import PlaceQueries
 import Places
 
@@ -10,16 +11,39 @@ import Places
 /// of the asker's queries about users (`answer(_:)`); the 303 is not. `open` and `where`
 /// (`QueryFilters`) keep the places open at a moment and those with given attributes.
 extension VicinityAPI {
+    /// What a JSON list operation answers: the document, or a 303 to its GeoJSON form.
+    enum ListReply<Document> {
+        case list(Document)
+        /// The `Location` of the 303 (its `Vary` is `Accept`).
+        case seeOther(location: String)
+    }
+
     /// The places within a radius, nearest first, ties by id; `total` counts them all when
     /// `limit` cuts the list.
     func findNearby(_ input: Operations.FindNearby.Input) async throws -> Operations.FindNearby.Output {
-        let query = input.query
+        switch try nearbyReply(input.query, accept: input.headers.accept) {
+        case .seeOther(let location):
+            return .seeOther(.init(headers: .init(location: location, vary: "Accept")))
+        case .list(let result):
+            // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
+            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+            let body = listSent ? .init(query: result.query, results: [], total: result.total) : result
+            return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+        }
+    }
+
+    /// `findNearby`'s work without the generated layer, shared with `HotRoutes`: the parameters
+    /// checked, the 303 when GeoJSON is wanted, else the answer.
+    func nearbyReply(
+        _ query: Operations.FindNearby.Input.Query,
+        accept: [AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>]
+    ) throws -> ListReply<Components.Schemas.NearbyResult> {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
             model: query.model, crs: CompatibilityParameters.crs, filters: filters)
         // Checked first, so that the GeoJSON operation is never sent a query it would refuse.
-        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
+        if QueryValues.wantsGeoJSON(format: query.format, accept: accept) {
             let items = VicinityAPI.queryItems(
                 [
                     ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
@@ -27,15 +51,10 @@ extension VicinityAPI {
                     ("limit", query.limit.map(String.init)), ("model", query.model?.rawValue),
                     ("crs", CompatibilityParameters.crs),
                 ] + filters.queryItems)
-            return .seeOther(.init(headers: .init(location: "/v1/nearby.geojson?" + items, vary: "Accept")))
+            return .seeOther(location: "/v1/nearby.geojson?" + items)
         }
         let answer = try self.answer(question)
-        let result = Components.Schemas.NearbyResult(
-            query: echo, results: answer.hits.map(\.placeHit), total: answer.total)
-        // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
-        let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-        let body = listSent ? .init(query: echo, results: [], total: answer.total) : result
-        return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+        return .list(.init(query: echo, results: answer.hits.map(\.placeHit), total: answer.total))
     }
 
     /// `findNearby`'s answer as a FeatureCollection.
@@ -55,12 +74,26 @@ extension VicinityAPI {
 
     /// The `count` places nearest to a point, however far unless `max_distance` says otherwise.
     func findNearest(_ input: Operations.FindNearest.Input) async throws -> Operations.FindNearest.Output {
-        let query = input.query
+        switch try nearestReply(input.query, accept: input.headers.accept) {
+        case .seeOther(let location):
+            return .seeOther(.init(headers: .init(location: location, vary: "Accept")))
+        case .list(let result):
+            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
+            let body = listSent ? .init(query: result.query, results: []) : result
+            return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+        }
+    }
+
+    /// `findNearest`'s work without the generated layer, shared with `HotRoutes`.
+    func nearestReply(
+        _ query: Operations.FindNearest.Input.Query,
+        accept: [AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>]
+    ) throws -> ListReply<Components.Schemas.NearestResult> {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
             model: query.model, crs: CompatibilityParameters.crs, filters: filters)
-        if QueryValues.wantsGeoJSON(format: query.format, accept: input.headers.accept) {
+        if QueryValues.wantsGeoJSON(format: query.format, accept: accept) {
             let items = VicinityAPI.queryItems(
                 [
                     ("lat", NumberText.plain(query.lat)), ("lon", NumberText.plain(query.lon)),
@@ -68,13 +101,10 @@ extension VicinityAPI {
                     ("max_distance", query.maxDistance.map(NumberText.plain)), ("kind", query.kind),
                     ("model", query.model?.rawValue), ("crs", CompatibilityParameters.crs),
                 ] + filters.queryItems)
-            return .seeOther(.init(headers: .init(location: "/v1/nearest.geojson?" + items, vary: "Accept")))
+            return .seeOther(location: "/v1/nearest.geojson?" + items)
         }
         let hits = try self.answer(question).hits
-        let result = Components.Schemas.NearestResult(query: echo, results: hits.map(\.placeHit))
-        let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-        let body = listSent ? .init(query: echo, results: []) : result
-        return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
+        return .list(.init(query: echo, results: hits.map(\.placeHit)))
     }
 
     /// `findNearest`'s answer as a FeatureCollection.

@@ -39,7 +39,11 @@ extension VicinityAPI {
     func findNearbyUsers(_ input: Operations.FindNearbyUsers.Input) async throws
         -> Operations.FindNearbyUsers.Output
     {
-        let query = input.query
+        .ok(.init(body: .json(try nearbyUsers(input.query))))
+    }
+
+    /// `findNearbyUsers`'s work without the generated layer, shared with `HotRoutes`.
+    func nearbyUsers(_ query: Operations.FindNearbyUsers.Input.Query) throws -> Components.Schemas.NearbyUsersResult {
         let center = try QueryValues.coordinate(query.lat, query.lon)
         let radius = try QueryParameter.radius.check(query.radius ?? 500, Vocabulary.radius)
         let limit = try QueryParameter.limit.check(query.limit ?? 1000, Vocabulary.limit)
@@ -49,7 +53,7 @@ extension VicinityAPI {
         let answer = try self.answer(question)
         let echo = Components.Schemas.NearbyUsersQuery(
             lat: center.latitude, lon: center.longitude, radiusM: radius, limit: limit)
-        return .ok(.init(body: .json(.init(query: echo, results: answer.hits.map(\.userHit), total: answer.total))))
+        return .init(query: echo, results: answer.hits.map(\.userHit), total: answer.total)
     }
 
     /// A user's record: public users to anyone, a private one to themselves and the admin only;

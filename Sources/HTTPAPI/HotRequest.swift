@@ -1,0 +1,188 @@
+import Foundation
+import HTTPTypes
+@_spi(Generated) import OpenAPIRuntime
+
+/// A request for one of the hot operations (`GET`/`HEAD` `/v1/nearby`, `/v1/nearest`,
+/// `/v1/users/nearby`), read as the generated server reads it, for `HotRoutes` to answer without
+/// the generated layer.
+///
+/// `init` returns nil for every request whose reading it cannot vouch to be the generated
+/// server's: another method or path (`/v1/nearby/` too), a body or `Connection` header, bytes
+/// outside printable ASCII in the target, a query pair without `=`, a parameter name with `%` or
+/// `+`, a value the generated decoder would fail to decode after `QueryTextMiddleware` accepted
+/// it, an `Accept` the generated server would refuse or could not read. Those go to the
+/// generated server, which answers them as it always did: the two can differ only in speed.
+/// `HotRoutesDifferentialTests` holds the two to the same answers.
+struct HotRequest: Sendable {
+    /// The operation with its decoded query.
+    enum Operation: Sendable {
+        /// With the `crs` the contract does not declare (`CompatibilityParameters`).
+        case nearby(
+            Operations.FindNearby.Input.Query,
+            accept: [AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>], crs: String?)
+        case nearest(
+            Operations.FindNearest.Input.Query,
+            accept: [AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>], crs: String?)
+        case nearbyUsers(Operations.FindNearbyUsers.Input.Query)
+    }
+
+    /// The contract's operation id, e.g. `findNearby` (metrics count by it).
+    let operationID: String
+    /// The path template, as the request log names it: `/v1/nearby`.
+    let route: String
+    let method: HTTPRequest.Method
+    let headerFields: HTTPFields
+    /// The operation, or the parameter error `QueryTextMiddleware` answers with (the generated
+    /// decoder is then never reached).
+    let operation: Result<Operation, HTTPAPIError>
+
+    /// The converter the generated server reads `Accept` with (`HTTPServer.configuration`).
+    static let converter = Converter(configuration: HTTPServer.configuration)
+
+    /// - Returns: nil for a request to leave to the generated server (see the type's summary).
+    init?(_ head: HTTPRequest) {
+        guard head.method == .get || head.method == .head, let target = head.path else { return nil }
+        let fields = head.headerFields
+        guard fields[.contentLength] == nil, fields[.transferEncoding] == nil, fields[.connection] == nil,
+            fields[.expect] == nil
+        else { return nil }
+        // Printable ASCII only: the generated decoder splits on `Character`s, the same as bytes then.
+        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }) else { return nil }
+        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        let path = mark.map { target[..<$0] } ?? target[...]
+        switch path {
+        case "/v1/nearby": operationID = "findNearby"
+        case "/v1/nearest": operationID = "findNearest"
+        case "/v1/users/nearby": operationID = "findNearbyUsers"
+        default: return nil
+        }
+        route = String(path)
+        method = head.method
+        headerFields = fields
+        let query = mark.map { target[target.utf8.index(after: $0)...] } ?? ""
+        guard let values = HotRequest.values(of: query) else { return nil }
+        guard let parameters = QueryParameter.byOperation[operationID] else { return nil }
+        do {
+            try QueryTextMiddleware.check(QueryTextMiddleware.items(of: target), against: parameters)
+        } catch {
+            operation = .failure(error)
+            return
+        }
+        // The headers the generated code decodes: the positions (checked again, as text, by
+        // `MinimumPositionMiddleware`) and `Accept`.
+        for name in [MinimumPositionMiddleware.minimumPositionField, MinimumPositionMiddleware.waitField] {
+            if let text = fields[name], Int64(text) == nil { return nil }
+        }
+        guard let decoded = HotRequest.operation(operationID, values, fields) else { return nil }
+        operation = .success(decoded)
+    }
+
+    /// The operation's query and `Accept` as the generated deserializer decodes them, and its
+    /// serializer's check that `application/json` is acceptable; nil when any of it would fail.
+    private static func operation(_ operationID: String, _ values: [Substring: [String]], _ fields: HTTPFields)
+        -> Operation?
+    {
+        let converter = HotRequest.converter
+        do {
+            try converter.validateAcceptIfPresent("application/json", in: fields)
+            switch operationID {
+            case "findNearby":
+                let query = try Operations.FindNearby.Input.Query(
+                    lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
+                    radius: optional(values["radius"], { Double($0) }), kind: values["kind"]?.first,
+                    limit: optional(values["limit"], { Int($0) }),
+                    model: optional(values["model"], Components.Schemas.DistanceModelName.init(rawValue:)),
+                    open: values["open"]?.first, _where: values["where"],
+                    format: optional(values["format"], Components.Schemas.ResultFormat.init(rawValue:)))
+                return .nearby(
+                    query, accept: try converter.extractAcceptHeaderIfPresent(in: fields), crs: values["crs"]?.first)
+            case "findNearest":
+                let query = try Operations.FindNearest.Input.Query(
+                    lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
+                    count: optional(values["count"], { Int($0) }),
+                    maxDistance: optional(values["max_distance"], { Double($0) }), kind: values["kind"]?.first,
+                    model: optional(values["model"], Components.Schemas.DistanceModelName.init(rawValue:)),
+                    open: values["open"]?.first, _where: values["where"],
+                    format: optional(values["format"], Components.Schemas.ResultFormat.init(rawValue:)))
+                return .nearest(
+                    query, accept: try converter.extractAcceptHeaderIfPresent(in: fields), crs: values["crs"]?.first)
+            default:
+                let query = try Operations.FindNearbyUsers.Input.Query(
+                    lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
+                    radius: optional(values["radius"], { Double($0) }), limit: optional(values["limit"], { Int($0) }))
+                let _: [AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] =
+                    try converter.extractAcceptHeaderIfPresent(in: fields)
+                return .nearbyUsers(query)
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Why a value cannot be read here (the request goes to the generated server).
+    private struct Unreadable: Error {}
+
+    /// The first value, converted.
+    private static func required<T>(_ values: [String]?, _ convert: (String) -> T?) throws -> T {
+        guard let text = values?.first, let value = convert(text) else { throw Unreadable() }
+        return value
+    }
+
+    /// The first value converted, nil when the parameter is absent.
+    private static func optional<T>(_ values: [String]?, _ convert: (String) -> T?) throws -> T? {
+        guard let text = values?.first else { return nil }
+        guard let value = convert(text) else { throw Unreadable() }
+        return value
+    }
+
+    /// The query's values by name, in order, decoded as the generated decoder decodes them (`+` a
+    /// space, then percent-decoding; a value that is not valid percent-encoded UTF-8 becomes
+    /// empty). Nil for a query the generated decoder refuses (a pair without `=`, an empty pair
+    /// but for one after the last `&`) or whose names need decoding.
+    static func values(of query: Substring) -> [Substring: [String]]? {
+        var pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+        if pairs.last?.isEmpty == true { pairs.removeLast() }
+        var values: [Substring: [String]] = [:]
+        for pair in pairs {
+            guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            let name = pair[..<equals]
+            guard !name.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+                return nil
+            }
+            values[name, default: []].append(decoded(pair[pair.utf8.index(after: equals)...]))
+        }
+        return values
+    }
+
+    /// `+` as a space, `%XY` as the byte 0xXY; empty when a `%` is not followed by two hexadecimal
+    /// digits or the bytes are not UTF-8.
+    static func decoded(_ text: Substring) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(text)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return ""
+                }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8) ?? ""
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
