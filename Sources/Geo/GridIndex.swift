@@ -63,7 +63,7 @@ public struct GridIndex: Sendable {
     var staleSlots = 0
 
     /// Number of points in the index.
-    public private(set) var count = 0
+    public internal(set) var count = 0
 
     /// Creates an empty index.
     ///

@@ -102,6 +102,20 @@ public struct Place: Sendable, Hashable {
         self.hours = PlaceHours.compile(names: checkedNames, values: values)
     }
 
+    /// Recreates a place from parts a catalog kept apart, hours already compiled from them.
+    init(
+        id: String, kind: String, name: String, coordinate: Coordinate, checkedNames: [String], values: [String],
+        hours: PlaceHours?
+    ) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.coordinate = coordinate
+        self.attributeNames = checkedNames
+        self.attributeValues = values
+        self.hours = hours
+    }
+
     /// The value of one attribute, or nil.
     public func attribute(_ name: String) -> String? {
         attributeNames.firstIndex(of: name).map { attributeValues[$0] }

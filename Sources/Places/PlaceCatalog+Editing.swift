@@ -11,11 +11,15 @@ extension PlaceCatalog {
             guard collections[place.kind] != nil else { return try add(place, origin: origin) }
             return try append(place, origin: origin)
         }
-        var collection = collections.removeValue(forKey: place.kind) ?? Collection(index: emptyIndex)
+        var collection = collections.removeValue(forKey: place.kind) ?? Collection(kind: place.kind, index: emptyIndex)
         defer { collections[place.kind] = collection }
-        collection.places[Int(handle)] = place
-        collection.origins[Int(handle)] = origin
         do { try collection.index.insert(handle: handle, at: place.coordinate) } catch { throw .geo(error) }
+        if collection.texts.name(Int(handle)) != place.name {
+            // The id stays, and with it the id table's slot.
+            collection.texts.replace(Int(handle), id: place.id, name: place.name)
+        }
+        collection.setExtras(place, handle)
+        collection.origins[handle] = origin
         return handle
     }
 
@@ -50,13 +54,10 @@ extension PlaceCatalog {
             return try add(place, origin: origin)
         }
         defer { collections[place.kind] = collection }
-        let handle = collection.places.count
+        let handle = collection.count
         guard handle <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(handle)) }
         do { try collection.index.insert(handle: UInt32(handle), at: place.coordinate) } catch { throw .geo(error) }
-        collection.places.append(place)
-        collection.origins.append(origin)
-        collection.handleByID[place.id] = UInt32(handle)
-        return UInt32(handle)
+        return collection.appendColumns(place, origin: origin)
     }
 
     /// Removes the place with this kind and id.
@@ -68,22 +69,28 @@ extension PlaceCatalog {
     @discardableResult
     public mutating func remove(kind: String, id: String) -> Place? {
         guard var collection = collections.removeValue(forKey: kind) else { return nil }
-        defer { if !collection.places.isEmpty { collections[kind] = collection } }
-        guard let handle = collection.handleByID.removeValue(forKey: id) else { return nil }
-        let removed = collection.places[Int(handle)]
-        let last = UInt32(collection.places.count - 1)
+        defer { if collection.count > 0 { collections[kind] = collection } }
+        guard let handle = collection.handle(of: id) else { return nil }
+        let removed = collection.place(handle)
+        let last = UInt32(collection.count - 1)
+        collection.ids.remove(handle, in: collection.texts)
         collection.index.remove(handle: handle)
         if handle != last {
-            let moved = collection.places[Int(last)]
+            // Cannot fail: the last handle is indexed.
+            guard let moved = collection.index.coordinate(of: last) else {
+                preconditionFailure("handle \(last) not indexed")
+            }
             collection.index.remove(handle: last)
-            collection.places[Int(handle)] = moved
-            collection.origins[Int(handle)] = collection.origins[Int(last)]
-            collection.handleByID[moved.id] = handle
-            // Cannot fail: the handle was valid a moment ago.
-            try? collection.index.insert(handle: handle, at: moved.coordinate)
+            collection.ids.renumber(last, to: handle, in: collection.texts)
+            try? collection.index.insert(handle: handle, at: moved)
         }
-        collection.places.removeLast()
-        collection.origins.removeLast()
+        let movedExtras = collection.extras.removeValue(forKey: last)
+        let movedOrigin = collection.origins.removeValue(forKey: last)
+        if handle != last {
+            collection.extras[handle] = movedExtras
+            collection.origins[handle] = movedOrigin
+        }
+        collection.texts.moveLast(to: Int(handle))
         return removed
     }
 }

@@ -26,16 +26,16 @@ extension PlaceCatalog {
     /// - Throws: `PlacesError.geo` for what the search throws.
     private func placeHits(
         _ kind: String,
-        _ search: (GridIndex, UnsafeBufferPointer<Place>, TieOrder) throws(GeoError) -> [GridHit]
+        _ search: (GridIndex, Collection?, TieOrder) throws(GeoError) -> [GridHit]
     ) throws(PlacesError) -> [PlaceHit] {
-        let collection = collections[kind]
-        let index = collection?.index ?? emptyIndex
-        let places = collection?.places ?? []
+        guard let collection = collections[kind] else {
+            do { _ = try search(emptyIndex, nil, { _, _ in false }) } catch { throw .geo(error) }
+            return []
+        }
         do {
-            return try places.withUnsafeBufferPointer { buffer throws(GeoError) in
-                try search(index, buffer, { buffer[Int($0)].id < buffer[Int($1)].id }).map {
-                    PlaceHit(place: buffer[Int($0.handle)], distanceMeters: $0.distanceMeters)
-                }
+            let texts = collection.texts
+            return try search(collection.index, collection, { texts.idPrecedes(Int($0), Int($1)) }).map {
+                PlaceHit(place: collection.place($0.handle), distanceMeters: $0.distanceMeters)
             }
         } catch {
             throw .geo(error)
@@ -58,8 +58,9 @@ extension PlaceCatalog {
         } catch {
             throw .geo(error)
         }
-        collection.places.withUnsafeBufferPointer { places in
-            for handle in handles { body(places[Int(handle)].id, places[Int(handle)].coordinate) }
+        for handle in handles {
+            guard let coordinate = collection.index.coordinate(of: handle) else { continue }
+            body(collection.texts.id(Int(handle)), coordinate)
         }
     }
 
@@ -130,14 +131,18 @@ extension PlaceCatalog {
     public func inBox(south: Double, west: Double, north: Double, east: Double, kind: String) throws(PlacesError)
         -> [Place]
     {
-        let collection = collections[kind]
-        let index = collection?.index ?? emptyIndex
-        let places = collection?.places ?? []
+        guard let collection = collections[kind] else {
+            do { _ = try emptyIndex.inBox(south: south, west: west, north: north, east: east) } catch {
+                throw .geo(error)
+            }
+            return []
+        }
+        let texts = collection.texts
         do {
-            return try index.inBox(
+            return try collection.index.inBox(
                 south: south, west: west, north: north, east: east,
-                tieOrder: { places[Int($0)].id < places[Int($1)].id }
-            ).map { places[Int($0)] }
+                tieOrder: { texts.idPrecedes(Int($0), Int($1)) }
+            ).map { collection.place($0) }
         } catch {
             throw .geo(error)
         }
@@ -154,7 +159,7 @@ extension PlaceCatalog {
         try placeHits(kind) { index, places, tieOrder throws(GeoError) in
             try index.within(
                 radiusMeters: radiusMeters, of: center, model: model, limit: limit, tieOrder: tieOrder,
-                where: { keep(places[Int($0)]) })
+                where: { keep(places!.place($0)) })
         }
     }
 
@@ -167,7 +172,7 @@ extension PlaceCatalog {
         try placeHits(kind) { index, places, tieOrder throws(GeoError) in
             try index.nearest(
                 count, to: center, model: model, maxDistanceMeters: maxDistanceMeters, tieOrder: tieOrder,
-                where: { keep(places[Int($0)]) })
+                where: { keep(places!.place($0)) })
         }
     }
 }

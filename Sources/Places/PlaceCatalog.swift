@@ -6,8 +6,17 @@ import Geo
 /// Places are grouped by kind. Each kind has its own `GridIndex`, and each place gets a handle
 /// that is dense within its kind: the places of a kind have handles 0, 1, 2, … in the order they
 /// were added, except that the first 1,024 or more added to a new kind at once are numbered in a
-/// spatial order (nearby places, nearby in memory). A place is identified by kind and id; adding a second place with the same pair is
-/// an error that names where both came from.
+/// spatial order (nearby places, nearby in memory; a `Loader` keeps the order it is given). A place
+/// is identified by kind and id; adding a second place with the same pair is an error that names
+/// where both came from.
+///
+/// The places are kept in columns, not as `Place` values: each kind's coordinates only in its
+/// `GridIndex`, ids and names in shared byte chunks (`PlaceTexts`), an open-addressing id table
+/// (`PlaceIDMap`), and attributes, compiled hours and origins apart, for the places that have
+/// any. Every accessor makes the `Place` it returns. A place without attributes costs its index
+/// entry (16 bytes of coordinates, 8 of handle and slot), its id and name in UTF-8 with a length
+/// byte each, a 4-byte text offset and 5 bytes of id table (BENCHMARKS.md, "Scale", measures the
+/// server's whole RSS).
 ///
 /// Queries for a kind that the catalog does not hold return no places rather than an error: an
 /// empty collection (say, users when every user is private) is a normal state. Callers that want
@@ -23,14 +32,73 @@ import Geo
 /// A value type: copies are independent. Not safe to mutate from several threads at once; any
 /// number of threads may query one value.
 public struct PlaceCatalog: Sendable {
-    /// The places of one kind and their index.
+    /// The places of one kind and their index, in columns: a `Place` is made on each access.
+    ///
+    /// The coordinates live only in the index; ids and names in `texts`; attributes and hours
+    /// (`PlaceCatalog.Extras`) only for the places that have any, like the origins of places read
+    /// from files. A place of a database without attributes costs its index entry, its text and
+    /// its id-table slot.
     struct Collection: Sendable {
+        let kind: String
         var index: GridIndex
-        /// `places[handle]`.
-        var places: [Place] = []
-        /// `origins[handle]`: where the place was read, nil if added in code.
-        var origins: [SourceLocation?] = []
-        var handleByID: [String: UInt32] = [:]
+        var texts = PlaceTexts()
+        var ids = PlaceIDMap()
+        /// Attributes and hours by handle, for the places that have any.
+        var extras: [UInt32: Extras] = [:]
+        /// Where a place was read, by handle, for the places read from a file.
+        var origins: [UInt32: SourceLocation] = [:]
+
+        init(kind: String, index: GridIndex) {
+            self.kind = kind
+            self.index = index
+        }
+
+        /// Number of places.
+        var count: Int { texts.count }
+
+        /// The handle of an id, or nil.
+        func handle(of id: String) -> UInt32? { ids.handle(of: id, in: texts) }
+
+        /// The place with a handle (which must be below `count`).
+        func place(_ handle: UInt32) -> Place {
+            guard let coordinate = index.coordinate(of: handle) else {
+                preconditionFailure("handle \(handle) not indexed")
+            }
+            let extra = extras.isEmpty ? nil : extras[handle]
+            return Place(
+                id: texts.id(Int(handle)), kind: kind, name: texts.name(Int(handle)), coordinate: coordinate,
+                checkedNames: extra?.names ?? [], values: extra?.values ?? [], hours: extra?.hours)
+        }
+
+        /// Every place, by handle.
+        var places: [Place] { (0..<UInt32(count)).map(place) }
+
+        /// Appends a place whose id the kind does not hold, with the next handle; the index is the
+        /// caller's to update.
+        mutating func appendColumns(_ place: Place, origin: SourceLocation?) -> UInt32 {
+            let handle = UInt32(count)
+            texts.append(id: place.id, name: place.name)
+            ids.insert(handle, in: texts)
+            setExtras(place, handle)
+            if let origin { origins[handle] = origin }
+            return handle
+        }
+
+        /// Keeps a place's attributes and hours apart, or none.
+        mutating func setExtras(_ place: Place, _ handle: UInt32) {
+            if place.attributeNames.isEmpty && place.hours == nil {
+                if !extras.isEmpty { extras[handle] = nil }
+            } else {
+                extras[handle] = Extras(names: place.attributeNames, values: place.attributeValues, hours: place.hours)
+            }
+        }
+    }
+
+    /// A place's attributes and compiled hours, kept apart from the columns every place has.
+    struct Extras: Sendable {
+        var names: [String]
+        var values: [String]
+        var hours: PlaceHours?
     }
 
     /// The grid cell side of every index in meters (`GridIndex`'s default unless set).
@@ -62,18 +130,18 @@ public struct PlaceCatalog: Sendable {
     public var kinds: [String] { collections.keys.sorted() }
 
     /// The number of places of all kinds.
-    public var count: Int { collections.values.reduce(0) { $0 + $1.places.count } }
+    public var count: Int { collections.values.reduce(0) { $0 + $1.count } }
 
     /// The number of places of `kind` (0 for a kind not present).
-    public func count(kind: String) -> Int { collections[kind]?.places.count ?? 0 }
+    public func count(kind: String) -> Int { collections[kind]?.count ?? 0 }
 
     /// The handle of the place with this kind and id, or nil.
-    public func handle(kind: String, id: String) -> UInt32? { collections[kind]?.handleByID[id] }
+    public func handle(kind: String, id: String) -> UInt32? { collections[kind]?.handle(of: id) }
 
     /// The place of `kind` with this handle, or nil.
     public func place(kind: String, handle: UInt32) -> Place? {
-        guard let collection = collections[kind], Int(handle) < collection.places.count else { return nil }
-        return collection.places[Int(handle)]
+        guard let collection = collections[kind], Int(handle) < collection.count else { return nil }
+        return collection.place(handle)
     }
 
     /// The place with this kind and id, or nil.
@@ -83,8 +151,8 @@ public struct PlaceCatalog: Sendable {
 
     /// Where the place with this kind and id was read, or nil if it was added in code or is absent.
     public func origin(kind: String, id: String) -> SourceLocation? {
-        guard let collection = collections[kind], let handle = collection.handleByID[id] else { return nil }
-        return collection.origins[Int(handle)]
+        guard let collection = collections[kind], let handle = collection.handle(of: id) else { return nil }
+        return collection.origins[handle]
     }
 
     // MARK: - Adding
@@ -131,77 +199,83 @@ public struct PlaceCatalog: Sendable {
         }
         if let runKind { newByKind[runKind, default: []] += run }
 
-        // Build each kind's new id table on a copy, so that a duplicate changes nothing. A large
-        // new kind builds its index at the same time, on a second thread.
-        var built: [(kind: String, offsets: [Int], handleByID: [String: UInt32], index: GridIndex?)] = []
+        // Everything is checked, and new kinds built apart, before any kind changes: a duplicate
+        // changes nothing. Existing kinds then grow in place (not on a copy of their columns).
+        var built: [Collection] = []
+        var growing: [(kind: String, offsets: [Int])] = []
         for (kind, offsets) in newByKind.sorted(by: { $0.key < $1.key }) {
             let existing = collections[kind]
-            let firstHandle = existing?.places.count ?? 0
+            let firstHandle = existing?.count ?? 0
             if firstHandle + offsets.count - 1 > GridIndex.maximumHandle {
                 throw .geo(.handleOutOfRange(firstHandle + offsets.count - 1))
             }
+            if let existing {
+                try Self.checkNew(places, offsets, origins, against: existing)
+                growing.append((kind, offsets))
+                continue
+            }
             // A new kind of many places takes them in a spatial order, so that the places of one grid
-            // cell sit together in memory: a query then reads a few runs of `places` instead of
-            // missing the cache once per candidate (a third of GEOSEARCH's time over the wire).
-            let unordered = offsets
-            let offsets = existing == nil && offsets.count >= 1_024 ? Self.spatialOrder(places, offsets) : offsets
-            let table = IDTable()
-            let parallel = existing == nil && offsets.count >= 100_000
-            let emptyIndex = self.emptyIndex
-            DispatchQueue.concurrentPerform(iterations: parallel ? 2 : 1) { task in
-                if task == 0 {
-                    table.set(
-                        PlaceCatalog.idTable(
-                            places, offsets: offsets, origins: origins, existing: existing, firstHandle: firstHandle))
-                } else {
-                    var index = emptyIndex
-                    let points = offsets.enumerated().map { (UInt32($0.offset), places[$0.element].coordinate) }
-                    // Cannot fail: handles were checked against `maximumHandle` above.
-                    try? index.insert(contentsOf: points)
-                    table.set(index)
-                }
-            }
-            if case .failure = table.result, offsets != unordered {
+            // cell sit together in memory: a query then reads a few runs of the columns instead of
+            // missing the cache once per candidate.
+            let ordered = offsets.count >= 1_024 ? Self.spatialOrder(places, offsets) : offsets
+            var collection = Collection(kind: kind, index: emptyIndex)
+            do {
+                try Self.append(places, ordered, origins, to: &collection)
+            } catch {
+                guard ordered != offsets else { throw error }
                 // The same duplicate as the order given would find (the first repeated id in it).
-                _ = try Self.idTable(
-                    places, offsets: unordered, origins: origins, existing: existing, firstHandle: firstHandle
-                ).get()
+                var again = Collection(kind: kind, index: emptyIndex)
+                try Self.append(places, offsets, origins, to: &again)
+                throw error
             }
-            built.append((kind, offsets, try table.result.get(), table.index))
+            var builder = GridIndexBuilder(reservingCapacity: ordered.count)
+            for (position, offset) in ordered.enumerated() {
+                // Cannot fail: handles were checked against `maximumHandle` above.
+                try? builder.append(handle: UInt32(position), at: places[offset].coordinate)
+            }
+            collection.index = builder.build(into: emptyIndex)
+            built.append(collection)
         }
-        for (kind, offsets, handleByID, index) in built {
-            var collection = collections.removeValue(forKey: kind) ?? Collection(index: emptyIndex)
-            let firstHandle = collection.places.count
-            if firstHandle == 0 && offsets.count == places.count && offsets.elementsEqual(places.indices) {
-                // Every place is of this new kind, in order: share the arrays instead of copying them.
-                collection.places = places
-                collection.origins = origins
-            } else {
-                collection.places.reserveCapacity(firstHandle + offsets.count)
-                collection.origins.reserveCapacity(firstHandle + offsets.count)
-                for offset in offsets {
-                    collection.places.append(places[offset])
-                    collection.origins.append(origins[offset])
-                }
-            }
-            collection.handleByID = handleByID
-            if let index {
-                collection.index = index
-            } else {
-                var points: [(handle: UInt32, coordinate: Coordinate)] = []
-                points.reserveCapacity(offsets.count)
-                for (position, offset) in offsets.enumerated() {
-                    points.append((UInt32(firstHandle + position), places[offset].coordinate))
-                }
-                do {
-                    // On an empty index the bulk insert sizes every cell exactly.
-                    try collection.index.insert(contentsOf: points)
-                } catch {
-                    // Unreachable: handles were checked against `maximumHandle` above.
-                    throw .geo(error)
-                }
+        for (kind, offsets) in growing {
+            guard var collection = collections.removeValue(forKey: kind) else { continue }
+            let firstHandle = collection.count
+            // Cannot fail: checked above.
+            try? Self.append(places, offsets, origins, to: &collection)
+            for (position, offset) in offsets.enumerated() {
+                try? collection.index.insert(handle: UInt32(firstHandle + position), at: places[offset].coordinate)
             }
             collections[kind] = collection
+        }
+        for collection in built { collections[collection.kind] = collection }
+    }
+
+    /// Throws the first duplicate among `places[offsets]` and against `collection`.
+    private static func checkNew(
+        _ places: [Place], _ offsets: [Int], _ origins: [SourceLocation?], against collection: Collection
+    ) throws(PlacesError) {
+        var seen: [String: Int] = [:]
+        for offset in offsets {
+            let id = places[offset].id
+            if let first = collection.handle(of: id) {
+                throw .duplicateID(id, at: origins[offset], firstAt: collection.origins[first])
+            }
+            if let first = seen.updateValue(offset, forKey: id) {
+                throw .duplicateID(id, at: origins[offset], firstAt: origins[first])
+            }
+        }
+    }
+
+    /// Appends the columns of `places[offsets]` to a collection (its index is the caller's to
+    /// update); throws at the first id it holds already, naming both origins.
+    private static func append(
+        _ places: [Place], _ offsets: [Int], _ origins: [SourceLocation?], to collection: inout Collection
+    ) throws(PlacesError) {
+        for offset in offsets {
+            let place = places[offset]
+            if let first = collection.handle(of: place.id) {
+                throw .duplicateID(place.id, at: origins[offset], firstAt: collection.origins[first])
+            }
+            _ = collection.appendColumns(place, origin: origins[offset])
         }
     }
 }
@@ -233,34 +307,4 @@ extension PlaceCatalog {
         keyed.sort { ($0.key, $0.offset) < ($1.key, $1.offset) }
         return keyed.map(\.offset)
     }
-
-    /// The id table of a kind after adding `offsets`, or the duplicate found.
-    static func idTable(
-        _ places: [Place], offsets: [Int], origins: [SourceLocation?], existing: Collection?, firstHandle: Int
-    ) -> Result<[String: UInt32], PlacesError> {
-        var handleByID = existing?.handleByID ?? [:]
-        handleByID.reserveCapacity(firstHandle + offsets.count)
-        for (position, offset) in offsets.enumerated() {
-            let handle = UInt32(firstHandle + position)
-            if let first = handleByID.updateValue(handle, forKey: places[offset].id) {
-                let firstOrigin =
-                    Int(first) < firstHandle
-                    ? existing?.origins[Int(first)] ?? nil : origins[offsets[Int(first) - firstHandle]]
-                return .failure(.duplicateID(places[offset].id, at: origins[offset], firstAt: firstOrigin))
-            }
-        }
-        return .success(handleByID)
-    }
-}
-
-/// A kind's id table and index, built on two threads.
-private final class IDTable: @unchecked Sendable {
-    private let lock = NSLock()
-    private var table: Result<[String: UInt32], PlacesError> = .success([:])
-    private var built: GridIndex?
-
-    func set(_ table: Result<[String: UInt32], PlacesError>) { lock.withLock { self.table = table } }
-    func set(_ index: GridIndex) { lock.withLock { built = index } }
-    var result: Result<[String: UInt32], PlacesError> { lock.withLock { table } }
-    var index: GridIndex? { lock.withLock { built } }
 }

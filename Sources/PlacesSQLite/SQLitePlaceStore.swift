@@ -444,6 +444,56 @@ public final class SQLitePlaceStore: PlaceStore {
         return places
     }
 
+    /// Every stored place, read in one pass straight into a catalog's columns (no `[Place]`, no
+    /// second copy): rows come in (kind, id) order, each kind into a loader reserved for its count.
+    static func loadCatalog(_ db: Database, cellSizeMeters: Double?) throws -> PlaceCatalog {
+        var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
+        var counts: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM place GROUP BY kind") {
+            counts[row["kind"] as String] = row["n"] as Int
+        }
+        let statement = try db.makeStatement(
+            sql: "SELECT kind, id, name, lat, lon, attributes FROM place ORDER BY kind, id")
+        defer { withExtendedLifetime(statement) {} }
+        let raw = statement.sqliteStatement
+        var names = AttributeCoding.NameCache()
+        var loader: PlaceCatalog.Loader?
+        while true {
+            let status = sqlite3_step(raw)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else {
+                throw SQLiteStoreError.corrupt(String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            let kind = text(raw, 0)
+            if loader?.kind != kind {
+                if var done = loader {
+                    // Dropped before the grid is built, so that its arrays are not shared (copied).
+                    loader = nil
+                    catalog.finish(&done)
+                }
+                loader = catalog.loader(kind: kind, reservingCapacity: counts[kind] ?? 0)
+            }
+            let coordinate = try Coordinate(
+                latitude: sqlite3_column_double(raw, 3), longitude: sqlite3_column_double(raw, 4))
+            let attributes = text(raw, 5)
+            let place: Place
+            if attributes == "{}" {
+                place = Place(id: text(raw, 1), kind: kind, name: text(raw, 2), coordinate: coordinate)
+            } else {
+                let (attributeNames, values) = AttributeCoding.decode(attributes, names: &names)
+                place = Place(
+                    id: text(raw, 1), kind: kind, name: text(raw, 2), coordinate: coordinate,
+                    attributeNames: attributeNames, attributeValues: values)
+            }
+            try loader?.append(place)
+        }
+        if var done = loader {
+            loader = nil
+            catalog.finish(&done)
+        }
+        return catalog
+    }
+
     /// A text column (0-based) of the current row.
     private static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
@@ -482,16 +532,15 @@ public final class SQLitePlaceStore: PlaceStore {
 
     /// Everything stored and the change-log position it reflects, read in one transaction.
     public func loadSnapshot(cellSizeMeters: Double? = nil) throws(SQLiteStoreError) -> DirectorySnapshot {
-        var places: [Place] = []
+        var catalog: PlaceCatalog?
         var users: [(user: User, tokenDigest: TokenDigest)] = []
         var admin: TokenDigest?
         var head = LogHead(position: 0, committedAt: nil)
-        let path = self.path
         do {
-            // One snapshot: the write lock keeps other writers out while both connections read.
+            // One snapshot: the write lock keeps other writers out while the places are read.
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    places = try SQLitePlaceStore.loadPlaces(db, path: path)
+                    catalog = try SQLitePlaceStore.loadCatalog(db, cellSizeMeters: cellSizeMeters)
                     users = try SQLitePlaceStore.fetchUsers(db)
                     admin = try SQLitePlaceStore.fetchAdminTokenDigest(db)
                     head = try SQLitePlaceStore.fetchHead(db)
@@ -503,9 +552,8 @@ public final class SQLitePlaceStore: PlaceStore {
         } catch {
             throw .corrupt(SQLiteStoreError.reason(of: error))
         }
+        guard let catalog else { throw .corrupt("the places were not read") }
         do {
-            var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
-            try catalog.add(contentsOf: places)
             let directory = try PlaceDirectory(places: catalog, users: users, adminTokenDigest: admin)
             return DirectorySnapshot(directory: directory, position: head.position, committedAt: head.committedAt)
         } catch {

@@ -1,0 +1,37 @@
+import Testing
+
+@testable import Geo
+
+/// The builder's in-place load against the bulk insert: the same cells, blocks and slots, so
+/// every query answers the same; then the built index takes mutations as any other.
+@Suite struct GridIndexBuilderTests {
+    @Test(arguments: [50.0, 250.0, 5_000.0])
+    func buildsTheIndexTheBulkInsertBuilds(cellSize: Double) throws {
+        var mixture = PointMixture(seed: 0xB011D ^ UInt64(cellSize))
+        let points = (0..<5_000).map { (handle: UInt32(($0 * 7_919) % 5_000), coordinate: mixture.next()) }
+        var inserted = try GridIndex(cellSizeMeters: cellSize)
+        try inserted.insert(contentsOf: points)
+        var builder = GridIndexBuilder(reservingCapacity: points.count)
+        for point in points { try builder.append(handle: point.handle, at: point.coordinate) }
+        var built = builder.build(into: try GridIndex(cellSizeMeters: cellSize))
+        #expect(built.count == inserted.count)
+        #expect(built.stored.capacity == points.count)
+        var shadow = BruteForce(points: points)
+        try GridIndexMutationTests.expectSameContents(built, shadow)
+        for handle in UInt32(0)..<5_000 {
+            #expect(built.coordinate(of: handle) == inserted.coordinate(of: handle))
+        }
+        for _ in 0..<20 {
+            let center = mixture.next()
+            #expect(
+                try built.within(radiusMeters: 3_000, of: center, model: .geodesic)
+                    == inserted.within(radiusMeters: 3_000, of: center, model: .geodesic))
+        }
+        for handle in UInt32(0)..<500 {
+            let point = mixture.next()
+            try built.insert(handle: handle * 3, at: point)
+            shadow.points[handle * 3] = point
+        }
+        try GridIndexMutationTests.expectSameContents(built, shadow)
+    }
+}
