@@ -163,7 +163,9 @@ import Testing
             .setUserVisibility(path: .init(id: "ayse"), body: .json(._public(.init(visibility: ._public))))
             .unprocessableContent.body.applicationProblemJson
             #expect(timedPublic.invalidParams?.first?.name == "/for_seconds")
-            #expect(timedPublic.detail == #"unknown field "for_seconds" at /: a time limit goes only with visibility private"#)
+            #expect(
+                timedPublic.detail
+                    == #"unknown field "for_seconds" at /: a time limit goes only with visibility private"#)
         }
     }
 
