@@ -39,7 +39,7 @@ lport=$((port + 3))
 "$bin" import "$work/points.csv" --kind city --db "$work/http.sqlite" >/dev/null 2>&1
 start_postgis
 trap 'stop_postgis; rm -rf "$work"' EXIT
-"$bin" serve --db "$work/http.sqlite" --http-port "$hport" --line-port "$lport" 2>/dev/null &
+"$bin" serve --db "$work/http.sqlite" --http-port "$hport" --line-port "$lport" --hot-routes 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; stop_postgis; rm -rf "$work"' EXIT
 load_city "$work/points.csv"

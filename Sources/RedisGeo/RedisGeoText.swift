@@ -1,13 +1,24 @@
 /// Numbers in GEO replies, printed exactly as Redis 7.0 prints them.
 public enum RedisGeoText {
     /// A distance as GEODIST and WITHDIST print it: the distance in the unit with four decimals,
-    /// `printf("%.4f", meters / metersPerUnit)` (Redis `addReplyDoubleDistance`).
+    /// as Redis 7.0's `addReplyDoubleDistance` writes it with `fixedpoint_d2string`: the value
+    /// times 10,000 as a double, rounded to an integer by `llrint` (ties to even), then written
+    /// with its last four digits after the point. This differs from `printf("%.4f")`, which
+    /// rounds the exact value of the quotient, when the product lands on a half.
     ///
     /// - Parameters:
     ///   - meters: the distance in meters, as `RedisGeo.distance` returns it.
     ///   - unit: the unit of the command; Redis divides by its `metersPerUnit`.
     public static func distance(meters: Double, unit: RedisGeoUnit) -> String {
-        FixedDecimal.format(meters / unit.metersPerUnit, fractionDigits: 4)
+        let scaled = (meters / unit.metersPerUnit * 10_000).rounded(.toNearestOrEven)
+        guard scaled.isFinite, abs(scaled) < 9e18 else {
+            return FixedDecimal.format(meters / unit.metersPerUnit, fractionDigits: 4)
+        }
+        let units = Int64(scaled)
+        let magnitude = units.magnitude
+        var fraction = String(magnitude % 10_000)
+        fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+        return (units < 0 ? "-" : "") + String(magnitude / 10_000) + "." + fraction
     }
 
     /// Writes `distance(meters:unit:)` of a distance known to within `errorMeters` to `out`
@@ -26,8 +37,8 @@ public enum RedisGeoText {
         let metersPerUnit = unit.metersPerUnit
         let value = meters / metersPerUnit
         guard value >= 0, value < 1e11 else { return nil }
-        // The value in units of the fourth decimal: Redis's printf rounds the exact value of its
-        // double to the nearest of these integers. Every distance within the error, divided and
+        // The value in units of the fourth decimal: Redis rounds this product to the nearest of
+        // these integers (`distance(meters:unit:)`). Every distance within the error, divided and
         // scaled with their roundings, lies within `margin` of `scaled`.
         let scaled = value * 10_000
         let below = scaled.rounded(.down)

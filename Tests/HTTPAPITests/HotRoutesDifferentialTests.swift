@@ -25,7 +25,8 @@ import Testing
         let hotLog = LogCapture()
         let generatedLog = LogCapture()
         let hot = HTTPServer(
-            directory: fixture.directory, host: "127.0.0.1", port: 0, logger: hotLog.logger(level: .info))
+            directory: fixture.directory, host: "127.0.0.1", port: 0, logger: hotLog.logger(level: .info),
+            hotRoutes: true)
         let generated = HTTPServer(
             directory: fixture.directory, host: "127.0.0.1", port: 0, logger: generatedLog.logger(level: .info),
             hotRoutes: false)
@@ -99,7 +100,8 @@ import Testing
     @Test func aConnectionBusyWithHotRoutesIsNotIdle() async throws {
         let fixture = try await HotRoutesFixture()
         defer { fixture.close() }
-        let server = HTTPServer(directory: fixture.directory, host: "127.0.0.1", port: 0, idleTimeoutSeconds: 2)
+        let server = HTTPServer(
+            directory: fixture.directory, host: "127.0.0.1", port: 0, idleTimeoutSeconds: 2, hotRoutes: true)
         let client = try HTTPTestClient(port: try await server.start())
         let started = ContinuousClock.now
         var answered = 0
