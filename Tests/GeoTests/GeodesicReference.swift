@@ -1,7 +1,8 @@
 import Foundation
 
-/// One row of `Fixtures/geodesic-reference.csv`: an inverse geodesic problem on WGS84 solved by
-/// GeographicLib (see `Fixtures/make_geodesic_reference.py` for how the table was made).
+/// One row of `Fixtures/geodesic-reference.csv` or `Fixtures/bearing-reference.csv`: an inverse
+/// geodesic problem on WGS84 solved by GeographicLib (see `Fixtures/make_geodesic_reference.py`
+/// and `make_bearing_reference.py` for how the tables were made).
 struct GeodesicReference: Sendable {
     /// Start point, degrees.
     var latitude1: Double
@@ -16,15 +17,20 @@ struct GeodesicReference: Sendable {
     /// The family of hard cases the row belongs to (`short`, `antipodal-near`, `pole-start`, …).
     var category: String
 
-    /// Every row of the committed table.
-    static let all: [GeodesicReference] = {
+    /// Every row of the committed table of hard cases.
+    static let all = rows(ofTable: "geodesic-reference")
+
+    /// Every row of the table of served bearings' cases (`ServedBearingTests`).
+    static let bearings = rows(ofTable: "bearing-reference")
+
+    /// The rows of `Fixtures/<name>.csv` (header skipped); none when it cannot be read.
+    static func rows(ofTable name: String) -> [GeodesicReference] {
         guard
-            let url = Bundle.module.url(
-                forResource: "geodesic-reference", withExtension: "csv", subdirectory: "Fixtures"),
+            let url = Bundle.module.url(forResource: name, withExtension: "csv", subdirectory: "Fixtures"),
             let text = try? String(contentsOf: url, encoding: .utf8)
         else { return [] }
         return text.split(separator: "\n").dropFirst().compactMap(GeodesicReference.init(csvLine:))
-    }()
+    }
 
     /// The categories present in the table, sorted.
     static var categories: [String] { Array(Set(all.map(\.category))).sorted() }

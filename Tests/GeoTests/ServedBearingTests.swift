@@ -112,7 +112,7 @@ import Testing
     /// The pinned GeographicLib table: every family within half a step, and the cheap path's rows
     /// from 100 m on within 3e-8°.
     @Test func withinHalfAStepOfGeographicLib() throws {
-        let rows = BearingReference.all
+        let rows = GeodesicReference.bearings
         #expect(rows.count == 2_400)
         var worstByCategory: [String: Double] = [:]
         for row in rows where row.distanceMeters >= Self.servedZeroMeters {
@@ -138,7 +138,7 @@ import Testing
     /// rounding boundary.
     @Test func servedDigitsAreGeographicLibsRounded() throws {
         var differing = 0
-        for row in BearingReference.all where row.distanceMeters >= Self.servedZeroMeters {
+        for row in GeodesicReference.bearings where row.distanceMeters >= Self.servedZeroMeters {
             let centre = try Coordinate(latitude: row.latitude1, longitude: row.longitude1)
             let target = try Coordinate(latitude: row.latitude2, longitude: row.longitude2)
             let served = ServedPrecision.bearing(try BearingFrame(from: centre, model: .geodesic).bearing(to: target))
