@@ -29,4 +29,12 @@ import Testing
         #expect(QueryTextMiddleware.items(of: "/v1/nearby").isEmpty)
         #expect(QueryTextMiddleware.items(of: "/v1/nearby?").isEmpty)
     }
+
+    /// `crs` is read, undeclared, by the four query operations only (`/v1/distance` declares it).
+    @Test func theOperationsThatReadCRS() {
+        #expect(
+            CompatibilityParameters.crsOperations == [
+                "findNearby", "findNearbyGeoJSON", "findNearest", "findNearestGeoJSON",
+            ])
+    }
 }
