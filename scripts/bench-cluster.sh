@@ -17,8 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 points=${1:-1000000}
 source scripts/postgres-common.sh
+source scripts/release-build.sh
+release_build vicinity
 bin=$(realpath -m .build/release/vicinity)
-[[ -x $bin ]] || swift build -c release --product vicinity
 if ! command -v redis-benchmark >/dev/null; then
     source scripts/apt-common.sh
     apt_install redis-tools

@@ -21,11 +21,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(1000000 10000000 20000000)
-# Binaries: $BIN_DIR/vicinity and $BIN_DIR/vicinity-bench (default .build/release, built when missing).
+# Binaries: $BIN_DIR/vicinity and $BIN_DIR/vicinity-bench (default .build/release, brought up to date).
 bin_dir=${BIN_DIR:-.build/release}
 bin=$bin_dir/vicinity
 bench=$bin_dir/vicinity-bench
-[[ -x $bin && -x $bench ]] || swift build -c release --product vicinity --product vicinity-bench
+source scripts/release-build.sh
+[[ -n ${BIN_DIR:-} ]] || release_build vicinity vicinity-bench
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
     source scripts/apt-common.sh
     apt_install redis-server redis-tools

@@ -29,8 +29,9 @@ wire_seconds=${WIRE_SECONDS:-20}
 pg_rate=${PG_RATE:-200}
 bin=${VICINITY:-.build/release/vicinity}
 bench=${VICINITY_BENCH:-.build/release/vicinity-bench}
-[[ -x $bin ]] || swift build -c release --product vicinity
-[[ -x $bench ]] || swift build -c release --product vicinity-bench
+source scripts/release-build.sh
+[[ -n ${VICINITY:-} ]] || release_build vicinity
+[[ -n ${VICINITY_BENCH:-} ]] || release_build vicinity-bench
 work=$(mktemp -d /tmp/vicinity-bench-watch.XXXXXX)
 chmod 755 "$work"
 cleanup() { rm -rf "$work"; }

@@ -1,12 +1,12 @@
 # Shared by the benchmark scripts that compare with Redis (source it from the repository root):
-# builds the release binaries (vicinity, vicinity-bench) if missing, installs redis-server and
+# brings the release binaries (vicinity, vicinity-bench) up to date, installs redis-server and
 # redis-cli with apt-get if missing, makes a work folder, and starts a Redis without persistence
 # on a random port on 127.0.0.1 with `start_redis`. Everything is removed and Redis stopped on
 # exit.
+source scripts/release-build.sh
+release_build vicinity vicinity-bench
 bin=.build/release/vicinity
-[[ -x $bin ]] || swift build -c release --product vicinity
 bench=.build/release/vicinity-bench
-[[ -x $bench ]] || swift build -c release --product vicinity-bench
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
     source scripts/apt-common.sh
     apt_install redis-server redis-tools
