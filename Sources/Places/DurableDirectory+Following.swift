@@ -383,9 +383,6 @@ extension DurableDirectory {
         }
     }
 
-    /// Waits until memory has applied `position`, up to `timeout` seconds.
-    ///
-    /// - Returns: true once applied, false when the time ran out.
     /// The newest position the store holds now, or nil when it cannot be read. The store's reads
     /// block, so this one is made on a thread of Dispatch's, never on the caller's.
     public func storeHead() async -> LogPosition? {
@@ -395,6 +392,9 @@ extension DurableDirectory {
         }
     }
 
+    /// Waits until memory has applied `position`, up to `timeout` seconds.
+    ///
+    /// - Returns: true once applied, false when the time ran out.
     public func waitUntilApplied(_ position: LogPosition, timeout: Double) async -> Bool {
         await withCheckedContinuation { continuation in
             whenApplied(position, timeout: timeout) { continuation.resume(returning: $0) }
