@@ -33,6 +33,9 @@ source scripts/server-user.sh
 SERVE_EXAMPLE_EXTRA=Data/pharmacies-piemonte.csv serve_example "$work" "$bin" 0 "$port" --user-query-rate 0
 # A watch streams for as long as the connection stays open: schemathesis reads an event stream for
 # its request timeout (10 s by default) or 20 events. One second is enough to check the snapshot's
-# events and keeps the run short (every other answer takes milliseconds).
+# events and keeps the run short (every other answer takes milliseconds). The same second bounds
+# the wait for an answer's headers: on a machine busy with other work (a CI run beside builds) the
+# debug server once went over it, so a request that times out before any answer is sent again,
+# up to twice (a network-level retry only: every answer received is checked).
 "$schemathesis" --no-color run openapi.yaml --url "http://127.0.0.1:$port" -H "Authorization: Bearer $admin" \
-    --checks all --request-timeout 1 "$@"
+    --checks all --request-timeout 1 --request-retries 2 "$@"
