@@ -114,9 +114,12 @@ struct RedisGeoKeyspace {
         // The places of the cells around the cap, straight from the index's scan: a superset of
         // those within reach, which is all the search needs.
         let angle = reach / RedisGeo.earthRadiusMeters
+        let filter = CapPrefilter(latitude: latitude, longitude: longitude, angularRadius: angle)
         directory.places.forEachPlace(kind: key, inCapAround: center, angularRadius: angle) {
-            handle, latitude, longitude in
-            guard let score = Self.score(longitude: longitude, latitude: latitude) else { return }
+            handle, pointLatitude, pointLongitude in
+            guard filter.mayHold(latitude: pointLatitude, longitude: pointLongitude),
+                let score = Self.score(longitude: pointLongitude, latitude: pointLatitude)
+            else { return }
             candidates.append(score: score, handle: handle)
         }
         return candidates
