@@ -175,25 +175,26 @@ extension LineService {
             if let destination = options.storeKey { return .store(destination: destination, source: key, members: []) }
             return .reply(.array([]))
         }
-        let (search, hits, members) = try search(keyspace, key: key, center: center, shape: shape, options: options)
+        let (search, hits, candidates) = try search(
+            keyspace, key: key, center: center, shape: shape, options: options)
         if let destination = options.storeKey {
-            return .store(destination: destination, source: key, members: hits.map { members[$0.position] })
+            return .store(destination: destination, source: key, members: hits.map { candidates.member($0.position) })
         }
         var precisions: [LocationPrecision?] = []
         if options.withDistance, key == PlaceDirectory.userKind {
             let centerPrecision = options.centerMember.flatMap { keyspace.shownPrecision(key: key, member: $0) }
             precisions = hits.map { hit in
                 RedisGeoKeyspace.coarser(
-                    keyspace.shownPrecision(key: key, member: members[hit.position]), centerPrecision)
+                    keyspace.shownPrecision(key: key, member: candidates.member(hit.position)), centerPrecision)
             }
         }
-        return .reply(reply(hits, members, precisions: precisions, search: search, options: options))
+        return .reply(reply(hits, candidates, precisions: precisions, search: search, options: options))
     }
 
     private static func search(
         _ keyspace: RedisGeoKeyspace, key: String, center: (longitude: Double, latitude: Double),
         shape: RedisGeoShape, options: SearchOptions
-    ) throws(CommandFailure) -> (search: RedisGeoSearch, hits: [RedisGeoHit], members: [String]) {
+    ) throws(CommandFailure) -> (search: RedisGeoSearch, hits: [RedisGeoHit], candidates: RedisGeoCandidates) {
         let hits: [RedisGeoHit]
         let candidates: RedisGeoCandidates
         let search: RedisGeoSearch
@@ -224,7 +225,7 @@ extension LineService {
         } catch {
             throw .error(String(describing: error))
         }
-        return (search, hits, candidates.members)
+        return (search, hits, candidates)
     }
 
     /// The reply of a search that stores nothing: members, with what WITHDIST, WITHHASH and
@@ -233,7 +234,8 @@ extension LineService {
     /// - Parameter precisions: hit for hit, what WITHDIST rounds the distance to (nil: not
     ///   rounded); empty when no distance is rounded (places).
     private static func reply(
-        _ hits: [RedisGeoHit], _ members: [String], precisions: [LocationPrecision?], search: RedisGeoSearch,
+        _ hits: [RedisGeoHit], _ candidates: RedisGeoCandidates, precisions: [LocationPrecision?],
+        search: RedisGeoSearch,
         options: SearchOptions
     ) -> RESPReply {
         var columns: [RESPRows.Column] = [.text]
@@ -254,8 +256,9 @@ extension LineService {
         let unit = search.shape.unit
         var rows = RESPRows(columns: columns)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
+        candidates.touchMembers(hits)
         for (offset, hit) in hits.enumerated() {
-            rows.appendText(members[hit.position])
+            candidates.appendMember(hit.position, to: &rows)
             if options.withDistance {
                 if !precisions.isEmpty {
                     let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])

@@ -64,9 +64,9 @@ extension LineService {
                 for longitude in [0.0, 180.0] {
                     let candidates = try keyspace.candidates(
                         key: key, longitude: longitude, latitude: 0, reachMeters: RedisGeoKeyspace.maximumReachMeters)
-                    for (score, member) in zip(candidates.scores, candidates.members) where seen.insert(member).inserted
-                    {
-                        members.append((score, member))
+                    for (position, score) in candidates.scores.enumerated() {
+                        let member = candidates.member(position)
+                        if seen.insert(member).inserted { members.append((score, member)) }
                     }
                 }
             } else {

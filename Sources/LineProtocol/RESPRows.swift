@@ -79,6 +79,14 @@ public struct RESPRows: Sendable {
         }
     }
 
+    /// Appends the next value: these bytes.
+    public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        appendValue(capacity: bytes.count) { out in
+            if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
+            return bytes.count
+        }
+    }
+
     /// Appends the next value, written by `write` into room for `capacity` bytes; `write` returns
     /// how many it wrote.
     public mutating func appendValue(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -48,8 +48,12 @@ struct RedisGeoKeyspace {
 
     /// The sorted-set score of a position: nil beyond Redis's latitude limit.
     static func score(_ coordinate: Coordinate) -> Double? {
-        guard let bits = try? GeoHash.encode(longitude: coordinate.longitude, latitude: coordinate.latitude)
-        else { return nil }
+        score(longitude: coordinate.longitude, latitude: coordinate.latitude)
+    }
+
+    /// The sorted-set score of a position in degrees: nil beyond Redis's latitude limit.
+    static func score(longitude: Double, latitude: Double) -> Double? {
+        guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else { return nil }
         return Double(bits)
     }
 
@@ -96,18 +100,27 @@ struct RedisGeoKeyspace {
         let center: Coordinate
         do { center = try Coordinate(latitude: latitude, longitude: longitude) } catch { throw .geo(error) }
         let reach = min(reachMeters, Self.maximumReachMeters) + Self.quantizationMarginMeters
-        let model = DistanceModel.haversine(.redis)
-        var candidates = RedisGeoCandidates()
         if key == PlaceDirectory.userKind {
+            var candidates = RedisGeoCandidates()
+            let model = DistanceModel.haversine(.redis)
             for hit in try directory.nearbyUsers(center, radiusMeters: reach, model: model, as: principal) {
                 guard let location = hit.user.location, let score = Self.score(location) else { continue }
                 candidates.append(score: score, member: hit.user.id)
             }
-        } else {
-            try directory.forEachPlace(within: reach, of: center, kind: key, model: model) { id, coordinate in
-                guard let score = Self.score(coordinate) else { return }
-                candidates.append(score: score, member: id)
-            }
+            return candidates
+        }
+        guard let ids = directory.places.ids(kind: key) else { return RedisGeoCandidates() }
+        var candidates = RedisGeoCandidates(ids: ids)
+        // The places of the cells around the cap, straight from the index's scan: a superset of
+        // those within reach, which is all the search needs.
+        let angle = reach / RedisGeo.earthRadiusMeters
+        let filter = CapPrefilter(latitude: latitude, longitude: longitude, angularRadius: angle)
+        directory.places.forEachPlace(kind: key, inCapAround: center, angularRadius: angle) {
+            handle, pointLatitude, pointLongitude in
+            guard filter.mayHold(latitude: pointLatitude, longitude: pointLongitude),
+                let score = Self.score(longitude: pointLongitude, latitude: pointLatitude)
+            else { return }
+            candidates.append(score: score, handle: handle)
         }
         return candidates
     }

@@ -64,6 +64,23 @@ extension PlaceCatalog {
         }
     }
 
+    /// Calls `body` with the handle and position of each place of `kind` in the grid cells that
+    /// may hold a place within `angularRadius` of `center` (see `GridIndex.forEachPoint`): a
+    /// superset of those places, unordered, straight from the index's scan, for front ends that
+    /// choose by their own distance rule (Redis's GEOSEARCH). A kind not present calls nothing.
+    /// Ids come from `ids(kind:)` by handle.
+    public func forEachPlace(
+        kind: String, inCapAround center: Coordinate, angularRadius: Double,
+        _ body: (_ handle: UInt32, _ latitude: Double, _ longitude: Double) -> Void
+    ) {
+        collections[kind]?.index.forEachPoint(inCapAround: center, angularRadius: angularRadius, body)
+    }
+
+    /// The ids of `kind`'s places by handle (nil for a kind not present).
+    public func ids(kind: String) -> PlaceIDs? {
+        collections[kind].map { PlaceIDs(texts: $0.texts) }
+    }
+
     /// `nearby` for a point given as latitude and longitude in degrees.
     ///
     /// - Throws: also `PlacesError.geo(.invalidLatitude)` / `(.invalidLongitude)`.

@@ -75,6 +75,25 @@ struct PlaceTexts: Sendable {
         }
     }
 
+    /// Reads the start of each handle's entry, all the offsets first and then all the entries, so
+    /// that the cache misses of many handles overlap before their ids are read one by one.
+    /// Returns a value derived from the bytes read (so that the reads are not optimised away).
+    func touch(_ handles: UnsafeBufferPointer<UInt32>) -> UInt32 {
+        var sum: UInt32 = 0
+        offsets.withUnsafeBufferPointer { offsets in
+            for handle in handles { sum &+= offsets[Int(handle)] }
+            chunks.withUnsafeBufferPointer { chunks in
+                for handle in handles {
+                    let offset = offsets[Int(handle)]
+                    let chunk = Int(offset >> UInt32(Self.chunkBits))
+                    let position = Int(offset & UInt32(Self.chunkSize - 1))
+                    sum &+= UInt32(chunks[chunk].withUnsafeBufferPointer { $0[position] })
+                }
+            }
+        }
+        return sum
+    }
+
     /// Whether a handle's id sorts before another's as `String` `<` orders them: bytewise when both
     /// are ASCII (the same order), else by comparing the strings.
     func idPrecedes(_ first: Int, _ second: Int) -> Bool {

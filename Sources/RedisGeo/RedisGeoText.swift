@@ -41,10 +41,12 @@ public enum RedisGeoText {
         // these integers (`distance(meters:unit:)`). Every distance within the error, divided and
         // scaled with their roundings, lies within `margin` of `scaled`.
         let scaled = value * 10_000
-        let below = scaled.rounded(.down)
+        // Below 1e15 the integer part converts exactly: no call to a rounding function.
+        let whole = UInt64(scaled)
+        let part = scaled - Double(whole)
         let margin = (errorMeters / metersPerUnit + 2 * value.ulp) * 10_000 + 2 * scaled.ulp
-        guard abs(scaled - below - 0.5) > margin else { return nil }
-        let digits = UInt64(scaled.rounded())
+        guard abs(part - 0.5) > margin else { return nil }
+        let digits = whole + (part > 0.5 ? 1 : 0)
         let length = FixedDecimal.writeDecimal(digits / 10_000, to: out)
         out[length] = UInt8(ascii: ".")
         var fraction = digits % 10_000
