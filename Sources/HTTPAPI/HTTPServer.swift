@@ -32,6 +32,9 @@ public final class HTTPServer: Service, Sendable {
     public let idleTimeoutSeconds: Int
     /// Connections open at once; one more is answered 503 and closed (`ConnectionLimitHandler`).
     public let maximumConnections: Int
+    /// Seconds a connection may leave answers unread (its channel not writable) before it is
+    /// closed (`OutputStallHandler`); 0 for never.
+    public let outputStallSeconds: Int
     /// The loops connections are served on; the caller's, never shut down here.
     public let eventLoopGroup: any EventLoopGroup
     /// Where requests are logged (`RequestLogMiddleware`): one line each at `.info`.
@@ -62,6 +65,8 @@ public final class HTTPServer: Service, Sendable {
     ///     never (as the line protocol's `idleTimeoutSeconds`).
     ///   - maximumConnections: connections open at once, 1 or more (as the line protocol's
     ///     `maximumClients`).
+    ///   - outputStallSeconds: seconds a client may leave answers unread before its connection is
+    ///     closed, 0 for never (as the line protocol's `outputStallSeconds`).
     ///   - eventLoopGroup: the loops to serve on; `vicinity serve` passes the one group both
     ///     protocols share (`--threads` loops).
     ///   - logger: requests are logged at `.info` when its level lets them through, Hummingbird's
@@ -75,7 +80,8 @@ public final class HTTPServer: Service, Sendable {
     ///     other operation; see `hotRoutes`).
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
-        maximumConnections: Int = 10_000, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        maximumConnections: Int = 10_000, outputStallSeconds: Int = 30,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited,
         hotRoutes: Bool = false
@@ -86,6 +92,7 @@ public final class HTTPServer: Service, Sendable {
         self.rateLimit = rateLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
+        self.outputStallSeconds = outputStallSeconds
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.watchStreams = watchStreams
@@ -159,6 +166,12 @@ public final class HTTPServer: Service, Sendable {
     /// The requests `HotRoutes` has answered since the server started (0 without them).
     var hotRouteAnswers: Int { hot.withLock { $0?.answered.load(ordering: .relaxed) ?? 0 } }
 
+    /// The most bytes a connection held unsent when the hot routes flushed answers (`HotRoutes`).
+    var hotRouteBufferedPeak: Int { hot.withLock { $0?.bufferedPeak.load(ordering: .relaxed) ?? 0 } }
+
+    /// The connections open now.
+    var openConnections: Int { connections.open.load(ordering: .relaxed) }
+
     /// Serves until the service group shuts down gracefully (finishing the requests in progress)
     /// or cancels.
     public func run() async throws { try await run(onListening: { _ in }) }
@@ -178,7 +191,7 @@ public final class HTTPServer: Service, Sendable {
             hotRoutes
             ? HotRoutes(
                 api: api, limiter: limiter, logger: HTTPServer.requestLogger(logger), serverName: serverName,
-                now: now)
+                now: now, tracksBufferedBytes: true)
             : nil
         self.hot.withLock { $0 = hot }
         // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.
@@ -186,6 +199,7 @@ public final class HTTPServer: Service, Sendable {
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
         let idle = idleTimeoutSeconds > 0 ? TimeAmount.seconds(Int64(idleTimeoutSeconds)) : nil
         let (connections, maximumConnections) = (self.connections, self.maximumConnections)
+        let stallSeconds = outputStallSeconds
         let app = Application(
             router: router,
             server: .http1(
@@ -193,7 +207,8 @@ public final class HTTPServer: Service, Sendable {
                     additionalChannelHandlers: [
                         ConnectionLimitHandler(count: connections, limit: maximumConnections),
                         ParserErrorHandler(), EventStreamHangupHandler(),
-                    ] + (hot.map { [HotRouteHandler.Installer(routes: $0)] } ?? []), idleTimeout: idle)),
+                    ] + (stallSeconds > 0 ? [OutputStallHandler(seconds: stallSeconds)] : [])
+                        + (hot.map { [HotRouteHandler.Installer(routes: $0)] } ?? []), idleTimeout: idle)),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             eventLoopGroupProvider: .shared(eventLoopGroup), logger: frameworkLogger)

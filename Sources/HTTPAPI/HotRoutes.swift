@@ -33,11 +33,18 @@ final class HotRoutes: Sendable {
     private let encoder: JSONEncoder
     /// Requests answered here so far (tests check that the routes were taken).
     let answered = Atomic<Int>(0)
+    /// The most bytes one connection's channel has held unsent when `HotRouteHandler` flushed its
+    /// answers (tests check that a client that does not read cannot raise it beyond the channel's
+    /// high watermark and one answer).
+    let bufferedPeak = Atomic<Int>(0)
+    /// Whether `noteBuffered` asks the channels (sockets'; an `EmbeddedChannel` cannot tell).
+    let tracksBufferedBytes: Bool
 
     init(
         api: VicinityAPI, limiter: RateLimiter?, logger: Logger?, serverName: String?,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, tracksBufferedBytes: Bool = false
     ) {
+        self.tracksBufferedBytes = tracksBufferedBytes
         self.api = api
         self.limiter = limiter
         self.now = now
@@ -52,6 +59,14 @@ final class HotRoutes: Sendable {
     struct Answer {
         var head: HTTPResponse
         var body: [UInt8]
+    }
+
+    /// Notes the bytes `channel` holds unsent (`bufferedPeak`); on the channel's event loop.
+    func noteBuffered(in channel: any Channel) {
+        guard tracksBufferedBytes, let bytes = try? channel.syncOptions?.getOption(.bufferedWritableBytes) else {
+            return
+        }
+        bufferedPeak.max(bytes, ordering: .relaxed)
     }
 
     /// The request, if these routes answer it: nil to leave it to the generated server.

@@ -56,7 +56,10 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Event-loop threads answering clients (default: one per core).") var threads: Int?
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
     var idleTimeout = 300
-    @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
+    @Option(
+        help: "Seconds a client may leave replies unread before it is closed (line protocol and HTTP); 0 for never."
+    )
+    var outputStallTimeout = 30
     @Option(
         help: "Seconds without an event before an HTTP watch stream (Server-Sent Events) gets a keep-alive comment.")
     var sseHeartbeat = 15.0
@@ -195,7 +198,8 @@ struct ServeCommand: OutputCommand {
         if !noHttp {
             let http = HTTPServer(
                 directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
-                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, eventLoopGroup: eventLoops,
+                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, outputStallSeconds: outputStallTimeout,
+                eventLoopGroup: eventLoops,
                 logger: logger,
                 // One queue size for a client of either protocol (a connection, an SSE stream).
                 watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue),
