@@ -43,11 +43,9 @@ public final class HTTPServer: Service, Sendable {
     public let watchStreams: WatchStreamSettings
     /// The budget of queries about other users, per asker (`--user-query-rate`).
     public let userQueryLimit: UserQueryLimit
-    /// Whether the hot operations are answered by `HotRoutes` or by the generated server like
-    /// every other operation (false, the default); the answers are the same. Off by default: the
-    /// hot routes answer a connection's pipelined requests on its event loop without waiting for
-    /// the client to read, so a client that never reads grows the server's memory, and a long
-    /// pipeline holds up the loop's other connections.
+    /// Whether the hot operations are answered by `HotRoutes` (true, the default) or by the
+    /// generated server like every other operation; the answers are the same
+    /// (`HotRoutesDifferentialTests`), the hot routes' for less CPU a request.
     public let hotRoutes: Bool
     private let connections = ConnectionLimitHandler.Count()
     /// The clock the rate limit is counted by; tests stop it (before `start`).
@@ -76,15 +74,15 @@ public final class HTTPServer: Service, Sendable {
     ///     of users, other users' records); `vicinity serve` passes the one instance the line
     ///     protocol uses too. Unlimited by default.
     ///   - hotRoutes: whether `/v1/nearby`, `/v1/nearest` and `/v1/users/nearby` are answered by
-    ///     `HotRoutes` before Hummingbird (false, the default: by the generated server, as every
-    ///     other operation; see `hotRoutes`).
+    ///     `HotRoutes` before Hummingbird (true, the default) or by the generated server, as every
+    ///     other operation.
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
         maximumConnections: Int = 10_000, outputStallSeconds: Int = 30,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited,
-        hotRoutes: Bool = false
+        hotRoutes: Bool = true
     ) {
         self.directory = directory
         self.host = host

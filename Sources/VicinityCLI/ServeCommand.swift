@@ -64,10 +64,13 @@ struct ServeCommand: OutputCommand {
         help: "Seconds without an event before an HTTP watch stream (Server-Sent Events) gets a keep-alive comment.")
     var sseHeartbeat = 15.0
     @Flag(
+        inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Answer /v1/nearby, /v1/nearest and /v1/users/nearby by the hand-written routes (experimental).",
-            discussion: "Same answers, less CPU a request; they do not yet wait for a client that does not read."))
-    var hotRoutes = false
+            "Answer /v1/nearby, /v1/nearest and /v1/users/nearby by the hand-written routes.",
+            discussion:
+                "The same answers as the routes generated from openapi.yaml, for less CPU a request; --no-hot-routes answers them by the generated routes, as every other operation."
+        ))
+    var hotRoutes = true
     @Option(help: "Least severe messages logged: trace, debug, info (a line per request), notice, warning, error.")
     var logLevel = "notice"
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
