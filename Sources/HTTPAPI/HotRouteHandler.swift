@@ -239,8 +239,8 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func send(_ answer: HotRoutes.Answer, for request: HotRequest, context: ChannelHandlerContext) {
         unflushed = true
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        if request.method != .head, !answer.body.isEmpty {
-            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: answer.body))), promise: nil)
+        if request.method != .head, answer.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
     }
