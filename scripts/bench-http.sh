@@ -19,7 +19,10 @@
 #
 # Last, the same wrk against GET /healthz: what the server stack costs a request with no work.
 #
-# Usage: scripts/bench-http.sh [seconds] [connections]
+# The server answers /v1/nearby by its hot routes (HotRoutes, the default of `vicinity serve`);
+# NO_HOT_ROUTES=1 measures the routes generated from openapi.yaml instead (`--no-hot-routes`).
+#
+# Usage: [NO_HOT_ROUTES=1] scripts/bench-http.sh [seconds] [connections]
 # Needs: a release build (made when missing), wrk, PostgreSQL 15 + PostGIS 3 (installed with
 # apt-get when missing).
 set -euo pipefail
@@ -39,7 +42,9 @@ lport=$((port + 3))
 "$bin" import "$work/points.csv" --kind city --db "$work/http.sqlite" >/dev/null 2>&1
 start_postgis
 trap 'stop_postgis; rm -rf "$work"' EXIT
-"$bin" serve --db "$work/http.sqlite" --http-port "$hport" --line-port "$lport" --hot-routes 2>/dev/null &
+serve_flags=()
+[[ ${NO_HOT_ROUTES:-0} == 1 ]] && serve_flags+=(--no-hot-routes)
+"$bin" serve --db "$work/http.sqlite" --http-port "$hport" --line-port "$lport" "${serve_flags[@]}" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null; stop_postgis; rm -rf "$work"' EXIT
 load_city "$work/points.csv"

@@ -32,6 +32,9 @@ public final class HTTPServer: Service, Sendable {
     public let idleTimeoutSeconds: Int
     /// Connections open at once; one more is answered 503 and closed (`ConnectionLimitHandler`).
     public let maximumConnections: Int
+    /// Seconds a connection may leave answers unread (its channel not writable) before it is
+    /// closed (`OutputStallHandler`); 0 for never.
+    public let outputStallSeconds: Int
     /// The loops connections are served on; the caller's, never shut down here.
     public let eventLoopGroup: any EventLoopGroup
     /// Where requests are logged (`RequestLogMiddleware`): one line each at `.info`.
@@ -40,11 +43,9 @@ public final class HTTPServer: Service, Sendable {
     public let watchStreams: WatchStreamSettings
     /// The budget of queries about other users, per asker (`--user-query-rate`).
     public let userQueryLimit: UserQueryLimit
-    /// Whether the hot operations are answered by `HotRoutes` or by the generated server like
-    /// every other operation (false, the default); the answers are the same. Off by default: the
-    /// hot routes answer a connection's pipelined requests on its event loop without waiting for
-    /// the client to read, so a client that never reads grows the server's memory, and a long
-    /// pipeline holds up the loop's other connections.
+    /// Whether the hot operations are answered by `HotRoutes` (true, the default) or by the
+    /// generated server like every other operation; the answers are the same
+    /// (`HotRoutesDifferentialTests`), the hot routes' for less CPU a request.
     public let hotRoutes: Bool
     private let connections = ConnectionLimitHandler.Count()
     /// The clock the rate limit is counted by; tests stop it (before `start`).
@@ -62,6 +63,8 @@ public final class HTTPServer: Service, Sendable {
     ///     never (as the line protocol's `idleTimeoutSeconds`).
     ///   - maximumConnections: connections open at once, 1 or more (as the line protocol's
     ///     `maximumClients`).
+    ///   - outputStallSeconds: seconds a client may leave answers unread before its connection is
+    ///     closed, 0 for never (as the line protocol's `outputStallSeconds`).
     ///   - eventLoopGroup: the loops to serve on; `vicinity serve` passes the one group both
     ///     protocols share (`--threads` loops).
     ///   - logger: requests are logged at `.info` when its level lets them through, Hummingbird's
@@ -71,14 +74,15 @@ public final class HTTPServer: Service, Sendable {
     ///     of users, other users' records); `vicinity serve` passes the one instance the line
     ///     protocol uses too. Unlimited by default.
     ///   - hotRoutes: whether `/v1/nearby`, `/v1/nearest` and `/v1/users/nearby` are answered by
-    ///     `HotRoutes` before Hummingbird (false, the default: by the generated server, as every
-    ///     other operation; see `hotRoutes`).
+    ///     `HotRoutes` before Hummingbird (true, the default) or by the generated server, as every
+    ///     other operation.
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
-        maximumConnections: Int = 10_000, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        maximumConnections: Int = 10_000, outputStallSeconds: Int = 30,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited,
-        hotRoutes: Bool = false
+        hotRoutes: Bool = true
     ) {
         self.directory = directory
         self.host = host
@@ -86,6 +90,7 @@ public final class HTTPServer: Service, Sendable {
         self.rateLimit = rateLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.maximumConnections = maximumConnections
+        self.outputStallSeconds = outputStallSeconds
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.watchStreams = watchStreams
@@ -159,6 +164,12 @@ public final class HTTPServer: Service, Sendable {
     /// The requests `HotRoutes` has answered since the server started (0 without them).
     var hotRouteAnswers: Int { hot.withLock { $0?.answered.load(ordering: .relaxed) ?? 0 } }
 
+    /// The most bytes a connection held unsent when the hot routes flushed answers (`HotRoutes`).
+    var hotRouteBufferedPeak: Int { hot.withLock { $0?.bufferedPeak.load(ordering: .relaxed) ?? 0 } }
+
+    /// The connections open now.
+    var openConnections: Int { connections.open.load(ordering: .relaxed) }
+
     /// Serves until the service group shuts down gracefully (finishing the requests in progress)
     /// or cancels.
     public func run() async throws { try await run(onListening: { _ in }) }
@@ -178,7 +189,7 @@ public final class HTTPServer: Service, Sendable {
             hotRoutes
             ? HotRoutes(
                 api: api, limiter: limiter, logger: HTTPServer.requestLogger(logger), serverName: serverName,
-                now: now)
+                now: now, tracksBufferedBytes: true)
             : nil
         self.hot.withLock { $0 = hot }
         // Hummingbird says "Server started and listening" at .info; `vicinity serve` says it once.
@@ -186,6 +197,7 @@ public final class HTTPServer: Service, Sendable {
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
         let idle = idleTimeoutSeconds > 0 ? TimeAmount.seconds(Int64(idleTimeoutSeconds)) : nil
         let (connections, maximumConnections) = (self.connections, self.maximumConnections)
+        let stallSeconds = outputStallSeconds
         let app = Application(
             router: router,
             server: .http1(
@@ -193,7 +205,8 @@ public final class HTTPServer: Service, Sendable {
                     additionalChannelHandlers: [
                         ConnectionLimitHandler(count: connections, limit: maximumConnections),
                         ParserErrorHandler(), EventStreamHangupHandler(),
-                    ] + (hot.map { [HotRouteHandler.Installer(routes: $0)] } ?? []), idleTimeout: idle)),
+                    ] + (stallSeconds > 0 ? [OutputStallHandler(seconds: stallSeconds)] : [])
+                        + (hot.map { [HotRouteHandler.Installer(routes: $0)] } ?? []), idleTimeout: idle)),
             configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             eventLoopGroupProvider: .shared(eventLoopGroup), logger: frameworkLogger)

@@ -11,19 +11,63 @@ import NIOHTTPTypes
 /// the idle timeout and a graceful shutdown see the requests it answers. Answers leave in request
 /// order: while a request passed on is owed its answer, the next ones are passed on too
 /// (Hummingbird answers a connection's requests one after another).
+///
+/// What is read waits in a queue, in order, and leaves it as Hummingbird's path would let it:
+/// - Back-pressure: an answer is written only while the channel is writable, and the connection
+///   reads no more (the outbound `read` is held) while the channel is not writable or requests
+///   wait in the queue. A client that pipelines requests and never reads its answers stops being
+///   read once its answers fill the socket; what waits in the process is then at most one read's
+///   requests and the channel's high watermark plus one answer (`OutputStallHandler` closes the
+///   connection when the stall lasts).
+/// - Fairness: at most `answersPerTurn` answers in one turn of the event loop; the rest are
+///   answered in later turns (`scheduleTurn`), so that a long pipeline lets the loop's other
+///   connections be served between its answers.
+///
+/// The end of the input and errors met while requests wait are passed on after them, in order.
 final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// The most answers written in one turn of the event loop.
+    static let answersPerTurn = 16
+    /// How long after a turn that spent its budget the next one is due (`scheduleTurn`): long
+    /// enough to be later than the end of the loop's turn, short against an answer's time.
+    static let turnDelay = TimeAmount.microseconds(20)
+
+    /// What was read and waits to be answered or passed on.
+    private enum Waiting {
+        /// A request these routes answer, read to its end.
+        case answer(HotRequest)
+        /// A part of a request passed on to Hummingbird.
+        case part(NIOAny)
+        /// An inbound event (the end of the input) to pass on after what came before it.
+        case event(any Sendable)
+        /// An error to pass on after what came before it.
+        case error(any Error)
+    }
+
     private let routes: HotRoutes
-    /// Requests passed on whose answer has not ended yet.
+    /// Requests passed on (or waiting to be) whose answer has not ended yet.
     private var owed = 0
     /// Whether the parts of the request being read are passed on.
     private var passing = false
     /// The request being read that these routes answer at its end.
     private var taken: HotRequest?
+    private var waiting = CircularBuffer<Waiting>()
+    /// Answers written since the current turn of the event loop began.
+    private var answeredThisTurn = 0
+    /// A later turn is scheduled to go on with the queue.
+    private var turnScheduled = false
+    /// A `read` from the pipeline's tail is held until the queue is empty and the channel writable.
+    private var readHeld = false
+    /// The channel is gone (or the handler removed): nothing more is written.
+    private var finished = false
+    /// Answers were written and not yet flushed.
+    private var unflushed = false
+    /// An error waiting in the queue is being passed on again from the pipeline's head.
+    private var refiring = false
 
     init(routes: HotRoutes) { self.routes = routes }
 
@@ -36,18 +80,74 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
             } else {
                 owed += 1
                 passing = true
-                context.fireChannelRead(data)
+                waiting.append(.part(data))
             }
         case .body:
-            if passing { context.fireChannelRead(data) }
+            if passing { waiting.append(.part(data)) }
         case .end:
             if passing {
                 passing = false
-                context.fireChannelRead(data)
+                waiting.append(.part(data))
             } else if let request = taken {
                 taken = nil
-                send(routes.answer(request, from: context.channel.remoteAddress), for: request, context: context)
+                waiting.append(.answer(request))
             }
+        }
+        // The read's end flushes and passes on the end of the read.
+        if !turnScheduled { work(context: context, inRead: true) }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flushIfNeeded(context: context)
+        if waiting.isEmpty, !turnScheduled { answeredThisTurn = 0 }
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            if waiting.isEmpty {
+                resumeReading(context: context)
+            } else {
+                scheduleTurn(context: context)
+            }
+        } else {
+            // Else the channel could never become writable again.
+            flushIfNeeded(context: context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if !waiting.isEmpty, let event = event as? ChannelEvent, event == .inputClosed {
+            waiting.append(.event(event))
+            flushIfNeeded(context: context)
+            return
+        }
+        flushIfNeeded(context: context)
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard waiting.isEmpty || refiring else {
+            waiting.append(.error(error))
+            return
+        }
+        flushIfNeeded(context: context)
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { finish() }
+
+    func read(context: ChannelHandlerContext) {
+        if waiting.isEmpty, context.channel.isWritable {
+            context.read()
+        } else {
+            readHeld = true
         }
     }
 
@@ -56,13 +156,93 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// Head, body (not for HEAD) and end in one flush, as Hummingbird writes a whole body.
-    private func send(_ answer: HotRoutes.Answer, for request: HotRequest, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        if request.method != .head, !answer.body.isEmpty {
-            context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: answer.body))), promise: nil)
+    private func finish() {
+        finished = true
+        waiting.removeAll()
+    }
+
+    /// Answers and passes on what waits, in order, while the channel is writable and this turn's
+    /// budget lasts; reads again once nothing waits. Within a read (`inRead`) the read's end
+    /// flushes and passes on the end of the read; in a turn of its own, this does both.
+    private func work(context: ChannelHandlerContext, inRead: Bool) {
+        var passed = false
+        while !finished, let next = waiting.first {
+            if case .answer(let request) = next {
+                guard context.channel.isWritable, answeredThisTurn < Self.answersPerTurn else { break }
+                waiting.removeFirst()
+                answeredThisTurn += 1
+                send(routes.answer(request, from: context.channel.remoteAddress), for: request, context: context)
+                continue
+            }
+            waiting.removeFirst()
+            switch next {
+            case .answer: break
+            case .part(let data):
+                context.fireChannelRead(data)
+                passed = true
+            case .event(let event):
+                flushIfNeeded(context: context)
+                context.fireUserInboundEventTriggered(event)
+            case .error(let error):
+                flushIfNeeded(context: context)
+                // From the pipeline's head: `ParserErrorHandler` answers a parser's error once
+                // nothing is owed any more.
+                refiring = true
+                context.pipeline.syncOperations.fireErrorCaught(error)
+                refiring = false
+            }
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        if !inRead {
+            flushIfNeeded(context: context)
+            if passed { context.fireChannelReadComplete() }
+        }
+        if finished { return }
+        if waiting.isEmpty {
+            resumeReading(context: context)
+        } else if context.channel.isWritable {
+            // This turn's budget is spent: a later turn goes on (else a change of writability).
+            scheduleTurn(context: context)
+        }
+    }
+
+    /// Flushes the answers written since the last flush, noting how many bytes the channel holds.
+    private func flushIfNeeded(context: ChannelHandlerContext) {
+        guard unflushed else { return }
+        unflushed = false
+        routes.noteBuffered(in: context.channel)
+        context.flush()
+    }
+
+    /// Passes on the `read` held, if any, when the channel is writable.
+    private func resumeReading(context: ChannelHandlerContext) {
+        guard readHeld, !finished, context.channel.isWritable else { return }
+        readHeld = false
+        context.read()
+    }
+
+    /// Goes on with the queue in a later turn of the event loop (once), after the loop has
+    /// looked for I/O: a task submitted with `execute` (or due now) would run in the same turn,
+    /// since the loop runs every task ready before it polls its sockets again; one due
+    /// `turnDelay` later is not ready yet when the turn ends.
+    private func scheduleTurn(context: ChannelHandlerContext) {
+        guard !turnScheduled, !finished else { return }
+        turnScheduled = true
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.turnDelay) {
+            self.turnScheduled = false
+            self.answeredThisTurn = 0
+            guard !self.finished else { return }
+            self.work(context: context, inRead: false)
+        }
+    }
+
+    /// Head, body (not for HEAD) and end, as Hummingbird writes a whole body; flushed later.
+    private func send(_ answer: HotRoutes.Answer, for request: HotRequest, context: ChannelHandlerContext) {
+        unflushed = true
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        if request.method != .head, answer.body.readableBytes > 0 {
+            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
     /// Puts a `HotRouteHandler` after Hummingbird's `HTTPConnectionStateHandler` once the

@@ -14,7 +14,7 @@ import Synchronization
 /// the metrics, `Vicinity-Position`, problem documents for errors, `Vicinity-Min-Position`, the
 /// bearer token, the text of the parameters (`QueryTextMiddleware`), the handler's work
 /// (`VicinityAPI.nearbyReply`, `nearestReply`, `nearbyUsers`) and the lists' bytes
-/// (`jsonBytes`, as `HitsJSONMiddleware` sends them). What `HotRequest` cannot vouch for, and a
+/// (`HitList`, as `HitsJSONMiddleware` sends them). What `HotRequest` cannot vouch for, and a
 /// read that must wait for a position, are left to the generated server (`answer` returns nil).
 /// `HotRoutesDifferentialTests` sends the same random requests to a server with and without
 /// these routes and compares the answers byte for byte.
@@ -29,15 +29,22 @@ final class HotRoutes: Sendable {
     /// The `Server` header's value, as Hummingbird sends it.
     let serverName: String?
     /// The encoder the generated server writes JSON bodies with (`HTTPServer.configuration`),
-    /// for the answers `jsonBytes` does not write.
+    /// for the answers `HitList` does not write.
     private let encoder: JSONEncoder
     /// Requests answered here so far (tests check that the routes were taken).
     let answered = Atomic<Int>(0)
+    /// The most bytes one connection's channel has held unsent when `HotRouteHandler` flushed its
+    /// answers (tests check that a client that does not read cannot raise it beyond the channel's
+    /// high watermark and one answer).
+    let bufferedPeak = Atomic<Int>(0)
+    /// Whether `noteBuffered` asks the channels (sockets'; an `EmbeddedChannel` cannot tell).
+    let tracksBufferedBytes: Bool
 
     init(
         api: VicinityAPI, limiter: RateLimiter?, logger: Logger?, serverName: String?,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, tracksBufferedBytes: Bool = false
     ) {
+        self.tracksBufferedBytes = tracksBufferedBytes
         self.api = api
         self.limiter = limiter
         self.now = now
@@ -51,7 +58,18 @@ final class HotRoutes: Sendable {
     /// An answer: the head and the body (sent but for HEAD, whose head keeps GET's length).
     struct Answer {
         var head: HTTPResponse
-        var body: [UInt8]
+        var body: ByteBuffer
+    }
+
+    /// Where the bodies' buffers come from.
+    private static let allocator = ByteBufferAllocator()
+
+    /// Notes the bytes `channel` holds unsent (`bufferedPeak`); on the channel's event loop.
+    func noteBuffered(in channel: any Channel) {
+        guard tracksBufferedBytes, let bytes = try? channel.syncOptions?.getOption(.bufferedWritableBytes) else {
+            return
+        }
+        bufferedPeak.max(bytes, ordering: .relaxed)
     }
 
     /// The request, if these routes answer it: nil to leave it to the generated server.
@@ -103,7 +121,7 @@ final class HotRoutes: Sendable {
         }
         // Hummingbird's `Response` adds the length last when the body did not state it.
         if answer.head.headerFields[.contentLength] == nil {
-            answer.head.headerFields[.contentLength] = String(answer.body.count)
+            answer.head.headerFields[.contentLength] = String(answer.body.readableBytes)
         }
         api.metrics.record(operation: request.operationID, status: answer.head.status.code, duration: clock.now - start)
         return answer
@@ -127,17 +145,20 @@ final class HotRoutes: Sendable {
             let reply = try CompatibilityParameters.$crs.withValue(crs) { try api.nearbyReply(query, accept: accept) }
             switch reply {
             case .seeOther(let location): return HotRoutes.seeOther(location)
-            case .list(let result): return HotRoutes.json(result.jsonBytes, vary: true, length: false)
+            case .list(let list): return HotRoutes.json(list.jsonBuffer(HotRoutes.allocator), vary: true, length: false)
             }
         case .nearest(let query, let accept, let crs):
             let reply = try CompatibilityParameters.$crs.withValue(crs) { try api.nearestReply(query, accept: accept) }
             switch reply {
             case .seeOther(let location): return HotRoutes.seeOther(location)
-            case .list(let result): return HotRoutes.json(result.jsonBytes, vary: true, length: false)
+            case .list(let list): return HotRoutes.json(list.jsonBuffer(HotRoutes.allocator), vary: true, length: false)
             }
         case .nearbyUsers(let query):
             let result = try api.nearbyUsers(query)
-            do { return HotRoutes.json(Array(try encoder.encode(result)), vary: false, length: true) } catch {
+            do {
+                let bytes = try encoder.encode(result)
+                return HotRoutes.json(HotRoutes.allocator.buffer(bytes: bytes), vary: false, length: true)
+            } catch {
                 throw HTTPAPIError.internalError(operation: "findNearbyUsers")
             }
         }
@@ -146,11 +167,11 @@ final class HotRoutes: Sendable {
     /// A 200 JSON list with the generated serializer's headers: `Vary` where the contract declares
     /// it, the type, and the length where the generated encoder states it (`HitsJSONMiddleware`
     /// removes it, Hummingbird adds it again after `Vicinity-Position`).
-    private static func json(_ bytes: [UInt8], vary: Bool, length: Bool) -> Answer {
+    private static func json(_ bytes: ByteBuffer, vary: Bool, length: Bool) -> Answer {
         var head = HTTPResponse(status: .ok)
         if vary { head.headerFields[.vary] = "Accept" }
         head.headerFields[.contentType] = "application/json; charset=utf-8"
-        if length { head.headerFields[.contentLength] = String(bytes.count) }
+        if length { head.headerFields[.contentLength] = String(bytes.readableBytes) }
         return Answer(head: head, body: bytes)
     }
 
@@ -159,15 +180,15 @@ final class HotRoutes: Sendable {
         var head = HTTPResponse(status: .seeOther)
         head.headerFields[.location] = location
         head.headerFields[.vary] = "Accept"
-        return Answer(head: head, body: [])
+        return Answer(head: head, body: ByteBuffer())
     }
 
     /// A problem document, as `HTTPAPIError.response` sends it (`length`: its length stated at
     /// once) or `ProblemMiddleware` (the length added after `Vicinity-Position`).
     static func problem(_ error: HTTPAPIError, length: Bool) -> Answer {
         var head = HTTPResponse(status: error.httpStatus, headerFields: error.httpHeaderFields)
-        let body = [UInt8](error.problemJSON)
-        if length { head.headerFields[.contentLength] = String(body.count) }
+        let body = allocator.buffer(bytes: error.problemJSON)
+        if length { head.headerFields[.contentLength] = String(body.readableBytes) }
         return Answer(head: head, body: body)
     }
 }

@@ -1,4 +1,5 @@
 import Geo
+import NIOCore
 
 /// Compact JSON written straight into bytes, for the large answers (`/v1/nearby`, `/v1/nearest`):
 /// Foundation's `JSONEncoder`, which the generated server uses for every JSON body, was most of the
@@ -29,6 +30,13 @@ struct JSONText: ~Copyable {
 
     /// The text written so far.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// The text written so far, in a buffer from `allocator`.
+    func buffer(_ allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: count)
+        buffer.writeBytes(UnsafeRawBufferPointer(start: base, count: count))
+        return buffer
+    }
 
     /// Makes room for `more` bytes after the ones written.
     mutating func reserve(_ more: Int) {
@@ -124,6 +132,16 @@ struct JSONText: ~Copyable {
         }
         reserve(RoundedDecimal.maximumTextLength)
         count += rounded.write(to: base + count, trimmed: true)
+    }
+
+    /// Appends a bearing in degrees as served (`ServedPrecision.bearing`): to 0.01°, one that
+    /// rounds to 360 written 0.
+    mutating func bearing(_ degrees: Double) {
+        let decimals = ServedPrecision.bearingDecimals
+        guard let rounded = RoundedDecimal(degrees, decimals: decimals), rounded.steps >= 36_000 else {
+            return decimal(degrees, decimals: decimals)
+        }
+        raw("0")
     }
 
     /// Appends a whole number.

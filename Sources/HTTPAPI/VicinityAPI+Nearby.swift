@@ -24,10 +24,10 @@ extension VicinityAPI {
         switch try nearbyReply(input.query, accept: input.headers.accept) {
         case .seeOther(let location):
             return .seeOther(.init(headers: .init(location: location, vary: "Accept")))
-        case .list(let result):
+        case .list(let list):
             // HitsJSONMiddleware sends the list, written by hand; the generated encoder gets none.
-            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-            let body = listSent ? .init(query: result.query, results: [], total: result.total) : result
+            let listSent = HitsJSONMiddleware.handOver(list.jsonBytes)
+            let body = listSent ? .init(query: list.query, results: [], total: list.total ?? 0) : list.document
             return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
         }
     }
@@ -37,7 +37,7 @@ extension VicinityAPI {
     func nearbyReply(
         _ query: Operations.FindNearby.Input.Query,
         accept: [AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>]
-    ) throws -> ListReply<Components.Schemas.NearbyResult> {
+    ) throws -> ListReply<NearbyList> {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearbyQuestion(
             lat: query.lat, lon: query.lon, radius: query.radius, kind: query.kind, limit: query.limit,
@@ -54,7 +54,7 @@ extension VicinityAPI {
             return .seeOther(location: "/v1/nearby.geojson?" + items)
         }
         let answer = try self.answer(question)
-        return .list(.init(query: echo, results: answer.hits.map(\.placeHit), total: answer.total))
+        return .list(NearbyList(query: echo, hits: answer.hits, total: answer.total))
     }
 
     /// `findNearby`'s answer as a FeatureCollection.
@@ -77,9 +77,9 @@ extension VicinityAPI {
         switch try nearestReply(input.query, accept: input.headers.accept) {
         case .seeOther(let location):
             return .seeOther(.init(headers: .init(location: location, vary: "Accept")))
-        case .list(let result):
-            let listSent = HitsJSONMiddleware.handOver(result.jsonBytes)
-            let body = listSent ? .init(query: result.query, results: []) : result
+        case .list(let list):
+            let listSent = HitsJSONMiddleware.handOver(list.jsonBytes)
+            let body = listSent ? .init(query: list.query, results: []) : list.document
             return .ok(.init(headers: .init(vary: "Accept"), body: .json(body)))
         }
     }
@@ -88,7 +88,7 @@ extension VicinityAPI {
     func nearestReply(
         _ query: Operations.FindNearest.Input.Query,
         accept: [AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>]
-    ) throws -> ListReply<Components.Schemas.NearestResult> {
+    ) throws -> ListReply<NearestList> {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearestQuestion(
             lat: query.lat, lon: query.lon, count: query.count, maxDistance: query.maxDistance, kind: query.kind,
@@ -104,7 +104,7 @@ extension VicinityAPI {
             return .seeOther(location: "/v1/nearest.geojson?" + items)
         }
         let hits = try self.answer(question).hits
-        return .list(.init(query: echo, results: hits.map(\.placeHit)))
+        return .list(NearestList(query: echo, hits: hits, total: nil))
     }
 
     /// `findNearest`'s answer as a FeatureCollection.

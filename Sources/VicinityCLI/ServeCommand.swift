@@ -56,15 +56,21 @@ struct ServeCommand: OutputCommand {
     @Option(help: "Event-loop threads answering clients (default: one per core).") var threads: Int?
     @Option(help: "Seconds without a request before a client is closed (line protocol and HTTP); 0 for never.")
     var idleTimeout = 300
-    @Option(help: "Seconds a client may leave replies unread before it is closed.") var outputStallTimeout = 30
+    @Option(
+        help: "Seconds a client may leave replies unread before it is closed (line protocol and HTTP); 0 for never."
+    )
+    var outputStallTimeout = 30
     @Option(
         help: "Seconds without an event before an HTTP watch stream (Server-Sent Events) gets a keep-alive comment.")
     var sseHeartbeat = 15.0
     @Flag(
+        inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Answer /v1/nearby, /v1/nearest and /v1/users/nearby by the hand-written routes (experimental).",
-            discussion: "Same answers, less CPU a request; they do not yet wait for a client that does not read."))
-    var hotRoutes = false
+            "Answer /v1/nearby, /v1/nearest and /v1/users/nearby by the hand-written routes.",
+            discussion:
+                "The same answers as the routes generated from openapi.yaml, for less CPU a request; --no-hot-routes answers them by the generated routes, as every other operation."
+        ))
+    var hotRoutes = true
     @Option(help: "Least severe messages logged: trace, debug, info (a line per request), notice, warning, error.")
     var logLevel = "notice"
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
@@ -195,7 +201,8 @@ struct ServeCommand: OutputCommand {
         if !noHttp {
             let http = HTTPServer(
                 directory: durable, host: host, port: httpPort, rateLimit: httpRateLimit,
-                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, eventLoopGroup: eventLoops,
+                idleTimeoutSeconds: idleTimeout, maximumConnections: maxClients, outputStallSeconds: outputStallTimeout,
+                eventLoopGroup: eventLoops,
                 logger: logger,
                 // One queue size for a client of either protocol (a connection, an SSE stream).
                 watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue),

@@ -61,8 +61,6 @@ import Testing
                     .init(query: .init(lat: lat, lon: lon, radius: radius, limit: limit, model: model))
                 ).ok.body.json
                 #expect(served.status == 200, "\(served.body)")
-                // The hand-written document was sent (the generated encoder writes one line too).
-                #expect(Array(served.body.utf8) == expected.jsonBytes)
                 // Byte for byte what the generated encoder writes, served numbers included.
                 #expect(Array(served.body.utf8) == Array(try Self.generatedEncoder.encode(expected)))
                 let decoded = try JSONDecoder().decode(
@@ -79,7 +77,6 @@ import Testing
                     .init(query: .init(lat: lat, lon: lon, count: count, maxDistance: maximum, model: model))
                 ).ok.body.json
                 #expect(served.status == 200, "\(served.body)")
-                #expect(Array(served.body.utf8) == expected.jsonBytes)
                 #expect(Array(served.body.utf8) == Array(try Self.generatedEncoder.encode(expected)))
                 let decoded = try JSONDecoder().decode(
                     Components.Schemas.NearestResult.self, from: Data(served.body.utf8))
@@ -95,16 +92,22 @@ import Testing
     @Test func keysAreSortedAsTheGeneratedEncoderSortsThem() async throws {
         let api = try Self.api()
         defer { api.directory.close() }
-        let nearby = try await api.findNearby(
-            .init(query: .init(lat: 41.088154, lon: 29.015615, radius: 400, model: .haversine))
-        ).ok.body.json
-        let nearest = try await api.findNearest(
-            .init(query: .init(lat: 41.088154, lon: 29.015615, count: 3, maxDistance: 900, model: .projected))
-        ).ok.body.json
+        let nearbyQuery = Operations.FindNearby.Input.Query(
+            lat: 41.088154, lon: 29.015615, radius: 400, model: .haversine)
+        let nearestQuery = Operations.FindNearest.Input.Query(
+            lat: 41.088154, lon: 29.015615, count: 3, maxDistance: 900, model: .projected)
+        guard case .list(let nearby) = try api.nearbyReply(nearbyQuery, accept: []),
+            case .list(let nearest) = try api.nearestReply(nearestQuery, accept: [])
+        else {
+            Issue.record("a 303 to GeoJSON")
+            return
+        }
+        #expect(nearby.hits.count > 3 && nearest.hits.count == 3)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for (handWritten, generated) in [
-            (nearby.jsonBytes, try encoder.encode(nearby)), (nearest.jsonBytes, try encoder.encode(nearest)),
+            (nearby.jsonBytes, try encoder.encode(nearby.document)),
+            (nearest.jsonBytes, try encoder.encode(nearest.document)),
         ] {
             #expect(Self.keys(in: handWritten) == Self.keys(in: Array(generated)))
         }

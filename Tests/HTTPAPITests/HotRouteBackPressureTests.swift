@@ -1,0 +1,159 @@
+import Foundation
+import NIOPosix
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import HTTPAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `HotRouteHandler` waits for a client that does not read and lets the other connections of its
+/// event loop in while it answers a long pipeline: one event loop (`--threads 1`), a client that
+/// sends thousands of requests at once, and a second client that asks one question meanwhile.
+@Suite(.timeLimit(.minutes(3))) struct HotRouteBackPressureTests {
+    /// Every place of the fixture (about 40 KB of JSON an answer).
+    static let large = "GET /v1/nearby?lat=41.088154&lon=29.015615&radius=3000&limit=10000 HTTP/1.1\r\nHost: x\r\n\r\n"
+    /// A few dozen places.
+    static let medium = "GET /v1/nearby?lat=41.088154&lon=29.015615&radius=500 HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    /// Found in review: the hot routes answered a pipeline without waiting for the client to read,
+    /// so a client that never read grew the server's memory without bound. Now the answers stop
+    /// once the channel is not writable (it holds at most its high watermark and one answer), the
+    /// connection stops being read, another connection on the same loop is still answered, and the
+    /// output-stall timeout closes the stalled connection.
+    @Test func aClientThatDoesNotReadIsNotAnsweredBeyondTheSocket() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let fixture = try await HotRoutesFixture()
+        defer { fixture.close() }
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let server = HTTPServer(
+            directory: fixture.directory, host: "127.0.0.1", port: 0, outputStallSeconds: 3, eventLoopGroup: loop,
+            hotRoutes: true)
+        let port = try await server.start()
+        let probe = try HTTPTestClient(port: port)
+        let one = try await probe.exchange(.get("/v1/nearby?lat=41.088154&lon=29.015615&radius=3000&limit=10000"))
+        #expect(one.status == 200 && one.body.count > 30_000, "\(one.body.count) bytes")
+
+        let requests = 2_000
+        let stalled = try RawClient(port: port, receiveBuffer: 4_096)
+        let text = String(repeating: Self.large, count: requests)
+        // Threads of their own for the blocking calls: Dispatch's shared pool has a thread a core,
+        // and the other suites' clients wait on it.
+        Thread.detachNewThread { stalled.send(text) }
+        for _ in 0..<600 where server.hotRouteAnswers < 4 { try await Task.sleep(for: .milliseconds(50)) }
+
+        // The loop answers another connection meanwhile.
+        let other = try await probe.exchange(.get("/v1/nearby?lat=41.088&lon=29.0156&radius=50"))
+        #expect(other.status == 200)
+        #expect(server.hotRouteAnswers < requests, "the pipeline is still pending")
+
+        // Until the answers stop coming (the socket's buffers are full).
+        var answered = server.hotRouteAnswers
+        var still = 0
+        for _ in 0..<200 where still < 10 {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = server.hotRouteAnswers
+            still = now == answered ? still + 1 : 0
+            answered = now
+        }
+        #expect(answered < requests / 2, "\(answered) of \(requests) answered to a client that reads nothing")
+        // NIO's default high watermark, 64 KiB, plus one answer and its head.
+        let bound = 65_536 + one.body.count + 1_024
+        #expect(
+            server.hotRouteBufferedPeak <= bound, "\(server.hotRouteBufferedPeak) bytes held for a connection")
+
+        // The stalled connection is closed once the stall lasts 3 s (the client still reads
+        // nothing); the other one stays open.
+        for _ in 0..<300 where server.openConnections > 1 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(server.openConnections == 1, "the stalled connection is still open")
+        let closed = await stalled.receive(for: 60)
+        #expect(closed.closedAfter != nil, "the client did not see its connection closed")
+        await server.shutdown()
+        try await loop.shutdownGracefully()
+    }
+
+    /// Found in review: a long pipeline was answered inside one read, holding up every other
+    /// connection of the event loop until it was done. Now a connection's answers are spread over
+    /// turns of the loop: a question asked on another connection while a pipeline of thousands is
+    /// being answered is answered before the pipeline is.
+    @Test func aLongPipelineLetsTheLoopsOtherConnectionsIn() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let fixture = try await HotRoutesFixture()
+        defer { fixture.close() }
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let server = HTTPServer(
+            directory: fixture.directory, host: "127.0.0.1", port: 0, eventLoopGroup: loop, hotRoutes: true)
+        let port = try await server.start()
+        let requests = 10_000
+        let pipeline = try PipelineClient(port: port)
+        pipeline.sendAndDiscardAnswers(String(repeating: Self.medium, count: requests))
+        for _ in 0..<600 where server.hotRouteAnswers < 50 { try await Task.sleep(for: .milliseconds(50)) }
+        let before = server.hotRouteAnswers
+        #expect(before >= 50 && before < requests, "\(before) answered before the other question")
+
+        let other = try HTTPTestClient(port: port)
+        let answer = try await other.exchange(.get("/v1/nearby?lat=41.088&lon=29.0156&radius=50"))
+        let after = server.hotRouteAnswers
+        #expect(answer.status == 200)
+        // Without turns, the rest of the pipeline read so far (up to a read of 4 × 64 KiB, about
+        // 2,900 requests) came first.
+        #expect(after < requests, "the pipeline was answered before the other question")
+        pipeline.close()
+        await server.shutdown()
+        try await loop.shutdownGracefully()
+    }
+}
+
+/// A client that sends a pipeline in one go and reads its answers, throwing them away, until it
+/// is closed; on threads of its own.
+private final class PipelineClient: Sendable {
+    private let socketDescriptor: Int32
+    private let done = DispatchSemaphore(value: 0)
+
+    init(port: Int) throws {
+        socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else {
+            Glibc.close(socketDescriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    func sendAndDiscardAnswers(_ text: String) {
+        let descriptor = socketDescriptor
+        Thread.detachNewThread { [done] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while buffer.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, $0.count, 0) }) > 0 {}
+            done.signal()
+        }
+        Thread.detachNewThread {
+            let bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes {
+                    send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }
+    }
+
+    /// Shuts the connection and waits for the reading thread to stop.
+    func close() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        done.wait()
+        Glibc.close(socketDescriptor)
+    }
+}
