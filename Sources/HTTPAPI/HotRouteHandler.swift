@@ -236,13 +236,17 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Head, body (not for HEAD) and end, as Hummingbird writes a whole body; flushed later.
+    ///
+    /// A write can make the channel unwritable, and `channelWritabilityChanged` then flushes what
+    /// was written: the answer is marked unflushed after its last part, so that the parts written
+    /// after such a flush are flushed too.
     private func send(_ answer: HotRoutes.Answer, for request: HotRequest, context: ChannelHandlerContext) {
-        unflushed = true
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
         if request.method != .head, answer.body.readableBytes > 0 {
             context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
         }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        unflushed = true
     }
 
     /// Puts a `HotRouteHandler` after Hummingbird's `HTTPConnectionStateHandler` once the

@@ -75,6 +75,32 @@ import Testing
         try await loop.shutdownGracefully()
     }
 
+    /// Found in review: a client that sends its pipeline and then shuts its side (`nc -N`) got
+    /// only the answers the socket had taken when the end of its input reached Hummingbird, which
+    /// then closed the connection and dropped the answers still waiting to be sent. Every answer
+    /// arrives, then the close.
+    @Test func aClientThatStopsSendingGetsEveryAnswerBeforeTheClose() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let fixture = try await HotRoutesFixture()
+        defer { fixture.close() }
+        let server = HTTPServer(directory: fixture.directory, host: "127.0.0.1", port: 0, hotRoutes: true)
+        let port = try await server.start()
+        let requests = 400
+        let client = try RawClient(port: port, receiveBuffer: 4_096)
+        let text = String(repeating: Self.large, count: requests)
+        Thread.detachNewThread {
+            client.send(text)
+            client.shutdownWriting()
+        }
+        // Reading starts once the server's answers have filled the socket.
+        try await Task.sleep(for: .seconds(1))
+        let received = await client.receive(for: 120)
+        let answers = received.text.components(separatedBy: "HTTP/1.1 200 OK\r\n").count - 1
+        #expect(answers == requests, "\(answers) of \(requests) answers before the close")
+        #expect(received.closedAfter != nil, "the connection was not closed after the answers")
+        await server.shutdown()
+    }
+
     /// Found in review: a long pipeline was answered inside one read, holding up every other
     /// connection of the event loop until it was done. Now a connection's answers are spread over
     /// turns of the loop: a question asked on another connection while a pipeline of thousands is

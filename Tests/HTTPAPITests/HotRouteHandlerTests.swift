@@ -75,6 +75,51 @@ import Testing
         _ = try channel.finish()
     }
 
+    /// Makes the channel unwritable when an answer's head is written through it, as a socket's
+    /// channel does when that write takes its unsent bytes past the high watermark.
+    final class WatermarkAtHead: ChannelOutboundHandler, RemovableChannelHandler {
+        typealias OutboundIn = HTTPResponsePart
+        typealias OutboundOut = HTTPResponsePart
+        let channel: EmbeddedChannel
+
+        init(channel: EmbeddedChannel) { self.channel = channel }
+
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            context.write(data, promise: promise)
+            if case .head = unwrapOutboundIn(data), channel.isWritable {
+                channel.isWritable = false
+                channel.pipeline.syncOperations.fireChannelWritabilityChanged()
+            }
+        }
+    }
+
+    /// Found in review: the writability change that an answer's head causes flushed the answers
+    /// written so far and marked nothing left to flush, so the head's body and end, written next,
+    /// stayed unflushed for good (the client waited for the idle timeout).
+    @Test func anAnswerWhoseHeadMakesTheChannelUnwritableIsFlushedWhole() async throws {
+        let fixture = try await HotRoutesFixture()
+        defer { fixture.close() }
+        let (channel, _) = try Self.channel(fixture)
+        try channel.pipeline.syncOperations.addHandler(WatermarkAtHead(channel: channel), position: .first)
+        // Two answers in one read: the second's head crosses the watermark after the first one was
+        // written and not yet flushed.
+        Self.read(Self.nearby(limit: 1), into: channel)
+        #expect(try Self.answeredLimits(channel) == [1])
+        channel.isWritable = true
+        channel.pipeline.syncOperations.fireChannelWritabilityChanged()
+        Self.read(Self.nearby(limit: 2) + Self.nearby(limit: 3), into: channel)
+        var parts: [String] = []
+        while let part = try channel.readOutbound(as: HTTPResponsePart.self) {
+            switch part {
+            case .head: parts.append("head")
+            case .body: parts.append("body")
+            case .end: parts.append("end")
+            }
+        }
+        #expect(parts == ["head", "body", "end"], "\(parts)")
+        _ = try channel.finish()
+    }
+
     @Test func noAnswersWhileTheChannelIsNotWritableAndNoReadsWhileRequestsWait() async throws {
         let fixture = try await HotRoutesFixture()
         defer { fixture.close() }

@@ -52,6 +52,9 @@ public final class RawClient: @unchecked Sendable {
         }
     }
 
+    /// Sends no more: the peer reads the end of its input (`shutdown(SHUT_WR)`); reading goes on.
+    public func shutdownWriting() { shutdown(socketDescriptor, Int32(SHUT_WR)) }
+
     /// Reads until `count` bytes came, the peer closed, or 30 s passed.
     public func receive(atLeast count: Int) -> String { receive { $0.count >= count } }
 
