@@ -62,8 +62,8 @@ run_set() { # port, file, [redis-cli options]: server µs per call of the file's
 echo "bench-scale: vicinity $(git rev-parse --short HEAD 2>/dev/null || echo '?') ($bin)," \
     "$(redis-server --version | grep -oE 'v=[0-9.]+'), $(nproc) CPUs, $(free -g | awk '/Mem:/ { print $2 }') GiB;" \
     "load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%10s | %9s %8s %9s | %7s %8s %6s %9s %9s %6s | %9s %9s | %7s %7s %7s %7s\n' \
-    places "import s" "rows/s" "peak MiB" "start s" "s/M" "settled" "B/place" "peak MiB" "peak/x" \
+printf '%10s | %9s %7s %8s %9s | %7s %7s %8s %6s %9s %9s %6s | %9s %9s | %7s %7s %7s %7s\n' \
+    places "import s" "cpu s" "rows/s" "peak MiB" "start s" "cpu s" "cpu s/M" "settled" "B/place" "peak MiB" "peak/x" \
     "redis B/p" "redis RSS" "500m v" "500m r" "near10 v" "near10 r"
 for n in "${sizes[@]}"; do
     rm -rf "$work/db.sqlite"* "$work/sets"
@@ -91,6 +91,7 @@ PY
     report=$(/usr/bin/time -v "$bin" import "$data/places-$n.csv" --kind city --db "$work/db.sqlite" 2>&1 >/dev/null)
     import_s=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' <<<"$report")
     import_kib=$(awk -F': ' '/Maximum resident set size/ { print $2 }' <<<"$report")
+    import_cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' <<<"$report")
     admin=$("$bin" admin-token --db "$work/db.sqlite" 2>/dev/null)
     # Start: launch to the first PING answered.
     started=$(date +%s.%N)
@@ -101,6 +102,8 @@ PY
         sleep 0.05
     done
     ready=$(date +%s.%N)
+    # CPU seconds the server used to get ready (user + system, from /proc): what a shared machine's load does not inflate.
+    start_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) / hz }' "/proc/$server/stat")
     sleep 5
     settled_kib=$(kib "$server" VmRSS)
     peak_kib=$(kib "$server" VmHWM)
@@ -118,11 +121,13 @@ PY
     r500=$(run_set "$port" "$work/sets/500m")
     rnear=$(run_set "$port" "$work/sets/nearest-r")
     redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true
-    awk -v n="$n" -v is="$import_s" -v ik="$import_kib" -v s0="$started" -v s1="$ready" -v sk="$settled_kib" \
+    awk -v n="$n" -v is="$import_s" -v ic="$import_cpu" -v ik="$import_kib" -v s0="$started" -v s1="$ready" \
+        -v sc="$start_cpu" -v sk="$settled_kib" \
         -v pk="$peak_kib" -v ru="$used" -v rk="$redis_kib" -v v5="$v500" -v r5="$r500" -v vn="$vnear" -v rn="$rnear" \
-        'BEGIN { st = s1 - s0; printf "%10d | %9.1f %8.0f %9.0f | %7.2f %8.2f %6.0f %9.1f %9.0f %6.2f | %9.1f %9.0f | %7.1f %7.1f %7.1f %7.0f\n",
-            n, is, n / is, ik / 1024, st, st / (n / 1e6), sk / 1024, sk * 1024 / n, pk / 1024, pk / sk,
+        'BEGIN { st = s1 - s0; printf "%10d | %9.1f %7.1f %8.0f %9.0f | %7.2f %7.2f %8.2f %6.0f %9.1f %9.0f %6.2f | %9.1f %9.0f | %7.1f %7.1f %7.1f %7.0f\n",
+            n, is, ic, n / is, ik / 1024, st, sc, sc / (n / 1e6), sk / 1024, sk * 1024 / n, pk / 1024, pk / sk,
             ru / n, rk / 1024, v5, r5, vn, rn }'
 done
-echo "(settled: server RSS 5 s after ready, MiB; B/place: that RSS / places; peak/x: VmHWM / settled;"
+echo "(cpu s: user + system CPU seconds of the import, and of the server from launch to ready;"
+echo " settled: server RSS 5 s after ready, MiB; B/place: that RSS / places; peak/x: VmHWM / settled;"
 echo " redis B/p: used_memory / points; 500m, near10: server µs per call from INFO commandstats, v = vicinity, r = redis)"

@@ -31,17 +31,19 @@ struct CSVScanner {
     private static let lineFeed = UInt8(ascii: "\n")
     private static let carriageReturn = UInt8(ascii: "\r")
 
-    init(bytes: [UInt8], file: String) {
+    /// A scanner for all of `bytes`; `atFileStart` skips a byte order mark at their start (false
+    /// for a later piece of a file read in pieces).
+    init(bytes: [UInt8], file: String, atFileStart: Bool = true) {
         self.bytes = bytes
         self.file = file
         end = bytes.count
-        position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        position = atFileStart && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
 
     /// A scanner for the records of `bytes[start..<end]`, where `start` begins physical line
     /// `line`: one part of a file read in parts.
-    init(bytes: [UInt8], file: String, start: Int, end: Int, line: Int) {
-        self.init(bytes: bytes, file: file)
+    init(bytes: [UInt8], file: String, start: Int, end: Int, line: Int, atFileStart: Bool = true) {
+        self.init(bytes: bytes, file: file, atFileStart: atFileStart)
         self.end = end
         position = max(position, start)
         self.line = line
@@ -49,6 +51,12 @@ struct CSVScanner {
 
     /// Where the next record would start.
     var offset: Int { position }
+
+    /// The 1-based line `offset` is on.
+    var currentLine: Int { line }
+
+    /// Whether the scan has reached the end of its bytes.
+    var atEnd: Bool { position >= end }
 
     /// Stops scanning at `end` (a record boundary, or the scan reports an unterminated quote).
     mutating func stop(at end: Int) { self.end = min(end, bytes.count) }

@@ -147,7 +147,7 @@ public struct PlaceCSVReader: Sendable {
         return PlaceFile(path: file, places: first.places, origins: first.origins)
     }
     /// The place one record describes.
-    private func place(
+    func place(
         _ fields: [CSVScanner.Field], header: Header, scanner: CSVScanner, location: SourceLocation
     ) throws(PlacesError) -> Place {
         guard fields.count == header.names.count else {
@@ -202,7 +202,7 @@ public struct PlaceCSVReader: Sendable {
 
 extension PlaceCSVReader {
     /// The column layout a header describes.
-    struct Header {
+    struct Header: Sendable {
         var names: [String] = []
         var id = 0
         var name = 0

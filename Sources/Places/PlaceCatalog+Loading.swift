@@ -25,12 +25,17 @@ extension PlaceCatalog {
         ///   past `GridIndex.maximumHandle` places.
         public mutating func append(_ place: Place) throws(PlacesError) {
             precondition(place.kind == collection.kind, "a loader takes places of its own kind")
-            guard collection.handle(of: place.id) == nil else {
+            let handle = UInt32(collection.count)
+            guard Int(handle) <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(Int(handle))) }
+            // The id is looked up and recorded in one walk of the id table.
+            guard collection.ids.insert(handle, id: place.id, in: collection.texts) == nil else {
                 throw .duplicateID(place.id, at: nil, firstAt: nil)
             }
-            let handle = UInt32(collection.count)
-            do { try builder.append(handle: handle, at: place.coordinate) } catch { throw .geo(error) }
-            _ = collection.appendColumns(place, origin: nil)
+            do { try builder.append(handle: handle, at: place.coordinate) } catch {
+                preconditionFailure("handle \(handle) checked above")
+            }
+            collection.texts.append(id: place.id, name: place.name)
+            collection.setExtras(place, handle)
         }
     }
 

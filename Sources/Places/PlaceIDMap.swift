@@ -70,6 +70,30 @@ struct PlaceIDMap: Sendable {
         count += 1
     }
 
+    /// Records `handle` for `id` unless a handle already has that id, in one probe: a bulk load
+    /// that checks and inserts each id walks its slots once, not twice. The handle's entry must be
+    /// appended to `texts` right after (the table reads it from then on).
+    ///
+    /// - Returns: the handle that has the id already (nothing is then recorded), or nil.
+    mutating func insert(_ handle: UInt32, id: String, in texts: PlaceTexts) -> UInt32? {
+        if (count + 1) * 5 > slots.count * 4 { rehash(capacity: max(16, count * 2), texts: texts) }
+        var id = id
+        let (present, slot) = id.withUTF8 { key -> (UInt32?, Int) in
+            var slot = home(Self.hash(key))
+            while true {
+                let value = slots[slot]
+                if value == 0 { return (nil, slot) }
+                if texts.withID(Int(value - 1), { Self.same($0, key) }) { return (value - 1, slot) }
+                slot += 1
+                if slot == slots.count { slot = 0 }
+            }
+        }
+        if let present { return present }
+        slots[slot] = handle + 1
+        count += 1
+        return nil
+    }
+
     /// Forgets `handle` (its id still readable in `texts`), shifting back the entries after it.
     mutating func remove(_ handle: UInt32, in texts: PlaceTexts) {
         guard var hole = find(handle, in: texts) else { return }

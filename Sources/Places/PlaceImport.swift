@@ -21,6 +21,9 @@ public struct PlaceImport: Sendable {
         places.append(try PlaceDirectory.checked(place))
     }
 
+    /// Appends a place that an earlier `add` has checked.
+    mutating func appendChecked(_ place: Place) { places.append(place) }
+
     /// Takes back the place added last (an importer that finds it is a duplicate across files).
     public mutating func removeLast() { places.removeLast() }
 
@@ -47,4 +50,10 @@ public protocol BulkPlaceStore: PlaceStore {
     /// Stores the batch's places in one transaction, all or none, after deleting every stored
     /// place of `replacingKinds`; returns once durable.
     func store(_ batch: PlaceImport, replacingKinds: Set<String>, progress: ((Int) -> Void)?) throws
+
+    /// Stores an import given piece by piece through a sink, in one transaction, all or none (a
+    /// default holds the pieces in memory: see the extension).
+    func storeStreaming(
+        replacingKinds: Set<String>, replacingEveryKindWritten: Bool, progress: ((Int) -> Void)?,
+        _ body: (any PlaceImportSink) throws -> Void) throws
 }

@@ -20,7 +20,7 @@ extension SQLitePlaceStore {
 
     /// `appendToLog(_:in:)` for `count` changes whose text `text(offset)` makes one at a time.
     @discardableResult
-    static func appendToLog(count: Int, in db: Database, text: (Int) -> String) throws -> LogPosition {
+    static func appendToLog(count: Int, in db: Database, text: (Int) throws -> String) throws -> LogPosition {
         guard count > 0 else { return try fetchHead(db).position }
         let now = Date().timeIntervalSince1970
         guard
@@ -43,7 +43,8 @@ extension SQLitePlaceStore {
                 status |= sqlite3_bind_int64(raw, base + 1, first + Int64(done + row))
                 status |= sqlite3_bind_int64(raw, base + 2, end)
                 status |= sqlite3_bind_double(raw, base + 3, now)
-                status |= bindText(raw, base + 4, text(done + row))
+                let change = try text(done + row)
+                status |= bindText(raw, base + 4, change)
             }
             let stepped = status == SQLITE_OK ? sqlite3_step(raw) : status
             sqlite3_reset(raw)

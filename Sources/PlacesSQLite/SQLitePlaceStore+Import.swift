@@ -121,6 +121,16 @@ extension SQLitePlaceStore: BulkPlaceStore {
         }
     }
 
+    /// The stored places that have an attribute named `name` (a plain name, as `duty`), in (kind,
+    /// id) order: only the rows whose attribute text holds the quoted name are decoded.
+    public func places(withAttribute name: String) throws(SQLiteStoreError) -> [Place] {
+        // LIKE's wildcards in the name only widen the match, which the filter then narrows.
+        let pattern = "%\"" + name + "\"%"
+        return try fetchPlaces(where: "WHERE attributes LIKE ?", arguments: [pattern]).filter {
+            $0.attribute(name) != nil
+        }
+    }
+
     /// The stored places of `kind`, by id.
     public func places(kind: String) throws(SQLiteStoreError) -> [Place] {
         try fetchPlaces(where: "WHERE kind = ?", arguments: [kind])

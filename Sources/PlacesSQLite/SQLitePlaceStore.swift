@@ -495,7 +495,7 @@ public final class SQLitePlaceStore: PlaceStore {
     }
 
     /// A text column (0-based) of the current row.
-    private static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
+    static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)

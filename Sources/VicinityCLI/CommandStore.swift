@@ -11,18 +11,24 @@ protocol CommandStore: BulkPlaceStore {
     func storedPlaces() throws -> [Place]
     /// The places of one kind, in id order.
     func storedPlaces(kind: String) throws -> [Place]
+    /// The places that have an attribute of this name (a plain name such as `duty`).
+    func storedPlaces(withAttribute name: String) throws -> [Place]
 }
 
 extension SQLitePlaceStore: CommandStore {
     var name: String { path }
     func storedPlaces() throws -> [Place] { try places() }
     func storedPlaces(kind: String) throws -> [Place] { try places(kind: kind) }
+    func storedPlaces(withAttribute name: String) throws -> [Place] { try places(withAttribute: name) }
 }
 
 extension PostgresPlaceStore: CommandStore {
     var name: String { settings.description }
     func storedPlaces() throws -> [Place] { try places() }
     func storedPlaces(kind: String) throws -> [Place] { try places().filter { $0.kind == kind } }
+    func storedPlaces(withAttribute name: String) throws -> [Place] {
+        try places().filter { $0.attribute(name) != nil }
+    }
 }
 
 extension DatabaseOptions {

@@ -9,8 +9,8 @@ struct ImportCommand: OutputCommand {
         commandName: "import",
         abstract: "Import places from CSV or GeoJSON files into the database, in one transaction.",
         discussion: """
-            Every file is read and checked first; then all places are stored in one transaction, \
-            so an import is stored whole or not at all. The first bad row stops the import with \
+            The files are read, checked and stored piece by piece in one transaction, so an import \
+            is stored whole or not at all, and its memory does not grow with the files. The first bad row stops the import with \
             FILE:LINE: what is wrong, unless --skip-invalid (then each skipped row is reported and \
             counted). A file named - is standard input (vicinity export --kind cafe | vicinity \
             import - --kind cafe --db other.sqlite). A place whose kind and id are already stored \
@@ -53,63 +53,81 @@ struct ImportCommand: OutputCommand {
         }
         var hoursReport = HoursReport()
         let started = DispatchTime.now().uptimeNanoseconds
-        var batch = PlaceImport()
         var skipped = 0
-        var firstSeen: [String: SourceLocation] = [:]
-        for path in files.map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            let file: PlaceFile
-            do { file = try PlaceLoader.load(argument: path, defaultKind: kind, skipInvalid: skipInvalid) } catch {
-                throw CLIError(error)
-            }
-            for error in file.skipped { output.warning("skipped \(error.description)") }
-            skipped += file.skipped.count
-            for (offset, read) in file.places.enumerated() {
-                let before = batch.places.count
-                var problem: String?
-                let place = ImportCommand.completed(read, zone: zone, calendar: calendar)
-                if let refusal = hoursReport.check(place, at: file.origins[offset], strict: strictHours) {
-                    problem = refusal
-                } else {
-                    // The façade's rules for every place written, whatever the surface.
-                    do { try batch.add(place) } catch { problem = "\(file.origins[offset]): \(error.description)" }
-                }
-                // Within one file the reader has checked; across files the first one wins.
-                if problem == nil, files.count > 1, let added = batch.places.last {
-                    let key = added.kind + "\u{0}" + added.id
-                    if let first = firstSeen[key] {
-                        problem =
-                            PlacesError.duplicateID(place.id, at: file.origins[offset], firstAt: first).description
-                        batch.removeLast()
-                    } else {
-                        firstSeen[key] = file.origins[offset]
+        var imported = 0
+        var readNanoseconds: UInt64 = 0
+        let store = try database.openStore(output: &output)
+        let duty: [String: String] = try replace ? [:] : ImportCommand.storedDuty(store)
+        let bar = ProgressBar(total: 0, label: "importing", enabled: output.streaming)
+        defer { bar.finish() }
+        do {
+            try store.storeStreaming(
+                replacingKinds: replace ? [kind] : [], replacingEveryKindWritten: replace, progress: nil
+            ) { sink in
+                for path in files.map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                    var pieceStarted = DispatchTime.now().uptimeNanoseconds
+                    try PlaceLoader.stream(argument: path, defaultKind: kind, skipInvalid: skipInvalid) { file in
+                        for error in file.skipped { output.warning("skipped \(error.description)") }
+                        skipped += file.skipped.count
+                        var batch = PlaceImport(reservingCapacity: file.places.count)
+                        var origins: [SourceLocation] = []
+                        origins.reserveCapacity(file.places.count)
+                        for (offset, read) in file.places.enumerated() {
+                            var place = ImportCommand.completed(read, zone: zone, calendar: calendar)
+                            let origin = file.origins[offset]
+                            var problem = hoursReport.check(place, at: origin, strict: strictHours)
+                            if problem == nil {
+                                // A refreshed place keeps the duty rota `import-rota` gave it.
+                                if !duty.isEmpty, place.attribute(PlaceHours.dutyAttribute) == nil,
+                                    let spells = duty[place.kind + "\u{0}" + place.id]
+                                {
+                                    place.setAttribute(PlaceHours.dutyAttribute, to: spells)
+                                }
+                                // The façade's rules for every place written, whatever the surface.
+                                do throws(PlacesError) {
+                                    try batch.add(place)
+                                    origins.append(origin)
+                                } catch {
+                                    problem = "\(origin): \(error.description)"
+                                }
+                            }
+                            guard let problem else { continue }
+                            guard skipInvalid else { throw CLIError.data(problem) }
+                            output.warning("skipped \(problem)")
+                            skipped += 1
+                        }
+                        let now = DispatchTime.now().uptimeNanoseconds
+                        readNanoseconds += now - pieceStarted
+                        // The database finds a kind and id read twice; the first place wins.
+                        let repeats = try sink.write(batch, origins: origins)
+                        for (offset, first) in repeats {
+                            let problem = PlacesError.duplicateID(
+                                batch.places[offset].id, at: origins[offset], firstAt: first
+                            ).description
+                            guard skipInvalid else { throw CLIError.data(problem) }
+                            output.warning("skipped \(problem)")
+                            skipped += 1
+                        }
+                        imported += batch.places.count - repeats.count
+                        bar.update(imported)
+                        pieceStarted = DispatchTime.now().uptimeNanoseconds
                     }
                 }
-                guard let problem else { continue }
-                assert(batch.places.count == before)
-                guard skipInvalid else { throw CLIError.data(problem) }
-                output.warning("skipped \(problem)")
-                skipped += 1
             }
-        }
-        hoursReport.warnings().forEach { output.warning($0) }
-        let readSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let store = try database.openStore(output: &output)
-        if !replace { batch = try ImportCommand.keepingDuty(batch, stored: store) }
-        let places = batch.places
-        let kinds = batch.kinds.union([kind])
-        let bar = ProgressBar(total: places.count, label: "importing", enabled: output.streaming)
-        do {
-            try batch.store(into: store, replacingKinds: replace ? kinds : []) { bar.update($0) }
+        } catch let error as CLIError {
+            throw error
+        } catch let error as PlacesError {
+            throw CLIError(error)
         } catch {
-            bar.finish()
             throw CLIError.ioError("\(store.name): \(error)")
         }
-        bar.finish()
+        hoursReport.warnings().forEach { output.warning($0) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let rate = seconds > 0 ? Int(Double(places.count) / seconds) : 0
+        let readSeconds = Double(readNanoseconds) / 1e9
+        let rate = seconds > 0 ? Int(Double(imported) / seconds) : 0
         let skippedText = skipped > 0 ? "; skipped \(skipped) invalid \(skipped == 1 ? "row" : "rows")" : ""
         output.line(
-            "Imported \(places.count) \(places.count == 1 ? "place" : "places") into \(store.name) in "
+            "Imported \(imported) \(imported == 1 ? "place" : "places") into \(store.name) in "
                 + "\(String(format: "%.2f", seconds)) s (\(rate) rows/s; reading and checking "
                 + "\(String(format: "%.2f", readSeconds)) s, storing \(String(format: "%.2f", seconds - readSeconds)) s)"
                 + "\(skippedText).")
@@ -130,36 +148,21 @@ extension ImportCommand {
         return place
     }
 
-    /// The batch with each stored place's duty spells carried over to its new version when the
-    /// file has no `duty` of its own for it: refreshing a place file must not drop the rota that
-    /// `import-rota` added.
-    static func keepingDuty(_ batch: PlaceImport, stored store: any CommandStore) throws(CLIError) -> PlaceImport {
+    /// The duty spells of every stored place that has some, by kind and id (NUL between): an
+    /// import carries them over to a place whose row has no `duty` of its own, since refreshing
+    /// a place file must not drop the rota that `import-rota` added.
+    static func storedDuty(_ store: any CommandStore) throws(CLIError) -> [String: String] {
         var duty: [String: String] = [:]
         do {
-            for kind in batch.kinds {
-                for place in try store.storedPlaces(kind: kind) {
-                    if let spells = place.attribute(PlaceHours.dutyAttribute), !spells.isEmpty {
-                        duty[place.kind + "\u{0}" + place.id] = spells
-                    }
+            for place in try store.storedPlaces(withAttribute: PlaceHours.dutyAttribute) {
+                if let spells = place.attribute(PlaceHours.dutyAttribute), !spells.isEmpty {
+                    duty[place.kind + "\u{0}" + place.id] = spells
                 }
             }
         } catch {
             throw CLIError.ioError("\(store.name): \(error)")
         }
-        guard !duty.isEmpty else { return batch }
-        var carried = PlaceImport(reservingCapacity: batch.places.count)
-        do throws(PlacesError) {
-            for var place in batch.places {
-                if place.attribute(PlaceHours.dutyAttribute) == nil, let spells = duty[place.kind + "\u{0}" + place.id]
-                {
-                    place.setAttribute(PlaceHours.dutyAttribute, to: spells)
-                }
-                try carried.add(place)
-            }
-        } catch {
-            throw CLIError(error)
-        }
-        return carried
+        return duty
     }
 
     /// What an import found in the places' hours: values that do not parse, hours without a zone.

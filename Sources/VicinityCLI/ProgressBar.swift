@@ -9,7 +9,12 @@ final class ProgressBar {
     private let start = DispatchTime.now().uptimeNanoseconds
     private var lastDrawn: UInt64 = 0
 
+    /// Whether the total is known; without it the bar shows the count and the rate alone.
+    private let known: Bool
+
+    /// A bar for `total` rows (0 or less: not known in advance).
     init(total: Int, label: String, enabled: Bool) {
+        known = total > 0
         self.total = max(total, 1)
         self.label = label
         self.enabled = enabled && isatty(STDERR_FILENO) == 1
@@ -19,10 +24,15 @@ final class ProgressBar {
     func update(_ done: Int) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard done >= total || now - lastDrawn > 100_000_000 else { return }
+        guard (known && done >= total) || now - lastDrawn > 100_000_000 else { return }
         lastDrawn = now
         let seconds = max(Double(now - start) / 1e9, 1e-3)
         let rate = Double(done) / seconds
+        guard known else {
+            let line = "\r\(label) \(done) rows, \(Int(rate)) rows/s, \(String(format: "%.1f", seconds)) s\u{1B}[K"
+            FileHandle.standardError.write(Data(line.utf8))
+            return
+        }
         let fraction = min(1, Double(done) / Double(total))
         let width = 24
         let filled = Int(fraction * Double(width))

@@ -37,3 +37,26 @@ extension PlaceLoader {
             bytes: StandardInput.bytes(), name: StandardInput.name, defaultKind: defaultKind, skipInvalid: skipInvalid)
     }
 }
+
+extension PlaceLoader {
+    /// Streams the places of a file the command line names, `-` being standard input (see
+    /// `stream(_:defaultKind:format:skipInvalid:pieceBytes:body:)`).
+    static func stream(
+        argument path: String, defaultKind: String, skipInvalid: Bool = false, body: (PlaceFile) throws -> Void
+    ) throws {
+        if path == StandardInput.argument {
+            var source =
+                StandardInput.given.map { PlaceByteSource(bytes: $0, name: StandardInput.name) }
+                ?? PlaceByteSource(descriptor: STDIN_FILENO, name: StandardInput.name)
+            try stream(&source, defaultKind: defaultKind, skipInvalid: skipInvalid, body: body)
+            return
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw PlacesError.cannotRead(file: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var source = PlaceByteSource(descriptor: descriptor, name: path)
+        try stream(&source, defaultKind: defaultKind, skipInvalid: skipInvalid, body: body)
+    }
+}

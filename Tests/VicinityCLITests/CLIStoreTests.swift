@@ -60,6 +60,39 @@ import Testing
         #expect(after.2 == before.2)
     }
 
+    @Test func anIdRepeatedInAnotherFileNamesBothAndStoresNothing() throws {
+        let db = TestEnvironment.freshDatabase()
+        let first = try Self.write("id,name,lat,lon\na,A,1,1\nb,B,2,2\n", name: "first.csv")
+        let second = try Self.write("id,name,lat,lon\nc,C,1,1\nb,Again,2,2\n", name: "second.csv")
+        let failed = CLI.test(["import", first, second, "--kind", "town", "--db", db])
+        #expect(failed.status == 65)
+        #expect(failed.standardError == "vicinity: \(second):3: duplicate id \"b\" (first at \(first):3)\n")
+        #expect(try SQLitePlaceStore(path: db).places().isEmpty)
+        let skipped = CLI.test(["import", first, second, "--kind", "town", "--skip-invalid", "--db", db])
+        #expect(skipped.status == 0, "\(skipped.standardError)")
+        #expect(skipped.standardOutput.contains("Imported 3 places"))
+        #expect(try SQLitePlaceStore(path: db).places().map(\.name) == ["A", "B", "C"])
+    }
+
+    @Test func aLargeFileFromStandardInputIsReadInPieces() throws {
+        let db = TestEnvironment.freshDatabase()
+        var rows = ["id,name,lat,lon"]
+        // About 6 MiB: more than one piece.
+        for number in 0..<150_000 {
+            rows.append("p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)")
+        }
+        rows.append("p7,Again,1,1")
+        let outcome = CLI.test(
+            ["import", "-", "--kind", "town", "--db", db], input: rows.joined(separator: "\n") + "\n")
+        #expect(outcome.status == 65)
+        #expect(outcome.standardError == "vicinity: <stdin>:150002: duplicate id \"p7\" (first at line 9)\n")
+        rows.removeLast()
+        let stored = CLI.test(
+            ["import", "-", "--kind", "town", "--db", db], input: rows.joined(separator: "\n") + "\n")
+        #expect(stored.status == 0, "\(stored.standardError)")
+        #expect(try SQLitePlaceStore(path: db).places().count == 150_000)
+    }
+
     @Test func skipInvalidReportsEachRowAndImportsTheRest() throws {
         let db = TestEnvironment.freshDatabase()
         let file = try Self.write("id,name,lat,lon\na,A,1,1\nb,B,nan,1\nc,C,1,1,extra\na,Again,2,2\nd,D,3,3\n")

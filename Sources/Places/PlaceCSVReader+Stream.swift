@@ -1,0 +1,81 @@
+extension PlaceCSVReader {
+    /// Reads CSV piece by piece: memory stays near `pieceBytes` (plus the longest record) whatever
+    /// the file's size.
+    ///
+    /// Each piece is scanned up to its last line feed; a record whose quoted field goes on past it
+    /// is kept, with the rest, for the next piece, so records and line breaks are never cut. `body` gets each piece's places, origins and (with `skipInvalid`) the rows left
+    /// out, in file order. Unlike `parse`, repeated ids are **not** looked for: the caller must
+    /// (an import lets the database find them).
+    ///
+    /// - Throws: the first `PlacesError` of the file (header, record, unterminated quote, a read
+    ///   error), or what `body` throws; the pieces before it have been given to `body`.
+    public func stream(
+        _ source: inout PlaceByteSource, file: String, pieceBytes: Int = 4 << 20, body: (PlaceFile) throws -> Void
+    ) throws {
+        var pending: [UInt8] = []
+        var line = 1
+        var atFileStart = true
+        var header: Header?
+        var target = pieceBytes
+        var fields: [CSVScanner.Field] = []
+        while true {
+            let ended = try source.fill(&pending, until: target)
+            // Whole lines only, until the end: a line break (CR LF) is never cut in two.
+            let limit = ended ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
+            var scanner = CSVScanner(
+                bytes: pending, file: file, start: 0, end: limit, line: line, atFileStart: atFileStart)
+            var kept = scanner.offset
+            var keptLine = line
+            var places: [Place] = []
+            var origins: [SourceLocation] = []
+            var skipped: [PlacesError] = []
+            while true {
+                let start = scanner.offset
+                let startLine = scanner.currentLine
+                let recordLine: Int?
+                do throws(PlacesError) {
+                    recordLine = try scanner.next(into: &fields)
+                } catch {
+                    // A quoted field that goes on in the next piece: read again with the rest.
+                    if !ended, case .unterminatedQuote = error {
+                        kept = start
+                        keptLine = startLine
+                        break
+                    }
+                    throw error
+                }
+                guard let recordLine else {
+                    kept = scanner.offset
+                    keptLine = scanner.currentLine
+                    break
+                }
+                kept = scanner.offset
+                keptLine = scanner.currentLine
+                let location = SourceLocation(file: file, position: .line(recordLine))
+                guard let header else {
+                    header = try Header(fields: fields, scanner: scanner, location: location)
+                    continue
+                }
+                do throws(PlacesError) {
+                    places.append(try place(fields, header: header, scanner: scanner, location: location))
+                    origins.append(location)
+                } catch {
+                    guard skipInvalid else { throw error }
+                    skipped.append(error)
+                }
+            }
+            if !places.isEmpty || !skipped.isEmpty {
+                try body(PlaceFile(path: file, places: places, origins: origins, skipped: skipped))
+            }
+            if ended {
+                guard header != nil else { throw PlacesError.missingHeader(file: file) }
+                return
+            }
+            // No whole record in the piece: read a larger one.
+            target = kept == 0 ? max(pending.count * 2, pieceBytes) : pieceBytes
+            pending.removeFirst(kept)
+            line = keptLine
+            atFileStart = atFileStart && kept == 0
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Geo
+import Places
+import Testing
+
+@testable import PlacesSQLite
+
+/// An import written piece by piece (`storeStreaming`) stores what the whole-batch import stores,
+/// logs the same changes, finds repeated keys across pieces and keeps all or nothing.
+@Suite struct StreamingImportTests {
+    struct Stop: Error {}
+
+    static func place(_ id: String, kind: String = "pharmacy", name: String? = nil, city: String? = nil) throws -> Place
+    {
+        let number = Double(id.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) % 1_000 }) / 20
+        return Place(
+            id: id, kind: kind, name: name ?? "Name \(id)",
+            coordinate: try Coordinate(latitude: number - 25, longitude: number * 2 - 50),
+            attributes: city.map { ["city": $0] } ?? [:], attributeNames: city == nil ? [] : ["city"])
+    }
+
+    static func changes(_ store: SQLitePlaceStore) throws -> [DirectoryChange] {
+        guard case .changes(let entries) = try store.changes(after: LogPosition(0), limit: 1_000_000) else {
+            Issue.record("log trimmed")
+            return []
+        }
+        return entries.map(\.change)
+    }
+
+    /// A store holding some places of two kinds before the import.
+    static func seeded() throws -> SQLitePlaceStore {
+        let store = try SQLitePlaceStore(path: try SQLitePlaceStoreTests.temporaryDatabase())
+        var batch = PlaceImport()
+        for number in 0..<50 { try batch.add(try place("old\(number)", city: number % 3 == 0 ? "X" : nil)) }
+        for number in 0..<10 { try batch.add(try place("c\(number)", kind: "cafe")) }
+        try store.store(batch, replacingKinds: [], progress: nil)
+        return store
+    }
+
+    @Test(arguments: [false, true])
+    func piecesStoreAndLogWhatOneBatchDoes(replace: Bool) throws {
+        var places: [Place] = []
+        for number in 0..<700 {
+            places.append(
+                try Self.place(
+                    number < 30 ? "old\(number * 2)" : "n\(number * 7919 % 1_000)",
+                    kind: number % 5 == 0 ? "cafe" : "pharmacy",
+                    city: number % 4 == 0 ? "İzmir \"q\"" : nil))
+        }
+        var batch = PlaceImport()
+        for place in places { try batch.add(place) }
+        let whole = try Self.seeded()
+        try whole.store(batch, replacingKinds: replace ? batch.kinds : [], progress: nil)
+        let streamed = try Self.seeded()
+        try streamed.storeStreaming(replacingKinds: [], replacingEveryKindWritten: replace, progress: nil) { sink in
+            var start = 0
+            while start < places.count {
+                let end = min(places.count, start + 97)
+                var piece = PlaceImport()
+                for place in places[start..<end] { try piece.add(place) }
+                let origins = (start..<end).map { Places.SourceLocation(file: "f.csv", position: .line($0 + 2)) }
+                #expect(try sink.write(piece, origins: origins).isEmpty)
+                start = end
+            }
+        }
+        #expect(try streamed.places() == whole.places())
+        #expect(try Self.changes(streamed) == Self.changes(whole))
+    }
+
+    @Test func aKeyWrittenTwiceIsLeftOutAndNamesTheFirst() throws {
+        let store = try Self.seeded()
+        try store.storeStreaming(replacingKinds: [], replacingEveryKindWritten: false, progress: nil) { sink in
+            var first = PlaceImport()
+            try first.add(try Self.place("a", name: "First"))
+            try first.add(try Self.place("b"))
+            #expect(
+                try sink.write(
+                    first,
+                    origins: [
+                        Places.SourceLocation(file: "one.csv", position: .line(2)),
+                        .init(file: "one.csv", position: .line(3)),
+                    ]
+                ).isEmpty)
+            var second = PlaceImport()
+            try second.add(try Self.place("c"))
+            try second.add(try Self.place("a", name: "Second"))
+            try second.add(try Self.place("a", kind: "cafe"))
+            try second.add(try Self.place("c"))
+            let repeats = try sink.write(
+                second,
+                origins: [
+                    .init(file: "two.json", position: .feature(0)), .init(file: "two.json", position: .feature(1)),
+                    .init(file: "two.json", position: .feature(2)), .init(file: "two.json", position: .feature(3)),
+                ])
+            #expect(repeats.map(\.offset) == [1, 3])
+            #expect(
+                repeats.map(\.firstAt) == [
+                    .init(file: "one.csv", position: .line(2)), .init(file: "two.json", position: .feature(0)),
+                ])
+        }
+        #expect(try store.places(kind: "pharmacy").first { $0.id == "a" }?.name == "First")
+        #expect(try store.places(kind: "cafe").contains { $0.id == "a" })
+    }
+
+    @Test func aFailureInTheBodyStoresNothingAndIsThrownAsItIs() throws {
+        let store = try Self.seeded()
+        let before = (try store.places(), try Self.changes(store))
+        #expect(throws: Stop.self) {
+            try store.storeStreaming(replacingKinds: ["cafe"], replacingEveryKindWritten: true, progress: nil) { sink in
+                var piece = PlaceImport()
+                for number in 0..<300 { try piece.add(try Self.place("x\(number)")) }
+                _ = try sink.write(
+                    piece, origins: (0..<300).map { Places.SourceLocation(file: "f", position: .line($0)) })
+                throw Stop()
+            }
+        }
+        #expect(try store.places() == before.0)
+        #expect(try Self.changes(store) == before.1)
+        // And the next import runs (the temporary tables are gone with the transaction).
+        try store.storeStreaming(replacingKinds: [], replacingEveryKindWritten: false, progress: nil) { sink in
+            var piece = PlaceImport()
+            try piece.add(try Self.place("x0"))
+            #expect(try sink.write(piece, origins: [Places.SourceLocation(file: "f")]).isEmpty)
+        }
+        #expect(try store.places().count == before.0.count + 1)
+    }
+}
