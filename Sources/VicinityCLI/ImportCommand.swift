@@ -56,6 +56,10 @@ struct ImportCommand: OutputCommand {
         var skipped = 0
         var imported = 0
         var readNanoseconds: UInt64 = 0
+        // A failed import leaves no database file it made: the input is read while it is stored.
+        let made = try database.postgresSettings() == nil ? try ImportCommand.newFile(database.locate()) : nil
+        var stored = false
+        defer { if !stored, let made { ImportCommand.remove(database: made) } }
         let store = try database.openStore(output: &output)
         let duty: [String: String] = try replace ? [:] : ImportCommand.storedDuty(store)
         let bar = ProgressBar(total: 0, label: "importing", enabled: output.streaming)
@@ -121,6 +125,7 @@ struct ImportCommand: OutputCommand {
         } catch {
             throw CLIError.ioError("\(store.name): \(error)")
         }
+        stored = true
         hoursReport.warnings().forEach { output.warning($0) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let readSeconds = Double(readNanoseconds) / 1e9
@@ -135,6 +140,16 @@ struct ImportCommand: OutputCommand {
 }
 
 extension ImportCommand {
+    /// The database's path when no file is there yet.
+    static func newFile(_ database: Database) -> String? {
+        FileManager.default.fileExists(atPath: database.path) ? nil : database.path
+    }
+
+    /// Removes a database file and SQLite's files beside it.
+    static func remove(database path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     /// The place with `--tz` and `--holidays` filled in where it has no value of its own (every
     /// place: one without hours may get a duty rota later, whose times are in its zone).
     static func completed(_ place: Place, zone: String?, calendar: String?) -> Place {

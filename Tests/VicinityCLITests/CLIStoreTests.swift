@@ -74,6 +74,21 @@ import Testing
         #expect(try SQLitePlaceStore(path: db).places().map(\.name) == ["A", "B", "C"])
     }
 
+    /// Found in review: the streaming import opened (and so made) the database before reading
+    /// its input, and a bad file left an empty database behind where there was none.
+    @Test func aFailedImportLeavesNoDatabaseItMade() throws {
+        let db = TestEnvironment.freshDatabase()
+        let bad = try Self.write("id,name,lat,lon\na,A,1,1\nb,B,91,2\n", name: "bad.csv")
+        let failed = CLI.test(["import", bad, "--kind", "town", "--db", db])
+        #expect(failed.status == 65, "\(failed.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: db), "a failed import left \(db)")
+        let good = try Self.write("id,name,lat,lon\na,A,1,1\n", name: "good.csv")
+        #expect(CLI.test(["import", good, "--kind", "town", "--db", db]).status == 0)
+        // A database that was there stays, unchanged.
+        #expect(CLI.test(["import", bad, "--kind", "town", "--db", db]).status == 65)
+        #expect(try SQLitePlaceStore(path: db).places().map(\.id) == ["a"])
+    }
+
     @Test func aLargeFileFromStandardInputIsReadInPieces() throws {
         let db = TestEnvironment.freshDatabase()
         var rows = ["id,name,lat,lon"]
