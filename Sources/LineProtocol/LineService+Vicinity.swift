@@ -154,7 +154,7 @@ extension LineService {
                     var row: [RESPReply] = [
                         .text(hit.id), .text(hit.name),
                         .doubleText(fixed(hit.distanceMeters / unit.meters, decimals: 4)),
-                        .doubleText(fixed(hit.bearingDegrees, decimals: 1)),
+                        .doubleText(bearingText(hit.bearingDegrees)),
                     ]
                     if withCoordinates {
                         row.append(
@@ -174,7 +174,11 @@ extension LineService {
             rows.appendText(hit.id)
             rows.appendText(hit.name)
             appendFixed(hit.distanceMeters / unit.meters, decimals: 4, to: &rows)
-            appendFixed(hit.bearingDegrees, decimals: 1, to: &rows)
+            if hit.bearingDegrees < 359.9 {
+                appendFixed(hit.bearingDegrees, decimals: 1, to: &rows)
+            } else {
+                rows.appendText(bearingText(hit.bearingDegrees))
+            }
             if withCoordinates {
                 rows.appendText(NumberText.plain(hit.coordinate.latitude))
                 rows.appendText(NumberText.plain(hit.coordinate.longitude))
@@ -210,6 +214,13 @@ extension LineService {
     ]
 
     static func fixed(_ value: Double, decimals: Int) -> String { FixedDecimal.format(value, fractionDigits: decimals) }
+
+    /// A bearing in degrees, [0, 360), to 0.1°: one that rounds to 360.0 is north, `0.0` (as the
+    /// HTTP API serves it).
+    static func bearingText(_ degrees: Double) -> String {
+        let text = fixed(degrees, decimals: 1)
+        return text == "360.0" ? "0.0" : text
+    }
 
     // MARK: - Writes
 

@@ -240,7 +240,7 @@ enum WatchEventText {
             if let (distance, bearing) = event.measure() {
                 out.writeString(
                     ",\"distance\":\(LineService.fixed(distance, decimals: 4)),\"bearing\":"
-                        + LineService.fixed(bearing, decimals: 1))
+                        + LineService.bearingText(bearing))
             }
         } else if event.kind == .center {
             if let center = event.center {
