@@ -93,13 +93,9 @@ public struct Place: Sendable, Hashable {
     init(
         id: String, kind: String, name: String, coordinate: Coordinate, values: [String], checkedNames: [String]
     ) {
-        self.id = id
-        self.kind = kind
-        self.name = name
-        self.coordinate = coordinate
-        self.attributeNames = checkedNames
-        self.attributeValues = values
-        self.hours = PlaceHours.compile(names: checkedNames, values: values)
+        self.init(
+            id: id, kind: kind, name: name, coordinate: coordinate, checkedNames: checkedNames, values: values,
+            hours: PlaceHours.compile(names: checkedNames, values: values))
     }
 
     /// Recreates a place from parts a catalog kept apart, hours already compiled from them.
