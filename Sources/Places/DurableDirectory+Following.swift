@@ -146,7 +146,6 @@ extension DurableDirectory {
     private func applyLogged(_ entries: [LoggedChange], own: Bool) throws -> [LogPosition: PlacesError] {
         var problem: String?
         var unapplied: [LogPosition: PlacesError] = [:]
-        var count: UInt64 = 0
         var last: LoggedChange?
         withWriteLock { directory in
             // Without watches or kept history the changes need no capture for them (read under
@@ -200,22 +199,23 @@ extension DurableDirectory {
                     for entry in entries[offset..<end] { unapplied[entry.position] = failure }
                     problem = "a stored change at position \(entries[offset].position) could not be applied in memory"
                 }
-                applied.store(entries[end - 1].position, ordering: .releasing)
-                count += UInt64(end - offset)
-                last = entries[end - 1]
-                offset = end
-            }
-            // Still under the write lock: whoever sees the changes sees them counted.
-            guard let last else { return }
-            status.withLock { status in
-                status.applied = last.position
-                status.appliedCommittedAt = last.committedAt
-                if own { status.ownChanges += count } else { status.followedChanges += count }
-                if status.latest < last.position {
-                    status.latest = last.position
-                    status.latestCommittedAt = last.committedAt
+                // Counted under the write lock and before the position moves: whoever sees the
+                // changes or the new position sees them counted.
+                let newest = entries[end - 1]
+                let count = UInt64(end - offset)
+                status.withLock { status in
+                    status.applied = newest.position
+                    status.appliedCommittedAt = newest.committedAt
+                    if own { status.ownChanges += count } else { status.followedChanges += count }
+                    if status.latest < newest.position {
+                        status.latest = newest.position
+                        status.latestCommittedAt = newest.committedAt
+                    }
+                    if status.latest <= newest.position { status.behindSince = nil }
                 }
-                if status.latest <= last.position { status.behindSince = nil }
+                applied.store(newest.position, ordering: .releasing)
+                last = newest
+                offset = end
             }
         }
         for subscriber in watchHub.takeWakes() { subscriber.wake() }
@@ -239,17 +239,18 @@ extension DurableDirectory {
             let old = directory
             directory = snapshot.directory
             let previous = applied.load(ordering: .relaxed)
+            // Counted before the position moves: whoever sees the new position sees the reload.
+            status.withLock { status in
+                status.applied = snapshot.position
+                status.appliedCommittedAt = snapshot.committedAt
+                status.reloads += 1
+                if status.latest <= snapshot.position { status.behindSince = nil }
+            }
             applied.store(snapshot.position, ordering: .releasing)
             bumpAllVersions(in: directory)
             watchHub.reload(from: old, to: directory, position: snapshot.position, previous: previous)
         }
         for subscriber in watchHub.takeWakes() { subscriber.wake() }
-        status.withLock { status in
-            status.applied = snapshot.position
-            status.appliedCommittedAt = snapshot.committedAt
-            status.reloads += 1
-            if status.latest <= snapshot.position { status.behindSince = nil }
-        }
         resumeWaiters()
     }
 

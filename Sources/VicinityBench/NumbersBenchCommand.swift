@@ -90,7 +90,8 @@ struct NumbersBenchCommand: OutputCommand {
 }
 
 /// Receives a `Double`'s shortest text from the standard library as ASCII bytes, as the HTTP
-/// front end's `JSONText` did before fixed decimals.
+/// front end's `JSONText` did before fixed decimals: a frozen copy of that writer, kept as the
+/// baseline the fixed-decimal writer is timed against, so it must not follow `JSONText`'s changes.
 private struct ByteSink: TextOutputStream {
     let start: UnsafeMutablePointer<UInt8>
     var written = 0
