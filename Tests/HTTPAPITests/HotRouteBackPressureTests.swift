@@ -116,8 +116,8 @@ import Testing
         // Far more than the loop answers while the other question is asked, even on a loaded
         // machine (10,000 were all answered first once, during a full run on two cores).
         let requests = 200_000
-        let pipeline = try PipelineClient(port: port)
-        pipeline.sendAndDiscardAnswers(String(repeating: Self.medium, count: requests))
+        let pipeline = try RawClient(port: port)
+        pipeline.sendDiscardingAnswers(String(repeating: Self.medium, count: requests))
         for _ in 0..<600 where server.hotRouteAnswers < 50 { try await Task.sleep(for: .milliseconds(50)) }
         let before = server.hotRouteAnswers
         #expect(before >= 50 && before < requests, "\(before) answered before the other question")
@@ -129,59 +129,8 @@ import Testing
         // Without turns, the rest of the pipeline read so far (up to a read of 4 × 64 KiB, about
         // 2,900 requests) came first.
         #expect(after < requests, "the pipeline was answered before the other question")
-        pipeline.close()
+        pipeline.stopDiscarding()
         await server.shutdown()
         try await loop.shutdownGracefully()
-    }
-}
-
-/// A client that sends a pipeline in one go and reads its answers, throwing them away, until it
-/// is closed; on threads of its own.
-private final class PipelineClient: Sendable {
-    private let socketDescriptor: Int32
-    private let done = DispatchSemaphore(value: 0)
-
-    init(port: Int) throws {
-        socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard status == 0 else {
-            Glibc.close(socketDescriptor)
-            throw POSIXError(.ECONNREFUSED)
-        }
-    }
-
-    func sendAndDiscardAnswers(_ text: String) {
-        let descriptor = socketDescriptor
-        Thread.detachNewThread { [done] in
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while buffer.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, $0.count, 0) }) > 0 {}
-            done.signal()
-        }
-        Thread.detachNewThread {
-            let bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes {
-                    send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-                }
-                if sent <= 0 { return }
-                offset += sent
-            }
-        }
-    }
-
-    /// Shuts the connection and waits for the reading thread to stop.
-    func close() {
-        shutdown(socketDescriptor, Int32(SHUT_RDWR))
-        done.wait()
-        Glibc.close(socketDescriptor)
     }
 }

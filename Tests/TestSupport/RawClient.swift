@@ -8,6 +8,8 @@ import Foundation
 /// back — what a client that speaks no protocol library sends and sees.
 public final class RawClient: @unchecked Sendable {
     private let socketDescriptor: Int32
+    /// Signalled when `sendDiscardingAnswers`'s reading thread stops.
+    private let discarding = DispatchSemaphore(value: 0)
 
     /// Connects to 127.0.0.1 on `port`; throws `ECONNREFUSED` when nothing accepts.
     ///
@@ -54,6 +56,33 @@ public final class RawClient: @unchecked Sendable {
 
     /// Sends no more: the peer reads the end of its input (`shutdown(SHUT_WR)`); reading goes on.
     public func shutdownWriting() { shutdown(socketDescriptor, Int32(SHUT_WR)) }
+
+    /// Sends `text` on a thread of its own while another thread reads and throws away whatever
+    /// comes back: a client that pipelines without waiting for answers. `stopDiscarding()` ends it.
+    public func sendDiscardingAnswers(_ text: String) {
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while buffer.withUnsafeMutableBytes({ recv(self.socketDescriptor, $0.baseAddress, $0.count, 0) }) > 0 {}
+            self.discarding.signal()
+        }
+        Thread.detachNewThread {
+            let bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(self.socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }
+    }
+
+    /// Shuts the connection both ways and waits for `sendDiscardingAnswers`'s reader to stop.
+    public func stopDiscarding() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        discarding.wait()
+    }
 
     /// Reads until `count` bytes came, the peer closed, or 30 s passed.
     public func receive(atLeast count: Int) -> String { receive { $0.count >= count } }
