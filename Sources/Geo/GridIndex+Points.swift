@@ -16,15 +16,7 @@ extension GridIndex {
         let ranges = slots(inCapAround: center, angularRadius: angularRadius)
         stored.withUnsafeBufferPointer { stored in
             handles.withUnsafeBufferPointer { handles in
-                // Touch every cache line of the runs first, so that their misses overlap (as
-                // `RadiusSearch` does) instead of queueing behind `body`.
-                var touched = 0.0
-                var touchedHandles: UInt32 = 0
-                for range in ranges {
-                    for slot in stride(from: range.start, to: range.end, by: 4) { touched += stored[slot].latitude }
-                    for slot in stride(from: range.start, to: range.end, by: 16) { touchedHandles |= handles[slot] }
-                }
-                if touched.isNaN && touchedHandles == 0 { return }
+                guard Self.touch(ranges, stored: stored, handles: handles) else { return }
                 for range in ranges {
                     for slot in range.start..<range.end {
                         body(handles[slot], stored[slot].latitude, stored[slot].longitude)
