@@ -79,7 +79,7 @@ struct HotRequest: Sendable {
 
     /// The operation's query and `Accept` as the generated deserializer decodes them, and its
     /// serializer's check that `application/json` is acceptable; nil when any of it would fail.
-    private static func operation(_ operationID: String, _ values: [Substring: [String]], _ fields: HTTPFields)
+    private static func operation(_ operationID: String, _ values: QueryPairs, _ fields: HTTPFields)
         -> Operation?
     {
         let converter = HotRequest.converter
@@ -135,21 +135,51 @@ struct HotRequest: Sendable {
         return value
     }
 
+    /// The values of a query by name, each name's in order, found by comparing the name's bytes: a
+    /// query has a handful of names, all printable ASCII (`init` sends any other target to the
+    /// generated server), for which byte equality is `String` equality, and a scan of a few pairs
+    /// costs less than hashing `Substring`s into a dictionary.
+    struct QueryPairs {
+        private var names: [Substring] = []
+        private var texts: [[String]] = []
+
+        /// The values of `name`, in order; nil when the query does not name it.
+        subscript(name: String) -> [String]? {
+            var name = name
+            return name.withUTF8 { wanted in
+                for index in names.indices where names[index].utf8.elementsEqual(wanted) { return texts[index] }
+                return nil
+            }
+        }
+
+        fileprivate mutating func append(_ text: String, to name: Substring) {
+            if let index = names.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
+                texts[index].append(text)
+            } else {
+                names.append(name)
+                texts.append([text])
+            }
+        }
+    }
+
     /// The query's values by name, in order, decoded as the generated decoder decodes them (`+` a
     /// space, then percent-decoding; a value that is not valid percent-encoded UTF-8 becomes
     /// empty). Nil for a query the generated decoder refuses (a pair without `=`, an empty pair
     /// but for one after the last `&`) or whose names need decoding.
-    static func values(of query: Substring) -> [Substring: [String]]? {
-        var pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+    static func values(of query: Substring) -> QueryPairs? {
+        // Split on the byte `&`: for printable ASCII the same as on the `Character`, without
+        // looking for grapheme breaks.
+        var pairs = query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
         if pairs.last?.isEmpty == true { pairs.removeLast() }
-        var values: [Substring: [String]] = [:]
-        for pair in pairs {
+        var values = QueryPairs()
+        for pairBytes in pairs {
+            let pair = Substring(pairBytes)
             guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
             let name = pair[..<equals]
             guard !name.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
                 return nil
             }
-            values[name, default: []].append(decoded(pair[pair.utf8.index(after: equals)...]))
+            values.append(decoded(pair[pair.utf8.index(after: equals)...]), to: name)
         }
         return values
     }

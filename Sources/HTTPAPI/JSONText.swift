@@ -138,10 +138,14 @@ struct JSONText: ~Copyable {
     /// rounds to 360 written 0.
     mutating func bearing(_ degrees: Double) {
         let decimals = ServedPrecision.bearingDecimals
-        guard let rounded = RoundedDecimal(degrees, decimals: decimals), rounded.steps >= 36_000 else {
+        guard let rounded = RoundedDecimal(degrees, decimals: decimals) else {
             return decimal(degrees, decimals: decimals)
         }
-        raw("0")
+        if rounded.steps >= 36_000 { return raw("0") }
+        // `decimal`'s text, from the value rounded once.
+        guard rounded.isShortestText else { return number(rounded.doubleValue) }
+        reserve(RoundedDecimal.maximumTextLength)
+        count += rounded.write(to: base + count, trimmed: true)
     }
 
     /// Appends a whole number.
