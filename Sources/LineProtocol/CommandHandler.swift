@@ -38,10 +38,23 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let maximumGroup = 1_024
     /// The connection's geo watches (made with the session; their subscriber on the first watch).
     private var watches: ConnectionWatches?
+    /// Replies encoded and not yet handed to the channel: the replies of one read go through the
+    /// pipeline as one buffer (one allocation, one write), handed over before every flush, before
+    /// any other write, and whenever it holds `handOverBytes`.
+    private var output: ByteBuffer?
+    /// The most reply bytes kept before they are handed to the channel (which then counts them
+    /// against its high-water mark).
+    static let handOverBytes = 1 << 16
+    /// Whether each reply goes to the channel on its own (for `RequestLogHandler`, which pairs
+    /// each write with a request).
+    private let handsOverEachReply: Bool
 
-    init(service: LineService, configuration: ServerConfiguration) {
+    /// - Parameter handsOverEachReply: write each reply to the channel as it is encoded rather
+    ///   than those of a read together (a request log needs one write per reply).
+    init(service: LineService, configuration: ServerConfiguration, handsOverEachReply: Bool = false) {
         self.service = service
         self.configuration = configuration
+        self.handsOverEachReply = handsOverEachReply
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -94,7 +107,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        context.flush()
+        flushOutput(context: context)
         context.fireChannelReadComplete()
     }
 
@@ -108,7 +121,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             message = "ERR Protocol error: \(error)"
         }
         write(.error(message), context: context)
-        context.flush()
+        flushOutput(context: context)
         context.close(promise: nil)
     }
 
@@ -149,6 +162,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// events written, an error, and the connection closed.
     func writeWatchEvents(context: ChannelHandlerContext) {
         guard !closed, let watches, let subscriber = watches.current else { return }
+        handOver(context: context)
         var wrote = false
         while context.channel.isWritable || subscriber.isClosed {
             let events = subscriber.take()
@@ -172,7 +186,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 .error(
                     "ERR closing the connection: its watch events were not read in time (more than "
                         + "\(watches.capacity) waiting)"), context: context)
-            context.flush()
+            flushOutput(context: context)
             context.close(promise: nil)
             return
         }
@@ -196,7 +210,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         draining = true
         if !busy && queue.isEmpty {
             closed = true
-            context.flush()
+            flushOutput(context: context)
             context.close(promise: nil)
         }
     }
@@ -241,12 +255,12 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 }
             }
         }
-        if flush || !context.channel.isWritable { context.flush() }
+        if flush || !context.channel.isWritable { flushOutput(context: context) }
         if queue.count < 512, !closed, context.channel.isWritable { setAutoRead(true, context: context) }
         if draining, !busy, queue.isEmpty, !closed {
             closed = true
             // Unflushed replies would be dropped by the close.
-            context.flush()
+            flushOutput(context: context)
             context.close(promise: nil)
         }
     }
@@ -286,6 +300,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         write(reply, context: context)
         if updated.closing {
             closed = true
+            handOver(context: context)
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
                 context.close(promise: nil)
             }
@@ -294,10 +309,31 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if resume { process(context: context, flush: true) }
     }
 
+    /// Encodes a reply after those not yet handed over (as Redis appends a reply to its client's
+    /// output buffer); a full buffer goes to the channel at once.
     private func write(_ reply: RESPReply, context: ChannelHandlerContext) {
-        var buffer = context.channel.allocator.buffer(capacity: 64)
+        var buffer = output ?? context.channel.allocator.buffer(capacity: 1_024)
+        // Not held twice while it grows.
+        output = nil
         RESPReplyEncoder.write(reply, format: format, to: &buffer)
+        if handsOverEachReply || buffer.readableBytes >= CommandHandler.handOverBytes {
+            context.write(wrapOutboundOut(buffer), promise: nil)
+        } else {
+            output = buffer
+        }
+    }
+
+    /// Hands the replies encoded so far to the channel (not flushed).
+    private func handOver(context: ChannelHandlerContext) {
+        guard let buffer = output else { return }
+        output = nil
         context.write(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    /// Hands the replies over and flushes them.
+    private func flushOutput(context: ChannelHandlerContext) {
+        handOver(context: context)
+        context.flush()
     }
 
     /// How other connections reach this one: its addresses, a close, and a write that goes out past

@@ -73,7 +73,9 @@ public final class LineServer: Service, Sendable {
                     }
                     try handlers.addHandler(ByteToMessageHandler(RESPRequestDecoder(limits: configuration.limits)))
                     if logsRequests { try handlers.addHandler(RequestLogHandler(logger: logger)) }
-                    try handlers.addHandler(CommandHandler(service: service, configuration: configuration))
+                    try handlers.addHandler(
+                        CommandHandler(
+                            service: service, configuration: configuration, handsOverEachReply: logsRequests))
                 }
             }
         let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()

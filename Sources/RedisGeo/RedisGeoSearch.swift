@@ -272,6 +272,26 @@ public struct RedisGeoSearch: Sendable, Hashable {
     /// The hits sorted by distance when every distance differs from every other by more than
     /// their errors (and none is NaN), so that any correct sort gives Redis's order; nil otherwise.
     private static func sortedIfDistinct(_ hits: [RedisGeoHit], descending: Bool) -> [RedisGeoHit]? {
+        let distances = hits.map(\.distanceMeters)
+        guard
+            let order = distances.withUnsafeBufferPointer({
+                PackedDistanceSort.order($0, descending: descending)
+            })
+        else { return sortedPairsIfDistinct(hits, descending: descending) }
+        return hits.withUnsafeBufferPointer { hits -> [RedisGeoHit]? in
+            for index in order.indices.dropFirst() {
+                let nearer = hits[order[descending ? index : index - 1]]
+                let farther = hits[order[descending ? index - 1 : index]]
+                guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
+                else { return nil }
+            }
+            return order.map { hits[$0] }
+        }
+    }
+
+    /// `sortedIfDistinct` for what `PackedDistanceSort` does not take (negative or infinite
+    /// distances, more than a million hits).
+    private static func sortedPairsIfDistinct(_ hits: [RedisGeoHit], descending: Bool) -> [RedisGeoHit]? {
         // Sort (distance, index) pairs: a third of the bytes of a hit to move.
         if hits.contains(where: { $0.distanceMeters.isNaN }) { return nil }
         var keys = hits.indices.map { (distance: hits[$0].distanceMeters, index: $0) }

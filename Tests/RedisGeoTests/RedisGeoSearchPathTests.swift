@@ -74,6 +74,35 @@ import Testing
         #expect(tiesSeen > 50, "the data must make ties for the slow path to be tested")
     }
 
+    @Test func packedKeysOrderLikeTheStandardLibrary() {
+        var random = SplitMix64(seed: 11)
+        let patterns: [(Int) -> Double] = [
+            { _ in random.nextUnit() * 500 }, { Double($0) }, { Double($0 % 3) }, { _ in 1 },
+            { Double(($0 * 7919) % 1000) }, { $0 % 2 == 0 ? Double($0) : Double(1000 - $0) }, { _ in 0 },
+        ]
+        for pattern in patterns {
+            for count in [0, 1, 2, 3, 16, 17, 18, 100, 1000] {
+                let distances = (0..<count).map(pattern)
+                for descending in [false, true] {
+                    let order = distances.withUnsafeBufferPointer {
+                        PackedDistanceSort.order($0, descending: descending)
+                    }
+                    guard let order else {
+                        Issue.record("finite distances ≥ 0 must be ordered")
+                        continue
+                    }
+                    let sorted = order.map { distances[$0] }
+                    #expect(sorted == distances.sorted(by: descending ? (>) : (<)))
+                    #expect(Set(order).count == count)
+                }
+            }
+        }
+        for refused in [-1.0, .nan, .infinity, -0.0] {
+            let order = [1.0, refused].withUnsafeBufferPointer { PackedDistanceSort.order($0, descending: false) }
+            #expect(order == nil)
+        }
+    }
+
     @Test func distanceKeysSortLikeTheStandardLibrary() {
         var random = SplitMix64(seed: 7)
         let patterns: [(Int) -> Double] = [
