@@ -31,11 +31,9 @@ public enum ChangeCoding {
         var fields: [String]
         switch change {
         case .putPlace(let place):
-            fields = [
-                "P", place.kind, place.id, place.name, NumberText.plain(place.coordinate.latitude),
-                NumberText.plain(place.coordinate.longitude),
-            ]
-            for (name, value) in zip(place.attributeNames, place.attributeValues) { fields += [name, value] }
+            var bytes: [UInt8] = []
+            appendPutPlace(place, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
         case .removePlace(let kind, let id):
             fields = ["R", kind, id]
         case .addUser(let user, let digest):
@@ -58,6 +56,39 @@ public enum ChangeCoding {
             fields = ["T", hex(digest)]
         }
         return fields.map(escaped).joined(separator: "\t")
+    }
+
+    /// Appends `encode(.putPlace(place))`'s UTF-8 bytes to `bytes`, without a `String` per field:
+    /// the bulk import writes one such line per place.
+    public static func appendPutPlace(_ place: Place, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "P"))
+        appendField(place.kind, to: &bytes)
+        appendField(place.id, to: &bytes)
+        appendField(place.name, to: &bytes)
+        // Numbers hold no character that needs escaping.
+        bytes.append(0x09)
+        bytes += NumberText.plain(place.coordinate.latitude).utf8
+        bytes.append(0x09)
+        bytes += NumberText.plain(place.coordinate.longitude).utf8
+        for (name, value) in zip(place.attributeNames, place.attributeValues) {
+            appendField(name, to: &bytes)
+            appendField(value, to: &bytes)
+        }
+    }
+
+    /// Appends a tab and the field, escaped as `escaped` does (byte by byte: the four characters
+    /// escaped are ASCII, never part of a longer UTF-8 sequence).
+    private static func appendField(_ field: String, to bytes: inout [UInt8]) {
+        bytes.append(0x09)
+        for byte in field.utf8 {
+            switch byte {
+            case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+            case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+            case 0x5C: bytes += [0x5C, 0x5C]
+            default: bytes.append(byte)
+            }
+        }
     }
 
     /// The change a line of `encode` holds.

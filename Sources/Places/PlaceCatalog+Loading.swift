@@ -13,6 +13,9 @@ extension PlaceCatalog {
     public struct Loader: Sendable {
         var collection: Collection
         var builder: GridIndexBuilder
+        /// The last id appended while every id appended so far was ASCII and each sorted after the
+        /// one before (bytewise); nil once one did not.
+        var lastASCIIID: [UInt8]? = []
 
         /// The kind of the places.
         public var kind: String { collection.kind }
@@ -28,14 +31,53 @@ extension PlaceCatalog {
             let handle = UInt32(collection.count)
             guard Int(handle) <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(Int(handle))) }
             // The id is looked up and recorded in one walk of the id table.
-            guard collection.ids.insert(handle, id: place.id, in: collection.texts) == nil else {
+            var id = place.id
+            let known = id.withUTF8 { isNew($0) }
+            guard known || collection.ids.insert(handle, id: place.id, in: collection.texts) == nil else {
                 throw .duplicateID(place.id, at: nil, firstAt: nil)
             }
+            if known { id.withUTF8 { collection.ids.insertAbsent(handle, id: $0, in: collection.texts) } }
             do { try builder.append(handle: handle, at: place.coordinate) } catch {
                 preconditionFailure("handle \(handle) checked above")
             }
             collection.texts.append(id: place.id, name: place.name)
             collection.setExtras(place, handle)
+        }
+
+        /// Appends a place of the loader's kind without attributes, its id and name given as UTF-8
+        /// bytes (a database row's columns, read in place: no `Place`, no `String`).
+        ///
+        /// - Throws: as `append(_:)`.
+        public mutating func append(
+            id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, at coordinate: Coordinate
+        ) throws(PlacesError) {
+            let handle = UInt32(collection.count)
+            guard Int(handle) <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(Int(handle))) }
+            if isNew(id) {
+                collection.ids.insertAbsent(handle, id: id, in: collection.texts)
+            } else {
+                guard collection.ids.insert(handle, id: id, in: collection.texts) == nil else {
+                    throw .duplicateID(String(decoding: id, as: UTF8.self), at: nil, firstAt: nil)
+                }
+            }
+            do { try builder.append(handle: handle, at: coordinate) } catch {
+                preconditionFailure("handle \(handle) checked above")
+            }
+            collection.texts.append(id: id, name: name)
+        }
+
+        /// Whether `id` is known to be new without looking: rows in key order (a database's) need
+        /// no comparison, since an ASCII id after the last of ASCII ids in byte order is none of
+        /// them, and only an ASCII id equals an ASCII id. Records `id` as the last.
+        private mutating func isNew(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
+            let follows = lastASCIIID.map { $0.lexicographicallyPrecedes(id) } ?? false
+            guard follows, !id.contains(where: { $0 >= 0x80 }) else {
+                lastASCIIID = nil
+                return false
+            }
+            lastASCIIID?.removeAll(keepingCapacity: true)
+            lastASCIIID?.append(contentsOf: id)
+            return true
         }
     }
 

@@ -76,22 +76,36 @@ struct PlaceIDMap: Sendable {
     ///
     /// - Returns: the handle that has the id already (nothing is then recorded), or nil.
     mutating func insert(_ handle: UInt32, id: String, in texts: PlaceTexts) -> UInt32? {
-        if (count + 1) * 5 > slots.count * 4 { rehash(capacity: max(16, count * 2), texts: texts) }
         var id = id
-        let (present, slot) = id.withUTF8 { key -> (UInt32?, Int) in
-            var slot = home(Self.hash(key))
-            while true {
-                let value = slots[slot]
-                if value == 0 { return (nil, slot) }
-                if texts.withID(Int(value - 1), { Self.same($0, key) }) { return (value - 1, slot) }
-                slot += 1
-                if slot == slots.count { slot = 0 }
-            }
+        return id.withUTF8 { insert(handle, id: $0, in: texts) }
+    }
+
+    /// `insert(_:id:in:)` for an id given as UTF-8 bytes.
+    mutating func insert(_ handle: UInt32, id key: UnsafeBufferPointer<UInt8>, in texts: PlaceTexts) -> UInt32? {
+        if (count + 1) * 5 > slots.count * 4 { rehash(capacity: max(16, count * 2), texts: texts) }
+        var slot = home(Self.hash(key))
+        while true {
+            let value = slots[slot]
+            if value == 0 { break }
+            if texts.withID(Int(value - 1), { Self.same($0, key) }) { return value - 1 }
+            slot += 1
+            if slot == slots.count { slot = 0 }
         }
-        if let present { return present }
         slots[slot] = handle + 1
         count += 1
         return nil
+    }
+
+    /// Records `handle` for an id (UTF-8) that the caller knows no handle has: no id is compared.
+    mutating func insertAbsent(_ handle: UInt32, id key: UnsafeBufferPointer<UInt8>, in texts: PlaceTexts) {
+        if (count + 1) * 5 > slots.count * 4 { rehash(capacity: max(16, count * 2), texts: texts) }
+        var slot = home(Self.hash(key))
+        while slots[slot] != 0 {
+            slot += 1
+            if slot == slots.count { slot = 0 }
+        }
+        slots[slot] = handle + 1
+        count += 1
     }
 
     /// Forgets `handle` (its id still readable in `texts`), shifting back the entries after it.

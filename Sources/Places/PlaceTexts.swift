@@ -32,6 +32,11 @@ struct PlaceTexts: Sendable {
         offsets.append(write(id: id, name: name))
     }
 
+    /// Appends an entry for the next handle from UTF-8 bytes (a database row's, read in place).
+    mutating func append(id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) {
+        offsets.append(write(id: id, name: name))
+    }
+
     /// Points `handle` at a new entry (the old one becomes garbage).
     mutating func replace(_ handle: Int, id: String, name: String) {
         garbageBytes += entryLength(at: offsets[handle])
@@ -157,8 +162,15 @@ struct PlaceTexts: Sendable {
 
     /// Writes an entry and returns its offset.
     private mutating func write(id: String, name: String) -> UInt32 {
-        let idCount = id.utf8.count
-        let nameCount = name.utf8.count
+        var id = id
+        var name = name
+        return id.withUTF8 { id in name.withUTF8 { name in write(id: id, name: name) } }
+    }
+
+    /// Writes an entry of UTF-8 bytes and returns its offset.
+    private mutating func write(id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        let idCount = id.count
+        let nameCount = name.count
         let length = Self.lengthBytes(idCount) + idCount + Self.lengthBytes(nameCount) + nameCount
         if chunks.isEmpty || chunks[chunks.count - 1].count + length > Self.chunkSize {
             precondition(chunks.count < Self.maximumChunks, "more than 4 GiB of place ids and names in one kind")
@@ -169,9 +181,9 @@ struct PlaceTexts: Sendable {
         let last = chunks.count - 1
         let position = chunks[last].count
         Self.appendLength(idCount, to: &chunks[last])
-        chunks[last].append(contentsOf: id.utf8)
+        chunks[last].append(contentsOf: id)
         Self.appendLength(nameCount, to: &chunks[last])
-        chunks[last].append(contentsOf: name.utf8)
+        chunks[last].append(contentsOf: name)
         usedBytes += length
         return UInt32(last << Self.chunkBits | position)
     }

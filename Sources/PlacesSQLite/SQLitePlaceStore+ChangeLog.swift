@@ -21,6 +21,17 @@ extension SQLitePlaceStore {
     /// `appendToLog(_:in:)` for `count` changes whose text `text(offset)` makes one at a time.
     @discardableResult
     static func appendToLog(count: Int, in db: Database, text: (Int) throws -> String) throws -> LogPosition {
+        try appendToLog(count: count, in: db) { offset, statement, parameter in
+            bindText(statement, parameter, try text(offset))
+        }
+    }
+
+    /// `appendToLog(_:in:)` for `count` changes whose text `bind(offset, statement, parameter)`
+    /// binds to the insert's parameter (1-based) itself, answering SQLite's status.
+    @discardableResult
+    static func appendToLog(
+        count: Int, in db: Database, bind: (Int, OpaquePointer?, Int32) throws -> Int32
+    ) throws -> LogPosition {
         guard count > 0 else { return try fetchHead(db).position }
         let now = Date().timeIntervalSince1970
         guard
@@ -43,8 +54,7 @@ extension SQLitePlaceStore {
                 status |= sqlite3_bind_int64(raw, base + 1, first + Int64(done + row))
                 status |= sqlite3_bind_int64(raw, base + 2, end)
                 status |= sqlite3_bind_double(raw, base + 3, now)
-                let change = try text(done + row)
-                status |= bindText(raw, base + 4, change)
+                status |= try bind(done + row, raw, base + 4)
             }
             let stepped = status == SQLITE_OK ? sqlite3_step(raw) : status
             sqlite3_reset(raw)

@@ -184,12 +184,14 @@ let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destruc
 /// Binds a string parameter (1-based) as UTF-8 text.
 func bindText(_ statement: OpaquePointer?, _ index: Int32, _ text: String) -> Int32 {
     var text = text
-    return text.withUTF8 { bytes in
-        guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, transient) }
-        return sqlite3_bind_text(
-            statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-            transient)
-    }
+    return text.withUTF8 { bindBytes(statement, index, $0) }
+}
+
+/// Binds a text parameter (1-based) given as UTF-8 bytes, which SQLite copies.
+func bindBytes(_ statement: OpaquePointer?, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, transient) }
+    return sqlite3_bind_text(
+        statement, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
 }
 
 /// The import's key order and attribute texts, computed on two threads.

@@ -9,12 +9,12 @@ extension SQLitePlaceStore {
     /// than a piece in memory.
     ///
     /// Each piece is upserted as it comes, in (kind, id) order within the piece. The keys written
-    /// go to a temporary table (on disk), whose primary key finds a kind and id written twice
-    /// without holding every id in memory. With replacement, a kind's stored places are moved
-    /// aside (their keys, in a second temporary table) and deleted when the kind is first met. At
-    /// the end the change log gets what `store(_:replacingKinds:progress:)` writes: the places
-    /// removed (stored before, not imported), then every imported place, in (kind, id) order, read
-    /// back from the table.
+    /// go to a temporary table (on disk) with each place's change-log line, whose primary key finds
+    /// a kind and id written twice without holding every id in memory. With replacement, a kind's
+    /// stored places are moved aside (their keys, in a second temporary table) and deleted when the
+    /// kind is first met. At the end the change log gets what `store(_:replacingKinds:progress:)`
+    /// writes: the places removed (stored before, not imported), then every imported place, in
+    /// (kind, id) order, copied from the key table.
     ///
     /// - Throws: what `body` throws, as it is; `SQLiteStoreError.writeFailed` otherwise. Nothing
     ///   of the import is then stored.
@@ -53,6 +53,10 @@ private final class StreamingImportSink: PlaceImportSink {
     /// The files named by the origins, by their index in the key table.
     private var files: [String] = []
     private var fileIndex: [String: Int] = [:]
+    /// The file of the last origin coded and its index: a piece's origins all name one file.
+    private var lastFile: (name: String, index: Int)?
+    /// A place's change-log line, reused from place to place.
+    private var change: [UInt8] = []
     private var insertKey: OpaquePointer?
     private var findKey: OpaquePointer?
     /// The places written so far.
@@ -69,14 +73,16 @@ private final class StreamingImportSink: PlaceImportSink {
                 DROP TABLE IF EXISTS temp.vicinity_import_old;
                 CREATE TEMP TABLE vicinity_import_key (
                     kind TEXT NOT NULL, id TEXT NOT NULL, file INTEGER NOT NULL, position INTEGER NOT NULL,
-                    PRIMARY KEY (kind, id)) WITHOUT ROWID;
+                    change TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
                 CREATE TEMP TABLE vicinity_import_old (
                     kind TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
                 PRAGMA temp.cache_size = -65536;
                 """)
         insertKey = try prepare(
-            "INSERT INTO temp.vicinity_import_key (kind, id, file, position) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
-        )
+            """
+            INSERT INTO temp.vicinity_import_key (kind, id, file, position, change) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """)
         findKey = try prepare("SELECT file, position FROM temp.vicinity_import_key WHERE kind = ? AND id = ?")
     }
 
@@ -121,10 +127,13 @@ private final class StreamingImportSink: PlaceImportSink {
         kept.reserveCapacity(places.count)
         for (offset, place) in places.enumerated() {
             let (file, position) = code(origins[offset])
+            change.removeAll(keepingCapacity: true)
+            ChangeCoding.appendPutPlace(place, to: &change)
             var status = bindText(insertKey, 1, place.kind)
             status |= bindText(insertKey, 2, place.id)
             status |= sqlite3_bind_int64(insertKey, 3, Int64(file))
             status |= sqlite3_bind_int64(insertKey, 4, position)
+            status |= change.withUnsafeBufferPointer { bindBytes(insertKey, 5, $0) }
             let stepped = status == SQLITE_OK ? sqlite3_step(insertKey) : status
             sqlite3_reset(insertKey)
             guard stepped == SQLITE_DONE else { throw failure("the import's keys") }
@@ -196,13 +205,16 @@ private final class StreamingImportSink: PlaceImportSink {
     /// feature 0) or 0 for the whole file.
     private func code(_ origin: SourceLocation) -> (file: Int, position: Int64) {
         let file: Int
-        if let index = fileIndex[origin.file] {
+        if let lastFile, lastFile.name == origin.file {
+            file = lastFile.index
+        } else if let index = fileIndex[origin.file] {
             file = index
         } else {
             file = files.count
             files.append(origin.file)
             fileIndex[origin.file] = file
         }
+        lastFile = (origin.file, file)
         switch origin.position {
         case .file: return (file, 0)
         case .line(let line): return (file, Int64(line))
@@ -220,27 +232,18 @@ private final class StreamingImportSink: PlaceImportSink {
         let removedCount = try Int.fetchOne(db, sql: "SELECT count(*) " + removedSQL) ?? 0
         let removed = try prepare("SELECT o.kind, o.id " + removedSQL + " ORDER BY o.kind, o.id")
         defer { sqlite3_finalize(removed) }
-        let imported = try prepare(
-            """
-            SELECT p.kind, p.id, p.name, p.lat, p.lon, p.attributes
-            FROM temp.vicinity_import_key k CROSS JOIN place p ON p.kind = k.kind AND p.id = k.id
-            ORDER BY k.kind, k.id
-            """)
+        let imported = try prepare("SELECT change FROM temp.vicinity_import_key ORDER BY kind, id")
         defer { sqlite3_finalize(imported) }
-        var names = AttributeCoding.NameCache()
-        try SQLitePlaceStore.appendToLog(count: removedCount + written, in: db) { offset in
-            let statement = offset < removedCount ? removed : imported
-            guard sqlite3_step(statement) == SQLITE_ROW else { throw failure("the import's log") }
-            let kind = SQLitePlaceStore.text(statement, 0)
-            let id = SQLitePlaceStore.text(statement, 1)
-            guard offset >= removedCount else { return ChangeCoding.encode(.removePlace(kind: kind, id: id)) }
-            let coordinate = try Coordinate(
-                latitude: sqlite3_column_double(statement, 3), longitude: sqlite3_column_double(statement, 4))
-            let (attributeNames, values) = AttributeCoding.decode(SQLitePlaceStore.text(statement, 5), names: &names)
-            let place = Place(
-                id: id, kind: kind, name: SQLitePlaceStore.text(statement, 2), coordinate: coordinate,
-                attributeNames: attributeNames, attributeValues: values)
-            return ChangeCoding.encode(.putPlace(place))
+        try SQLitePlaceStore.appendToLog(count: removedCount + written, in: db) { offset, statement, parameter in
+            if offset < removedCount {
+                guard sqlite3_step(removed) == SQLITE_ROW else { throw failure("the import's log") }
+                let change = ChangeCoding.encode(
+                    .removePlace(kind: SQLitePlaceStore.text(removed, 0), id: SQLitePlaceStore.text(removed, 1)))
+                return bindText(statement, parameter, change)
+            }
+            guard sqlite3_step(imported) == SQLITE_ROW else { throw failure("the import's log") }
+            // Copied by SQLite as it is bound: the row's bytes last only until the next step.
+            return bindBytes(statement, parameter, SQLitePlaceStore.bytes(imported, 0))
         }
     }
 }

@@ -446,6 +446,8 @@ public final class SQLitePlaceStore: PlaceStore {
 
     /// Every stored place, read in one pass straight into a catalog's columns (no `[Place]`, no
     /// second copy): rows come in (kind, id) order, each kind into a loader reserved for its count.
+    /// A place without attributes (almost all) goes from SQLite's column bytes to the catalog's
+    /// arenas as it is: no `Place` and no `String` per row.
     static func loadCatalog(_ db: Database, cellSizeMeters: Double?) throws -> PlaceCatalog {
         var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
         var counts: [String: Int] = [:]
@@ -458,34 +460,37 @@ public final class SQLitePlaceStore: PlaceStore {
         let raw = statement.sqliteStatement
         var names = AttributeCoding.NameCache()
         var loader: PlaceCatalog.Loader?
+        // The current kind's UTF-8, which each row's kind is compared with in place.
+        var kindBytes: [UInt8] = []
         while true {
             let status = sqlite3_step(raw)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else {
                 throw SQLiteStoreError.corrupt(String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
-            let kind = text(raw, 0)
-            if loader?.kind != kind {
+            if loader == nil || !bytes(raw, 0).elementsEqual(kindBytes) {
+                let kind = text(raw, 0)
                 if var done = loader {
                     // Dropped before the grid is built, so that its arrays are not shared (copied).
                     loader = nil
                     catalog.finish(&done)
                 }
                 loader = catalog.loader(kind: kind, reservingCapacity: counts[kind] ?? 0)
+                kindBytes = Array(kind.utf8)
             }
             let coordinate = try Coordinate(
                 latitude: sqlite3_column_double(raw, 3), longitude: sqlite3_column_double(raw, 4))
-            let attributes = text(raw, 5)
-            let place: Place
-            if attributes == "{}" {
-                place = Place(id: text(raw, 1), kind: kind, name: text(raw, 2), coordinate: coordinate)
+            let attributes = bytes(raw, 5)
+            if isEmptyAttributes(attributes) {
+                try loader?.append(id: bytes(raw, 1), name: bytes(raw, 2), at: coordinate)
             } else {
-                let (attributeNames, values) = AttributeCoding.decode(attributes, names: &names)
-                place = Place(
-                    id: text(raw, 1), kind: kind, name: text(raw, 2), coordinate: coordinate,
-                    attributeNames: attributeNames, attributeValues: values)
+                let (attributeNames, values) = AttributeCoding.decode(
+                    String(decoding: attributes, as: UTF8.self), names: &names)
+                let place = Place(
+                    id: text(raw, 1), kind: String(decoding: kindBytes, as: UTF8.self), name: text(raw, 2),
+                    coordinate: coordinate, attributeNames: attributeNames, attributeValues: values)
+                try loader?.append(place)
             }
-            try loader?.append(place)
         }
         if var done = loader {
             loader = nil
@@ -494,11 +499,26 @@ public final class SQLitePlaceStore: PlaceStore {
         return catalog
     }
 
+    /// Whether an `attributes` text holds no attribute: `[]` as `AttributeCoding` writes it, or
+    /// `{}`, the first schema's default.
+    private static func isEmptyAttributes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.count == 2
+            && ((text[0] == UInt8(ascii: "[") && text[1] == UInt8(ascii: "]"))
+                || (text[0] == UInt8(ascii: "{") && text[1] == UInt8(ascii: "}")))
+    }
+
     /// A text column (0-based) of the current row.
     static func text(_ statement: OpaquePointer?, _ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        String(decoding: bytes(statement, column), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of a text column (0-based) of the current row, valid until the statement
+    /// steps or is reset.
+    static func bytes(_ statement: OpaquePointer?, _ column: Int32) -> UnsafeBufferPointer<UInt8> {
+        guard let bytes = sqlite3_column_text(statement, column) else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
     /// Every stored user with their token digest.

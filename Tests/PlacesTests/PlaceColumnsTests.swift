@@ -96,4 +96,23 @@ import Testing
         #expect(fromAdded.map(\.distanceMeters) == fromLoaded.map(\.distanceMeters))
         #expect(!fromAdded.isEmpty)
     }
+
+    /// Rows in key order skip the id comparison; a repeat out of order, or an id that equals an
+    /// ASCII one only after normalization (KELVIN SIGN is K in NFC), must still be found.
+    @Test(arguments: [["a", "b", "c", "b"], ["A", "K", "\u{212A}"], ["K", "\u{212A}"], ["b", "a", "b"]])
+    func loaderFromBytesFindsEveryRepeatedID(ids: [String]) throws {
+        var catalog = try PlaceCatalog()
+        var loader = catalog.loader(kind: "pharmacy", reservingCapacity: ids.count)
+        let here = try Coordinate(latitude: 41, longitude: 29)
+        func append(_ id: String) throws {
+            var id = id
+            var name = "Eczane " + id
+            try id.withUTF8 { id in try name.withUTF8 { name in try loader.append(id: id, name: name, at: here) } }
+        }
+        for id in ids.dropLast() { try append(id) }
+        #expect(throws: PlacesError.self) { try append(ids[ids.count - 1]) }
+        catalog.finish(&loader)
+        #expect(catalog.count == ids.count - 1)
+        for id in ids.dropLast() { #expect(catalog.place(kind: "pharmacy", id: id)?.name == "Eczane " + id) }
+    }
 }
