@@ -16,6 +16,10 @@ struct HitList<Echo: HitListEcho> {
     var hits: [QueryHit]
     /// `/v1/nearby`'s count of all the places within the radius; nil for `/v1/nearest`.
     var total: Int?
+    /// The hits by handle, written instead of `hits` (then empty) when set: a `/v1/nearby` of
+    /// one place kind that `HotRoutes` answers (`PlaceDirectory.handleAnswer`), the same bytes
+    /// without a `QueryHit` made of each hit.
+    var handles: PlaceHandleAnswer? = nil
 
     /// `{"query":…,"results":[…],"total":…}`.
     func write(to json: inout JSONText) {
@@ -24,7 +28,7 @@ struct HitList<Echo: HitListEcho> {
         query.write(to: &json)
         json.raw(",")
         json.key("results")
-        json.writeHits(hits)
+        if let handles { json.writeHits(handles) } else { json.writeHits(hits) }
         if let total {
             json.raw(",")
             json.key("total")
@@ -34,7 +38,7 @@ struct HitList<Echo: HitListEcho> {
     }
 
     /// Room for the document, bytes: a little more than a hit usually takes.
-    var estimatedBytes: Int { 256 + hits.count * 180 }
+    var estimatedBytes: Int { 256 + (handles?.hits.hits.count ?? hits.count) * 180 }
 
     /// The document as compact JSON bytes.
     var jsonBytes: [UInt8] {
@@ -215,6 +219,34 @@ extension JSONText {
                 raw(",\"precision\":")
                 string(Components.Schemas.Precision(precision).rawValue)
             }
+            raw("}")
+        }
+        raw("]")
+    }
+
+    /// `writeHits(_:)`'s bytes for hits by handle (places: no opening state or precision), the ids
+    /// copied from the catalog's texts.
+    fileprivate mutating func writeHits(_ answer: PlaceHandleAnswer) {
+        let found = answer.hits
+        reserve(found.hits.count * 180)
+        raw("[")
+        for index in found.hits.indices {
+            let hit = found.hits[index]
+            raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
+            bearing(answer.bearings[index])
+            raw(",\"distance_m\":")
+            decimal(hit.distanceMeters, decimals: ServedPrecision.distanceDecimals)
+            raw(",\"id\":")
+            found.withID(hit.handle) { string(utf8: $0) }
+            raw(",\"kind\":")
+            string(found.kind)
+            let coordinate = found.coordinate(of: hit.handle)
+            raw(",\"lat\":")
+            decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
+            raw(",\"lon\":")
+            decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
+            raw(",\"name\":")
+            string(found.name(hit.handle))
             raw("}")
         }
         raw("]")

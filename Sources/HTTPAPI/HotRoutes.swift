@@ -142,7 +142,9 @@ final class HotRoutes: Sendable {
     private func work(_ operation: HotRequest.Operation) throws -> Answer {
         switch operation {
         case .nearby(let query, let accept, let crs):
-            let reply = try CompatibilityParameters.$crs.withValue(crs) { try api.nearbyReply(query, accept: accept) }
+            let reply = try CompatibilityParameters.$crs.withValue(crs) {
+                try api.nearbyReply(query, accept: accept, byHandle: true)
+            }
             switch reply {
             case .seeOther(let location): return HotRoutes.seeOther(location)
             case .list(let list): return HotRoutes.json(list.jsonBuffer(HotRoutes.allocator), vary: true, length: false)

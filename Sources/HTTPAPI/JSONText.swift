@@ -80,16 +80,19 @@ struct JSONText: ~Copyable {
     /// Appends a JSON string.
     mutating func string(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            append(UInt8(ascii: "\""))
-            // Most names need no escape: copy them whole.
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                append(UnsafeRawBufferPointer(utf8))
-            } else {
-                for byte in utf8 { escape(byte) }
-            }
-            append(UInt8(ascii: "\""))
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// Appends a string given as its UTF-8 bytes, escaped as `string(_:)` escapes.
+    mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        // Most names need no escape: copy them whole.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            append(UnsafeRawBufferPointer(utf8))
+        } else {
+            for byte in utf8 { escape(byte) }
         }
+        append(UInt8(ascii: "\""))
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -48,8 +48,14 @@ struct QueryTextMiddleware: ServerMiddleware {
     /// it may be (once, but for a list) is refused: the generated decoder would take the first
     /// and silently drop the others.
     static func check(_ items: [String: [String]], against parameters: [QueryParameter]) throws(HTTPAPIError) {
+        try check(against: parameters) { items[$0] }
+    }
+
+    /// `check(_:against:)` of the values `texts` finds by name (nil for a name the query lacks),
+    /// for a caller that has read the query its own way.
+    static func check(against parameters: [QueryParameter], texts: (String) -> [String]?) throws(HTTPAPIError) {
         for parameter in parameters {
-            if let texts = items[parameter.name] {
+            if let texts = texts(parameter.name) {
                 for text in texts { try parameter.check(text: text) }
                 // The generated decoder would take the first of a single value and drop the rest
                 // silently; a list (`where`) takes them all, up to its most.

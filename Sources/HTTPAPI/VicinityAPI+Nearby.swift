@@ -33,10 +33,11 @@ extension VicinityAPI {
     }
 
     /// `findNearby`'s work without the generated layer, shared with `HotRoutes`: the parameters
-    /// checked, the 303 when GeoJSON is wanted, else the answer.
+    /// checked, the 303 when GeoJSON is wanted, else the answer; `byHandle`: a list only written
+    /// (`jsonBuffer`, `jsonBytes`) may hold its hits by handle (`HitList.handles`).
     func nearbyReply(
         _ query: Operations.FindNearby.Input.Query,
-        accept: [AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>]
+        accept: [AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>], byHandle: Bool = false
     ) throws -> ListReply<NearbyList> {
         let filters = try QueryFilters(open: query.open, where: query._where)
         let (question, echo) = try nearbyQuestion(
@@ -52,6 +53,9 @@ extension VicinityAPI {
                     ("crs", CompatibilityParameters.crs),
                 ] + filters.queryItems)
             return .seeOther(location: "/v1/nearby.geojson?" + items)
+        }
+        if byHandle, let handles = try read({ directory throws(PlacesError) in try directory.handleAnswer(question) }) {
+            return .list(NearbyList(query: echo, hits: [], total: handles.total, handles: handles))
         }
         let answer = try self.answer(question)
         return .list(NearbyList(query: echo, hits: answer.hits, total: answer.total))

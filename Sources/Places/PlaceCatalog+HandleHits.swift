@@ -1,0 +1,78 @@
+import Geo
+
+/// The places of one kind within a radius, by handle: `PlaceCatalog.nearby` without a `Place`
+/// made of each hit, for front ends that write the hits' ids, names and coordinates straight into
+/// their replies (`PlaceCatalog.nearbyHandles`).
+///
+/// A value: it keeps the texts and the index it was taken from alive and unchanged, whatever the
+/// catalog does afterwards.
+public struct PlaceHandleHits: Sendable {
+    /// Nearest first; places at exactly the same distance in order of their `id` (as `nearby`).
+    public var hits: [GridHit]
+    /// The kind searched.
+    public let kind: String
+    /// The kind's ids and names, coordinates by handle; nil when the catalog has no such kind
+    /// (`hits` is then empty).
+    private let texts: PlaceTexts?
+    private let index: GridIndex?
+
+    init(hits: [GridHit], kind: String, texts: PlaceTexts?, index: GridIndex?) {
+        self.hits = hits
+        self.kind = kind
+        self.texts = texts
+        self.index = index
+    }
+
+    /// Where a hit's place is, WGS84 degrees.
+    ///
+    /// - Parameter handle: one of `hits`' handles.
+    @inline(__always)
+    public func coordinate(of handle: UInt32) -> Coordinate {
+        guard let coordinate = index?.coordinate(of: handle) else {
+            preconditionFailure("handle \(handle) not indexed")
+        }
+        return coordinate
+    }
+
+    /// Calls `body` with the UTF-8 bytes of a hit's id (valid only inside `body`).
+    ///
+    /// - Parameter handle: one of `hits`' handles.
+    @inline(__always)
+    public func withID<R>(_ handle: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let texts else { preconditionFailure("handle \(handle) of a kind not present") }
+        return texts.withID(Int(handle), body)
+    }
+
+    /// A hit's name.
+    ///
+    /// - Parameter handle: one of `hits`' handles.
+    public func name(_ handle: UInt32) -> String {
+        guard let texts else { preconditionFailure("handle \(handle) of a kind not present") }
+        return texts.name(Int(handle))
+    }
+}
+
+extension PlaceCatalog {
+    /// `nearby`'s places by handle, in its order, with the same errors.
+    ///
+    /// - Throws: `PlacesError.geo` for an invalid radius or limit, or a projection failure.
+    public func nearbyHandles(
+        _ center: Coordinate, radiusMeters: Double, kind: String, model: DistanceModel = .geodesic,
+        limit: Int? = nil
+    ) throws(PlacesError) -> PlaceHandleHits {
+        do throws(GeoError) {
+            guard let collection = collections[kind] else {
+                _ = try emptyIndex.within(
+                    radiusMeters: radiusMeters, of: center, model: model, limit: limit, tieOrder: { _, _ in false })
+                return PlaceHandleHits(hits: [], kind: kind, texts: nil, index: nil)
+            }
+            let texts = collection.texts
+            let hits = try collection.index.within(
+                radiusMeters: radiusMeters, of: center, model: model, limit: limit,
+                tieOrder: { texts.idPrecedes(Int($0), Int($1)) })
+            return PlaceHandleHits(hits: hits, kind: kind, texts: texts, index: collection.index)
+        } catch {
+            throw .geo(error)
+        }
+    }
+}
