@@ -140,13 +140,18 @@ extension SQLitePlaceStore {
     /// in the head, one after it in `data_version`.
     public func waitForChanges(after position: LogPosition, timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        let start = try? readLog { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        let start = try? dataVersion()
         if let head = try? head(), head.position > position { return }
         repeat {
             Thread.sleep(forTimeInterval: 0.005)
-            let now = try? readLog { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
-            if now != start { return }
+            if (try? dataVersion()) != start { return }
         } while Date() < deadline
+    }
+
+    /// The log connection's `PRAGMA data_version`, from a statement prepared once (the poll asks
+    /// for it 200 times a second).
+    private func dataVersion() throws -> Int? {
+        try readLog { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) }
     }
 
     public func trimLog(keeping retention: LogRetention) throws -> Int {

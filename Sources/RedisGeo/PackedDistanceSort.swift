@@ -35,61 +35,11 @@ enum PackedDistanceSort {
         return keys.map { Int($0 & indexMask) }
     }
 
-    /// Sorts the keys ascending: quicksort with a median of three, insertion sort below 17
-    /// elements, the standard library's sort when partitions stay unbalanced.
+    /// Sorts the keys ascending: `IntroQuicksort`, the standard library's sort when it gives up.
     static func sort(_ keys: UnsafeMutableBufferPointer<UInt64>) {
-        guard keys.count > 1 else { return }
-        let depthLimit = 2 * (Int.bitWidth - keys.count.leadingZeroBitCount)
-        if !quicksort(keys, 0, keys.count - 1, depth: depthLimit) {
+        if !IntroQuicksort.sort(keys, by: { $0 }) {
             var keys = keys
             keys.sort()
         }
-    }
-
-    private static func quicksort(_ keys: UnsafeMutableBufferPointer<UInt64>, _ low: Int, _ high: Int, depth: Int)
-        -> Bool
-    {
-        var low = low
-        var high = high
-        var depth = depth
-        while high - low > 16 {
-            guard depth > 0 else { return false }
-            depth -= 1
-            let middle = low + (high - low) / 2
-            if keys[middle] < keys[low] { keys.swapAt(middle, low) }
-            if keys[high] < keys[low] { keys.swapAt(high, low) }
-            if keys[high] < keys[middle] { keys.swapAt(high, middle) }
-            let pivot = keys[middle]
-            var i = low
-            var j = high
-            while i <= j {
-                while keys[i] < pivot { i += 1 }
-                while keys[j] > pivot { j -= 1 }
-                if i <= j {
-                    keys.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if j - low < high - i {
-                if !quicksort(keys, low, j, depth: depth) { return false }
-                low = i
-            } else {
-                if !quicksort(keys, i, high, depth: depth) { return false }
-                high = j
-            }
-        }
-        if high > low {
-            for index in (low + 1)...high {
-                let key = keys[index]
-                var position = index
-                while position > low && keys[position - 1] > key {
-                    keys[position] = keys[position - 1]
-                    position -= 1
-                }
-                keys[position] = key
-            }
-        }
-        return true
     }
 }
