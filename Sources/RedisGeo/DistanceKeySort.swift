@@ -9,10 +9,16 @@ enum DistanceKeySort {
         if descending {
             for index in keys.indices { keys[index].distance = -keys[index].distance }
         }
-        let sorted = keys.withUnsafeMutableBufferPointer { IntroQuicksort.sort($0, by: { key in key.distance }) }
+        let sorted = keys.withUnsafeMutableBufferPointer { IntroQuicksort.sort($0, by: ByDistance.self) }
         if !sorted { keys.sort { $0.distance < $1.distance } }
         if descending {
             for index in keys.indices { keys[index].distance = -keys[index].distance }
         }
+    }
+
+    /// Pairs by distance alone.
+    private enum ByDistance: QuicksortOrder {
+        @inline(__always)
+        static func less(_ a: Key, _ b: Key) -> Bool { a.distance < b.distance }
     }
 }

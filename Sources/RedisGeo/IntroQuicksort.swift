@@ -4,21 +4,23 @@
 /// callers fall back to when it gives up (partitions that stay unbalanced), so no input is
 /// quadratic. Not stable.
 enum IntroQuicksort {
-    /// Sorts `elements` ascending by `key`; false when it gave up at the depth limit (the elements
-    /// are then partly sorted, and the caller sorts them another way).
-    @inline(__always)
-    static func sort<Element, Key: Comparable>(
-        _ elements: UnsafeMutableBufferPointer<Element>, by key: (Element) -> Key
-    ) -> Bool {
+    /// Sorts `elements` ascending by `Order`; false when it gave up at the depth limit (the
+    /// elements are then partly sorted, and the caller sorts them another way).
+    ///
+    /// The order is a type, not a closure, so that each use is specialised with its comparison
+    /// inlined.
+    static func sort<Order: QuicksortOrder>(_ elements: UnsafeMutableBufferPointer<Order.Element>, by _: Order.Type)
+        -> Bool
+    {
         guard elements.count > 1 else { return true }
         let depthLimit = 2 * (Int.bitWidth - elements.count.leadingZeroBitCount)
-        return quicksort(elements, 0, elements.count - 1, depth: depthLimit, key)
+        return quicksort(elements, 0, elements.count - 1, depth: depthLimit, Order.self)
     }
 
     /// Sorts `elements[low...high]`; false when it gave up at the depth limit.
-    private static func quicksort<Element, Key: Comparable>(
-        _ elements: UnsafeMutableBufferPointer<Element>, _ low: Int, _ high: Int, depth: Int,
-        _ key: (Element) -> Key
+    private static func quicksort<Order: QuicksortOrder>(
+        _ elements: UnsafeMutableBufferPointer<Order.Element>, _ low: Int, _ high: Int, depth: Int,
+        _ order: Order.Type
     ) -> Bool {
         var low = low
         var high = high
@@ -28,15 +30,15 @@ enum IntroQuicksort {
             depth -= 1
             let middle = low + (high - low) / 2
             // Median of three to elements[middle], then Hoare partition around its key.
-            if key(elements[middle]) < key(elements[low]) { elements.swapAt(middle, low) }
-            if key(elements[high]) < key(elements[low]) { elements.swapAt(high, low) }
-            if key(elements[high]) < key(elements[middle]) { elements.swapAt(high, middle) }
-            let pivot = key(elements[middle])
+            if Order.less(elements[middle], elements[low]) { elements.swapAt(middle, low) }
+            if Order.less(elements[high], elements[low]) { elements.swapAt(high, low) }
+            if Order.less(elements[high], elements[middle]) { elements.swapAt(high, middle) }
+            let pivot = elements[middle]
             var i = low
             var j = high
             while i <= j {
-                while key(elements[i]) < pivot { i += 1 }
-                while key(elements[j]) > pivot { j -= 1 }
+                while Order.less(elements[i], pivot) { i += 1 }
+                while Order.less(pivot, elements[j]) { j -= 1 }
                 if i <= j {
                     elements.swapAt(i, j)
                     i += 1
@@ -45,10 +47,10 @@ enum IntroQuicksort {
             }
             // Recurse into the smaller side, loop on the larger.
             if j - low < high - i {
-                if !quicksort(elements, low, j, depth: depth, key) { return false }
+                if !quicksort(elements, low, j, depth: depth, order) { return false }
                 low = i
             } else {
-                if !quicksort(elements, i, high, depth: depth, key) { return false }
+                if !quicksort(elements, i, high, depth: depth, order) { return false }
                 high = j
             }
         }
@@ -56,7 +58,7 @@ enum IntroQuicksort {
             for index in (low + 1)...high {
                 let element = elements[index]
                 var position = index
-                while position > low && key(elements[position - 1]) > key(element) {
+                while position > low && Order.less(element, elements[position - 1]) {
                     elements[position] = elements[position - 1]
                     position -= 1
                 }
@@ -65,4 +67,11 @@ enum IntroQuicksort {
         }
         return true
     }
+}
+
+/// How `IntroQuicksort` compares its elements.
+protocol QuicksortOrder {
+    associatedtype Element
+    /// Whether `a` sorts before `b` (a strict weak order).
+    static func less(_ a: Element, _ b: Element) -> Bool
 }

@@ -37,9 +37,15 @@ enum PackedDistanceSort {
 
     /// Sorts the keys ascending: `IntroQuicksort`, the standard library's sort when it gives up.
     static func sort(_ keys: UnsafeMutableBufferPointer<UInt64>) {
-        if !IntroQuicksort.sort(keys, by: { $0 }) {
+        if !IntroQuicksort.sort(keys, by: ByValue.self) {
             var keys = keys
             keys.sort()
         }
+    }
+
+    /// Keys by value.
+    private enum ByValue: QuicksortOrder {
+        @inline(__always)
+        static func less(_ a: UInt64, _ b: UInt64) -> Bool { a < b }
     }
 }
