@@ -148,8 +148,14 @@ struct HotRequest: Sendable {
     /// generated server), for which byte equality is `String` equality, and a scan of a few pairs
     /// costs less than hashing `Substring`s into a dictionary.
     struct QueryPairs {
+        /// The most distinct names kept: more than any hot operation takes, and few enough that
+        /// the scans stay short (a query naming more goes to the generated server).
+        static let maximumNames = 16
         private var names: [Substring] = []
         private var texts: [[String]] = []
+
+        /// How many distinct names the query has.
+        var nameCount: Int { names.count }
 
         /// The values of `name`, in order; nil when the query does not name it.
         subscript(name: String) -> [String]? {
@@ -173,7 +179,8 @@ struct HotRequest: Sendable {
     /// The query's values by name, in order, decoded as the generated decoder decodes them (`+` a
     /// space, then percent-decoding; a value that is not valid percent-encoded UTF-8 becomes
     /// empty). Nil for a query the generated decoder refuses (a pair without `=`, an empty pair
-    /// but for one after the last `&`) or whose names need decoding.
+    /// but for one after the last `&`), whose names need decoding, or that has more than
+    /// `QueryPairs.maximumNames` names.
     static func values(of query: Substring) -> QueryPairs? {
         // Split on the byte `&`: for printable ASCII the same as on the `Character`, without
         // looking for grapheme breaks.
@@ -188,6 +195,7 @@ struct HotRequest: Sendable {
                 return nil
             }
             values.append(decoded(pair[pair.utf8.index(after: equals)...]), to: name)
+            if values.nameCount > QueryPairs.maximumNames { return nil }
         }
         return values
     }

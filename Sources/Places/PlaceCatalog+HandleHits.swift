@@ -9,7 +9,8 @@ import Geo
 public struct PlaceHandleHits: Sendable {
     /// Nearest first; places at exactly the same distance in order of their `id` (as `nearby`).
     public var hits: [GridHit]
-    /// The kind searched.
+    /// The kind searched, as the catalog holds it (the query may name it in another Unicode
+    /// form that compares equal).
     public let kind: String
     /// The kind's ids and names, coordinates by handle; nil when the catalog has no such kind
     /// (`hits` is then empty).
@@ -70,7 +71,7 @@ extension PlaceCatalog {
             let hits = try collection.index.within(
                 radiusMeters: radiusMeters, of: center, model: model, limit: limit,
                 tieOrder: { texts.idPrecedes(Int($0), Int($1)) })
-            return PlaceHandleHits(hits: hits, kind: kind, texts: texts, index: collection.index)
+            return PlaceHandleHits(hits: hits, kind: collection.kind, texts: texts, index: collection.index)
         } catch {
             throw .geo(error)
         }

@@ -469,25 +469,34 @@ public final class SQLitePlaceStore: PlaceStore {
                 throw SQLiteStoreError.corrupt(String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
             if loader == nil || !bytes(raw, 0).elementsEqual(kindBytes) {
+                // Another kind, unless only its bytes differ (a canonically equivalent spelling
+                // stored before kinds were composed): then the same loader goes on.
                 let kind = text(raw, 0)
-                if var done = loader {
-                    // Dropped before the grid is built, so that its arrays are not shared (copied).
-                    loader = nil
-                    catalog.finish(&done)
+                kindBytes = Array(bytes(raw, 0))
+                if loader?.kind != kind {
+                    if var done = loader {
+                        // Dropped before the grid is built, so that its arrays are not shared (copied).
+                        loader = nil
+                        catalog.finish(&done)
+                    }
+                    loader = catalog.loader(kind: kind, reservingCapacity: counts[kind] ?? 0)
                 }
-                loader = catalog.loader(kind: kind, reservingCapacity: counts[kind] ?? 0)
-                kindBytes = Array(kind.utf8)
             }
             let coordinate = try Coordinate(
                 latitude: sqlite3_column_double(raw, 3), longitude: sqlite3_column_double(raw, 4))
             let attributes = bytes(raw, 5)
-            if isEmptyAttributes(attributes) {
-                try loader?.append(id: bytes(raw, 1), name: bytes(raw, 2), at: coordinate)
+            let id = bytes(raw, 1)
+            let name = bytes(raw, 2)
+            // ASCII bytes are valid UTF-8 as they are; any other text goes through `String`, which
+            // repairs invalid UTF-8 as every other reader of the database does.
+            if isEmptyAttributes(attributes) && isASCII(id) && isASCII(name) {
+                try loader?.append(id: id, name: name, at: coordinate)
             } else {
                 let (attributeNames, values) = AttributeCoding.decode(
                     String(decoding: attributes, as: UTF8.self), names: &names)
                 let place = Place(
-                    id: text(raw, 1), kind: String(decoding: kindBytes, as: UTF8.self), name: text(raw, 2),
+                    id: text(raw, 1), kind: loader?.kind ?? String(decoding: kindBytes, as: UTF8.self),
+                    name: text(raw, 2),
                     coordinate: coordinate, attributeNames: attributeNames, attributeValues: values)
                 try loader?.append(place)
             }
@@ -505,6 +514,10 @@ public final class SQLitePlaceStore: PlaceStore {
         text.count == 2
             && ((text[0] == UInt8(ascii: "[") && text[1] == UInt8(ascii: "]"))
                 || (text[0] == UInt8(ascii: "{") && text[1] == UInt8(ascii: "}")))
+    }
+
+    private static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        !text.contains(where: { $0 >= 0x80 })
     }
 
     /// A text column (0-based) of the current row.
