@@ -29,18 +29,17 @@ extension PlaceCatalog {
         public mutating func append(_ place: Place) throws(PlacesError) {
             precondition(place.kind == collection.kind, "a loader takes places of its own kind")
             let handle = UInt32(collection.count)
-            guard Int(handle) <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(Int(handle))) }
-            // The id is looked up and recorded in one walk of the id table.
             var id = place.id
-            let known = id.withUTF8 { isNew($0) }
-            guard known || collection.ids.insert(handle, id: place.id, in: collection.texts) == nil else {
-                throw .duplicateID(place.id, at: nil, firstAt: nil)
+            var name = place.name
+            var failure: PlacesError?
+            id.withUTF8 { id in
+                name.withUTF8 { name in
+                    do throws(PlacesError) { try append(id: id, name: name, at: place.coordinate) } catch {
+                        failure = error
+                    }
+                }
             }
-            if known { id.withUTF8 { collection.ids.insertAbsent(handle, id: $0, in: collection.texts) } }
-            do { try builder.append(handle: handle, at: place.coordinate) } catch {
-                preconditionFailure("handle \(handle) checked above")
-            }
-            collection.texts.append(id: place.id, name: place.name)
+            if let failure { throw failure }
             collection.setExtras(place, handle)
         }
 
