@@ -61,8 +61,8 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case unexpectedGeometry(SourceLocation, type: String)
     /// An error from `Geo`: an invalid query coordinate, radius, count or cell size.
     case geo(GeoError)
-    /// A user id that is empty, longer than 128 characters, holds control characters or is
-    /// `nearby` (`Vocabulary.userID`).
+    /// A user id that is empty, longer than 128 characters, holds control characters or `%`, or
+    /// is `nearby` (`Vocabulary.userID`).
     case invalidUserID(String)
     /// Adding a user whose id is taken.
     case userExists(String)

@@ -14,7 +14,8 @@ public enum Visibility: String, Sendable, Hashable, CaseIterable {
 /// A user without a location is on no map: there is no default position, least of all 0°, 0°.
 /// Others never see `location` itself, only `publishedLocation` (see `LocationPrecision`).
 public struct User: Sendable, Hashable {
-    /// Unique among users: 1 to 128 characters, no control characters.
+    /// Unique among users: 1 to 128 characters, no control characters; new ids also have no `%`
+    /// and are not `nearby` (`Vocabulary.userID`).
     public var id: String
     /// The name shown on maps and lists.
     public var name: String

@@ -104,14 +104,19 @@ public enum Vocabulary {
         noun: "place id", expected: identifierExpected, read: { $0 }, accepts: { isIdentifier($0) },
         failure: { .invalidPlaceID($0) })
 
-    /// A user id: 1 to 128 characters without control characters, not `nearby` (the HTTP API's
-    /// `/v1/users/nearby` would hide such a user).
+    /// A new user's id: 1 to 128 characters without control characters or `%`, not `nearby`
+    /// (the HTTP API's `/v1/users/nearby` would hide such a user).
+    ///
+    /// `%` is refused because a user id goes into URL paths, and clients that decode a path
+    /// parameter before encoding it (schemathesis does) turn an id holding `%41` into another
+    /// user's. Place ids keep `%`: they are Redis members, which take any bytes.
     public static let userID = ValueRule<String>(
-        noun: "user id", expected: identifierExpected + ", not \"nearby\"", read: { $0 },
-        accepts: { isIdentifier($0) && $0 != reservedUserID }, failure: { .invalidUserID($0) })
+        noun: "user id", expected: identifierExpected + " or \"%\", not \"nearby\"", read: { $0 },
+        accepts: { isIdentifier($0) && !$0.utf8.contains(UInt8(ascii: "%")) && $0 != reservedUserID },
+        failure: { .invalidUserID($0) })
 
     /// A stored user's id, as a path names it: 1 to 128 characters without control characters
-    /// (`nearby` too: a store written before `userID` refused it may hold one).
+    /// (`nearby` and `%` too: a store written before `userID` refused them may hold one).
     public static let existingUserID = ValueRule<String>(
         noun: "user id", expected: identifierExpected, read: { $0 }, accepts: { isIdentifier($0) },
         failure: { .invalidUserID($0) })

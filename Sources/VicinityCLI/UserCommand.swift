@@ -44,7 +44,7 @@ struct UserAddCommand: OutputCommand {
             it; it is stored only as a SHA-256 digest and cannot be shown again.
             """)
 
-    @Argument(help: "User id: 1 to 128 characters, no control characters.") var id: String
+    @Argument(help: "User id: 1 to 128 characters, no control characters or %, not nearby.") var id: String
     @Option(help: ArgumentHelp("Name shown on maps (default: the id).", valueName: "name")) var name: String?
     @Option(
         name: .customLong("at"), parsing: .upToNextOption,

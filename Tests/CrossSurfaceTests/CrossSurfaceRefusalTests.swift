@@ -180,7 +180,7 @@ import VicinityCLI
     static let userCases: [(id: String, name: String)] = [
         ("ayse", "Ayşe"), ("nearby", "N"), ("bell\u{7}", "x"), ("", "x"), ("named", String(repeating: "n", count: 257)),
         ("nul-name", "a\u{0}b"), (String(repeating: "u", count: 126), "max"),
-        (String(repeating: "u", count: 127), "over"),
+        (String(repeating: "u", count: 127), "over"), ("per%41cent", "x"),
     ]
 
     @Test func theCLIUserAddAndHTTPAcceptAndRefuseTheSameUsers() async throws {

@@ -59,7 +59,7 @@ import Testing
             }
         }
         #expect(taken?.httpStatus == .conflict)
-        for id in ["", "nearby", "a\u{0}b", String(repeating: "x", count: 129)] {
+        for id in ["", "nearby", "a\u{0}b", String(repeating: "x", count: 129), "a%41b"] {
             let invalid = await #expect(throws: HTTPAPIError.self) {
                 try await fixture.callAs(fixture.admin) {
                     try await api.registerUser(.init(body: .json(.init(id: id))))

@@ -31,6 +31,13 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
             try directory.addUser(User(id: "ayse", name: "x"), by: .admin)
         }
         #expect(throws: PlacesError.invalidUserID("")) { try directory.addUser(User(id: "", name: "x"), by: .admin) }
+        // `%` would not survive clients that decode a path parameter before encoding it.
+        for id in ["%", "a%41b", "100%"] {
+            #expect(throws: PlacesError.invalidUserID(id)) {
+                try directory.addUser(User(id: id, name: "x"), by: .admin)
+            }
+        }
+        #expect(PlacesError.invalidUserID("a%41b").description.contains(#"no control characters or "%""#))
     }
 
     /// Kinds and ids are stored in Unicode NFC: Swift takes `café` and `cafe` + U+0301 as one

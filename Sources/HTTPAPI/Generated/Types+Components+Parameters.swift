@@ -138,7 +138,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/LastEventId`.
         internal typealias LastEventId = Swift.String
-        /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+        /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
         /// the nearby-users query). Percent-encoded as for place ids.
         ///
         ///

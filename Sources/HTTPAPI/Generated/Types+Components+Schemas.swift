@@ -18,7 +18,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/PlaceId`.
         internal typealias PlaceId = Swift.String
-        /// Unique among users; 1 to 128 characters, no control characters, not `nearby`.
+        /// Unique among users; 1 to 128 characters, no control characters or `%`, not `nearby`.
         ///
         /// - Remark: Generated from `#/components/schemas/UserId`.
         internal typealias UserId = Swift.String

@@ -5222,7 +5222,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -5231,7 +5231,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -5662,7 +5662,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/GET/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -5671,7 +5671,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -6010,7 +6010,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -6019,7 +6019,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -6376,7 +6376,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -6385,7 +6385,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -6851,7 +6851,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -6860,7 +6860,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -7251,7 +7251,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -7260,7 +7260,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -7729,7 +7729,7 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids.
                 ///
                 ///
@@ -7738,7 +7738,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
