@@ -23,6 +23,8 @@ final class ReconnectingConnection: Sendable {
 
     private struct State {
         var connection: PostgresConnection?
+        /// Fires when `connection` closes.
+        var loss = LossSignal()
         /// Why there is none.
         var reason = "not connected yet"
         var reconnecting = false
@@ -67,18 +69,20 @@ final class ReconnectingConnection: Sendable {
     ///   server that stopped answering without closing the connection (a network partition, a
     ///   frozen host) then costs one timeout, not a hang. Nil for work that may take long.
     ///
-    /// - Throws: `PlacesError.storeUnavailable` at once while there is no connection; what
-    ///   `body` throws otherwise. A body that fails because the connection broke marks it lost
-    ///   (and starts reconnecting).
+    /// - Throws: `PlacesError.storeUnavailable` at once while there is no connection, and soon
+    ///   after it closes under `body`; what `body` throws otherwise. A body that fails because the
+    ///   connection broke marks it lost (and starts reconnecting).
     @discardableResult
     func lease<T: Sendable>(
         timeout: Double? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) throws -> T {
         inUse.lock()
         defer { inUse.unlock() }
-        let connection = try current()
+        let (connection, loss) = try current()
         do {
-            return try blocking(timeout: timeout, onTimeout: { connection.close().whenComplete { _ in } }) {
+            return try blocking(
+                timeout: timeout, onTimeout: { connection.close().whenComplete { _ in } }, lost: loss
+            ) {
                 try await body(connection)
             }
         } catch {
@@ -90,9 +94,9 @@ final class ReconnectingConnection: Sendable {
     }
 
     /// The connection, or `storeUnavailable` when there is none.
-    private func current() throws(PlacesError) -> PostgresConnection {
-        let (connection, reason) = state.withLock { state in (state.connection, state.reason) }
-        if let connection, !connection.isClosed { return connection }
+    private func current() throws(PlacesError) -> (PostgresConnection, LossSignal) {
+        let (connection, loss, reason) = state.withLock { state in (state.connection, state.loss, state.reason) }
+        if let connection, !connection.isClosed { return (connection, loss) }
         if let connection { lost(connection, reason: "the connection was closed") }
         throw .storeUnavailable(
             "\(settings): the \(role) connection is down (\(reason)), nothing was sent; reconnecting")
@@ -109,9 +113,11 @@ final class ReconnectingConnection: Sendable {
     }
 
     private func adopt(_ connection: PostgresConnection) {
+        let loss = LossSignal()
         let keep = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.connection = connection
+            state.loss = loss
             return true
         }
         guard keep else {
@@ -119,6 +125,7 @@ final class ReconnectingConnection: Sendable {
             return
         }
         connection.closeFuture.whenComplete { [self] _ in
+            loss.fire()
             lost(connection, reason: "the server closed the connection")
         }
     }

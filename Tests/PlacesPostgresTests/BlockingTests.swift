@@ -1,0 +1,87 @@
+import Foundation
+import Places
+import Testing
+
+@testable import PlacesPostgres
+
+/// `blocking` lets go of its caller when the work's connection is lost, whatever the work does.
+@Suite struct BlockingTests {
+    struct Refused: Error {}
+
+    static func isUnavailable(_ error: any Error) -> Bool {
+        if case .storeUnavailable = error as? PlacesError { return true }
+        return false
+    }
+
+    /// Work that never ends, as a reply stream caught in a close once did.
+    static func forever() async throws -> Int {
+        try await Task.sleep(nanoseconds: 3_600_000_000_000)
+        return 0
+    }
+
+    @Test func workThatHangsAfterTheConnectionClosesIsLeftAfterTheGrace() async throws {
+        let loss = LossSignal()
+        let start = Date()
+        let outcome = try await onThread { () -> Result<Int, any Error> in
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 0.1)
+                loss.fire()
+            }
+            return Result { try blocking(timeout: 60, lost: loss, Self.forever) }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(Self.isUnavailable(error), "\(error)")
+        #expect("\(error)".contains("may or may not have been stored"))
+        #expect(elapsed >= lostGraceSeconds, "the work had its grace")
+        #expect(elapsed < 10, "let go long before the 60 s timeout")
+    }
+
+    @Test func aConnectionAlreadyLostLetsGoAfterTheGrace() async throws {
+        let loss = LossSignal()
+        loss.fire()
+        let outcome = try await onThread { Result { try blocking(timeout: 60, lost: loss, Self.forever) } }
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(Self.isUnavailable(error), "\(error)")
+    }
+
+    /// The usual case: the work fails by itself within the grace, and its own error is thrown.
+    @Test func workThatFailsWithinTheGraceThrowsItsOwnError() async throws {
+        let loss = LossSignal()
+        let outcome = try await onThread { () -> Result<Int, any Error> in
+            Result {
+                try blocking(timeout: 60, lost: loss) { () async throws -> Int in
+                    loss.fire()
+                    try await Task.sleep(nanoseconds: 20_000_000)
+                    throw Refused()
+                }
+            }
+        }
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(error is Refused, "\(error)")
+    }
+
+    @Test func workThatEndsGivesItsResultAndLeavesTheSignalUnwatched() async throws {
+        let loss = LossSignal()
+        #expect(try await onThread { try blocking(timeout: 60, lost: loss) { 42 } } == 42)
+        #expect(try await onThread { try blocking(lost: loss) { 43 } } == 43)
+        // Firing now reaches no waiter: the calls above cleared theirs.
+        loss.fire()
+        let outcome = try await onThread { Result { try blocking(timeout: 60, lost: loss) { 44 } } }
+        // The work may finish before the fired signal is seen, or not within the grace; either
+        // way the caller is answered.
+        switch outcome {
+        case .success(let value): #expect(value == 44)
+        case .failure(let error): #expect(Self.isUnavailable(error), "\(error)")
+        }
+    }
+}
