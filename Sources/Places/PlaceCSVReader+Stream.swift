@@ -3,12 +3,22 @@ extension PlaceCSVReader {
     /// the file's size.
     ///
     /// Each piece is scanned up to its last line feed; a record whose quoted field goes on past it
-    /// is kept, with the rest, for the next piece, so records and line breaks are never cut. `body` gets each piece's places, origins and (with `skipInvalid`) the rows left
-    /// out, in file order. Unlike `parse`, repeated ids are **not** looked for: the caller must
-    /// (an import lets the database find them).
+    /// is kept, with the rest, for the next piece, so records and line breaks are never cut.
+    /// `body` gets each piece's places, origins and (with `skipInvalid`) the rows left out, in
+    /// file order. Unlike `parse`, repeated ids are **not** looked for: the caller must (an import
+    /// lets the database find them).
+    ///
+    /// A record not ended within `longestRecordBytes` (a quoted field never closed, a file with no
+    /// line feed) is refused there and then (`PlacesError.recordTooLong`), instead of holding the
+    /// rest of the file in memory to find its end: no valid place comes near that length.
     ///
     /// - Throws: the first `PlacesError` of the file (header, record, unterminated quote, a read
     ///   error), or what `body` throws; the pieces before it have been given to `body`.
+    /// The most bytes a streamed record may take, 16 MiB. A place's own fields take at most
+    /// about 80 KB of UTF-8 (id, name, kind and 32 attributes at their longest), quoting doubles
+    /// that at worst, and unused columns rarely add more.
+    public static let longestRecordBytes = 16 << 20
+
     public func stream(
         _ source: inout PlaceByteSource, file: String, pieceBytes: Int = 4 << 20, body: (PlaceFile) throws -> Void
     ) throws {
@@ -71,8 +81,12 @@ extension PlaceCSVReader {
                 guard header != nil else { throw PlacesError.missingHeader(file: file) }
                 return
             }
-            // No whole record in the piece: read a larger one.
-            target = kept == 0 ? max(pending.count * 2, pieceBytes) : pieceBytes
+            // No whole record in the piece: read a larger one, up to the longest a record may be.
+            if kept == 0 && pending.count > Self.longestRecordBytes {
+                throw PlacesError.recordTooLong(
+                    SourceLocation(file: file, position: .line(line)), limitBytes: Self.longestRecordBytes)
+            }
+            target = kept == 0 ? min(max(pending.count * 2, pieceBytes), Self.longestRecordBytes + 1) : pieceBytes
             pending.removeFirst(kept)
             line = keptLine
             atFileStart = atFileStart && kept == 0

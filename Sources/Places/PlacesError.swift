@@ -24,6 +24,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
     case wrongFieldCount(SourceLocation, expected: Int, found: Int)
     /// A quoted CSV field that runs to the end of the file; located at its opening quote.
     case unterminatedQuote(SourceLocation)
+    /// A CSV record that a streamed read gave up on at `limitBytes` without finding its end
+    /// (`PlaceCSVReader.longestRecordBytes`): most often a quoted field never closed.
+    case recordTooLong(SourceLocation, limitBytes: Int)
     /// Something other than a comma or a line break after a quoted CSV field's closing quote, as in
     /// `"a"b`; `field` is 1-based.
     case textAfterQuote(SourceLocation, field: Int)
@@ -117,6 +120,9 @@ public enum PlacesError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(location): expected \(expected) fields as in the header, found \(found)"
         case .unterminatedQuote(let location):
             return "\(location): unterminated quoted field"
+        case .recordTooLong(let location, let limit):
+            return "\(location): a record longer than \(limit >> 20) MiB, so it was not read to its end "
+                + "(a quoted field never closed?)"
         case .textAfterQuote(let location, let field):
             return "\(location): text after the closing quote of field \(field): "
                 + "expected a comma or the end of the line"
