@@ -39,10 +39,13 @@ enum RedisArguments {
     /// Whether an argument is `keyword` (given in lower case) as C's `strcasecmp` compares: ASCII
     /// letters in either case, nothing else folded, and the comparison ends at a NUL byte.
     static func matches(_ argument: String, _ keyword: String) -> Bool {
-        let lowered = argument.utf8.prefix { $0 != 0 }.map { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+        var keywordBytes = keyword.utf8.makeIterator()
+        for byte in argument.utf8 {
+            if byte == 0 { break }
+            let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+            guard keywordBytes.next() == lowered else { return false }
         }
-        return lowered.elementsEqual(keyword.utf8)
+        return keywordBytes.next() == nil
     }
 
     /// C's `isspace` in the "C" locale: space, tab, line feed, vertical tab, form feed, return.

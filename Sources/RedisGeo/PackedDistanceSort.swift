@@ -35,11 +35,69 @@ enum PackedDistanceSort {
         return keys.map { Int($0 & indexMask) }
     }
 
-    /// Sorts the keys ascending: `IntroQuicksort`, the standard library's sort when it gives up.
+    /// Sorts the keys ascending: a radix sort for a hundred keys or more (a quicksort's
+    /// comparisons of random distances mispredict about every other branch), else
+    /// `IntroQuicksort`, and the standard library's sort when that gives up.
     static func sort(_ keys: UnsafeMutableBufferPointer<UInt64>) {
-        if !IntroQuicksort.sort(keys, by: ByValue.self) {
+        if keys.count >= radixThreshold, indicesAscend(keys) {
+            radixSort(keys)
+        } else if !IntroQuicksort.sort(keys, by: ByValue.self) {
             var keys = keys
             keys.sort()
+        }
+    }
+
+    /// The fewest keys `sort` gives to `radixSort`.
+    static let radixThreshold = 100
+
+    /// Whether the keys' low bits are 0, 1, 2, … in order, as `order` makes them.
+    private static func indicesAscend(_ keys: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+        var ascend = true
+        for index in keys.indices { ascend = ascend && keys[index] & indexMask == UInt64(index) }
+        return ascend
+    }
+
+    /// Sorts keys whose low `indexBits` hold their positions (`indicesAscend`) ascending, by a
+    /// least-significant-digit radix sort of the bits above the index, one byte at a time. Each
+    /// pass is stable and the indices start ascending, so keys equal above the index end in index
+    /// order: exactly the order of the whole keys. Digits that all keys share are skipped.
+    static func radixSort(_ keys: UnsafeMutableBufferPointer<UInt64>) {
+        let count = keys.count
+        guard count > 1, let base = keys.baseAddress else { return }
+        // Bits 20 ... 63: five bytes and a last nibble.
+        let passes = 6
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: passes * 256) { counts in
+            counts.initialize(repeating: 0)
+            for key in keys {
+                for pass in 0..<passes {
+                    let digit = Int(truncatingIfNeeded: (key >> (indexBits &+ UInt64(pass &* 8))) & 0xFF)
+                    counts[pass &* 256 &+ digit] &+= 1
+                }
+            }
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { scratch in
+                guard let scratchBase = scratch.baseAddress else { return }
+                var source = base
+                var destination = scratchBase
+                for pass in 0..<passes {
+                    let shift = indexBits &+ UInt64(pass &* 8)
+                    let starts = counts.baseAddress! + pass &* 256
+                    if starts[Int(truncatingIfNeeded: (source[0] >> shift) & 0xFF)] == count { continue }
+                    var total = 0
+                    for digit in 0..<256 {
+                        let inDigit = starts[digit]
+                        starts[digit] = total
+                        total &+= inDigit
+                    }
+                    for index in 0..<count {
+                        let key = source[index]
+                        let digit = Int(truncatingIfNeeded: (key >> shift) & 0xFF)
+                        destination[starts[digit]] = key
+                        starts[digit] &+= 1
+                    }
+                    swap(&source, &destination)
+                }
+                if source != base { base.update(from: source, count: count) }
+            }
         }
     }
 

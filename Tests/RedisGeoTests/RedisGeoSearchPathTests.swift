@@ -103,6 +103,22 @@ import Testing
         }
     }
 
+    /// The radix sort reads only the bits above the index, yet gives the order of the whole keys:
+    /// keys equal above it keep their (ascending) indices' order.
+    @Test func radixSortGivesTheOrderOfWholeKeys() {
+        var random = SplitMix64(seed: 3)
+        for count in [2, 100, 101, 357, 5_000] {
+            for spread in [UInt64(4), 1 << 20, 1 << 30, 1 << 44, .max] {
+                let keys = (0..<count).map { index in
+                    ((random.next() % spread) << 20) | UInt64(index)
+                }
+                var sorted = keys
+                sorted.withUnsafeMutableBufferPointer { PackedDistanceSort.radixSort($0) }
+                #expect(sorted == keys.sorted(), "\(count) keys below \(spread)")
+            }
+        }
+    }
+
     @Test func distanceKeysSortLikeTheStandardLibrary() {
         var random = SplitMix64(seed: 7)
         let patterns: [(Int) -> Double] = [
