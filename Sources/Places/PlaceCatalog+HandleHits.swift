@@ -47,6 +47,16 @@ public struct PlaceHandleHits: Sendable {
         texts.withID(Int(handle), body)
     }
 
+    /// `withID` for a `body` that returns nothing, as a reply's writer passes: not generic, so
+    /// that a caller in another module runs code specialized for it instead of the generic
+    /// entry point.
+    ///
+    /// - Parameter handle: one of `hits`' handles.
+    @inline(__always)
+    public func withID(_ handle: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        texts.withID(Int(handle), body)
+    }
+
     /// A hit's name.
     ///
     /// - Parameter handle: one of `hits`' handles.
