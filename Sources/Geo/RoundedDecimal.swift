@@ -24,36 +24,58 @@ public struct RoundedDecimal: Sendable, Hashable {
     public let decimals: Int
 
     /// The most decimals this type rounds to.
-    public static let maximumDecimals = 9
+    @inlinable public static var maximumDecimals: Int { 9 }
     /// Longest text `write(to:trimmed:)` writes: a sign, 16 digits, a point.
-    public static let maximumTextLength = 18
+    @inlinable public static var maximumTextLength: Int { 18 }
 
     /// Rounds `value` to `decimals` decimals; nil for NaN, infinities, `decimals` outside
     /// 0...`maximumDecimals`, and magnitudes whose steps would not stay below 2^53 (every served
     /// number is far below: 20,003,931.459 m, 360°).
-    @inline(__always)
+    ///
+    /// The product of the magnitude and 10^decimals in floating point is within half an ulp of
+    /// the exact one; when it is more than an ulp away from every half step, the exact product
+    /// rounds to the same whole number, so only values near a half step take the exact integer
+    /// route (`roundedSteps`).
+    @inlinable @inline(__always)
     public init?(_ value: Double, decimals: Int) {
         guard value.isFinite, decimals >= 0, decimals <= Self.maximumDecimals else { return nil }
         let power = Self.power(decimals)
-        guard value.magnitude * Double(power) < 0x1p53 else { return nil }
+        let scaled = value.magnitude * Double(power)
+        guard scaled < 0x1p53 else { return nil }
         self.decimals = decimals
         isNegative = value.sign == .minus
-        steps = Self.roundedSteps(value.magnitude, power)
+        let whole = scaled.rounded(.toNearestOrEven)
+        // 0.5 − |scaled − whole| is exact or rounds monotonically, so the test holds only when
+        // the exact distance to the half step exceeds the ulp.
+        if 0.5 - (scaled - whole).magnitude > scaled.ulp {
+            steps = UInt64(whole)
+        } else {
+            steps = Self.roundedSteps(value.magnitude, power)
+        }
     }
 
     /// 10^decimals for decimals 0 to 9.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func power(_ decimals: Int) -> UInt64 {
-        var power: UInt64 = 1
-        for _ in 0..<decimals { power &*= 10 }
-        return power
+        switch decimals {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        default: return 1_000_000_000
+        }
     }
 
     /// `magnitude` × `power` rounded to a whole number, ties to even, in exact integer arithmetic:
     /// the significand (53 bits) times the power (at most 30 bits) is a 128-bit product, and the
     /// binary exponent turns into a right shift whose dropped bits decide the rounding.
-    @inline(__always)
-    private static func roundedSteps(_ magnitude: Double, _ power: UInt64) -> UInt64 {
+    @usableFromInline
+    static func roundedSteps(_ magnitude: Double, _ power: UInt64) -> UInt64 {
         guard magnitude != 0 else { return 0 }
         let significand = magnitude.significandBitPattern | (magnitude.isNormal ? 1 << 52 : 0)
         let exponent = magnitude.isNormal ? Int(magnitude.exponent) - 52 : -1074
@@ -90,7 +112,7 @@ public struct RoundedDecimal: Sendable, Hashable {
     /// The `Double` nearest to the rounded decimal (a quotient of two exact doubles, correctly
     /// rounded), +0 for zero: its shortest round-trip text is the trimmed text of this decimal, so
     /// any JSON encoder prints it with the same digits (below 1e-4 in exponent form, `1e-07`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public var doubleValue: Double {
         guard steps != 0 else { return 0 }
         let value = Double(steps) / Double(Self.power(decimals))
@@ -105,18 +127,39 @@ public struct RoundedDecimal: Sendable, Hashable {
     ///   - start: room for `maximumTextLength` bytes.
     ///   - trimmed: whether to drop trailing zeros.
     /// - Returns: the number of bytes written.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func write(to start: UnsafeMutablePointer<UInt8>, trimmed: Bool) -> Int {
-        let power = Self.power(decimals)
+        // One case for each count of decimals, so that every division is by a constant.
+        switch decimals {
+        case 0: return write(to: start, trimmed: trimmed, power: 1, decimals: 0)
+        case 1: return write(to: start, trimmed: trimmed, power: 10, decimals: 1)
+        case 2: return write(to: start, trimmed: trimmed, power: 100, decimals: 2)
+        case 3: return write(to: start, trimmed: trimmed, power: 1_000, decimals: 3)
+        case 4: return write(to: start, trimmed: trimmed, power: 10_000, decimals: 4)
+        case 5: return write(to: start, trimmed: trimmed, power: 100_000, decimals: 5)
+        case 6: return write(to: start, trimmed: trimmed, power: 1_000_000, decimals: 6)
+        case 7: return write(to: start, trimmed: trimmed, power: 10_000_000, decimals: 7)
+        case 8: return write(to: start, trimmed: trimmed, power: 100_000_000, decimals: 8)
+        default: return write(to: start, trimmed: trimmed, power: 1_000_000_000, decimals: 9)
+        }
+    }
+
+    /// "00" to "99": two digits for each number below 100.
+    @inlinable static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+    }
+
+    /// `write(to:trimmed:)` for `decimals` decimals, `power` 10^decimals: the digits two at a
+    /// time, from the right.
+    @inlinable @inline(__always)
+    func write(to start: UnsafeMutablePointer<UInt8>, trimmed: Bool, power: UInt64, decimals: Int) -> Int {
+        let pairs = Self.digitPairs.utf8Start
         var whole = steps / power
         var fraction = steps % power
-        var fractionDigits = decimals
-        if trimmed {
-            while fractionDigits > 0, fraction % 10 == 0 {
-                fraction /= 10
-                fractionDigits -= 1
-            }
-        }
         var end = 0
         if isNegative, !(trimmed && steps == 0) {
             start[0] = UInt8(ascii: "-")
@@ -129,22 +172,39 @@ public struct RoundedDecimal: Sendable, Hashable {
             wholeDigits += 1
             limit &*= 10
         }
-        var position = end + wholeDigits
-        repeat {
-            position -= 1
-            start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10)
-            whole /= 10
-        } while whole > 0
         end += wholeDigits
-        guard fractionDigits > 0 else { return end }
-        start[end] = UInt8(ascii: ".")
-        position = end + fractionDigits + 1
-        for _ in 0..<fractionDigits {
-            position -= 1
-            start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-            fraction /= 10
+        var position = end
+        while whole >= 100 {
+            let pair = Int(whole % 100) &* 2
+            whole /= 100
+            position -= 2
+            start[position] = pairs[pair]
+            start[position + 1] = pairs[pair + 1]
         }
-        return end + fractionDigits + 1
+        if whole >= 10 {
+            let pair = Int(whole) &* 2
+            start[position - 2] = pairs[pair]
+            start[position - 1] = pairs[pair + 1]
+        } else {
+            start[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole)
+        }
+        guard decimals > 0, !(trimmed && fraction == 0) else { return end }
+        start[end] = UInt8(ascii: ".")
+        let last = end + 1 + decimals
+        position = last
+        for _ in 0..<decimals / 2 {
+            let pair = Int(fraction % 100) &* 2
+            fraction /= 100
+            position -= 2
+            start[position] = pairs[pair]
+            start[position + 1] = pairs[pair + 1]
+        }
+        if decimals % 2 == 1 { start[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction) }
+        guard trimmed else { return last }
+        // The fraction is not zero: a digit other than 0 stops the trimming before the point.
+        var length = last
+        while start[length - 1] == UInt8(ascii: "0") { length -= 1 }
+        return length
     }
 
     /// The decimal as text (see `write(to:trimmed:)`).
@@ -159,7 +219,7 @@ public struct RoundedDecimal: Sendable, Hashable {
     /// print it): yes for zero and for magnitudes from 1e-4 up with at most 15 significant digits
     /// (every served number); no below 1e-4, which Swift prints in exponent form (`1e-07`), and
     /// from 16 digits on, where doubles no longer tell every decimal apart.
-    @inline(__always)
+    @inlinable @inline(__always)
     public var isShortestText: Bool {
         steps == 0 || (steps < 1_000_000_000_000_000 && (decimals <= 4 || steps >= Self.power(decimals - 4)))
     }

@@ -16,18 +16,18 @@
 /// hand-written writer (`RoundedDecimal.write`) prints them without searching for the shortest form.
 public enum ServedPrecision {
     /// Decimals of a distance in meters.
-    public static let distanceDecimals = 3
+    @inlinable public static var distanceDecimals: Int { 3 }
     /// Decimals of a latitude or longitude in degrees.
-    public static let coordinateDecimals = 7
+    @inlinable public static var coordinateDecimals: Int { 7 }
     /// Decimals of a bearing in degrees.
-    public static let bearingDecimals = 2
+    @inlinable public static var bearingDecimals: Int { 2 }
 
     /// `meters` as served (unchanged if not finite).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func distance(_ meters: Double) -> Double { rounded(meters, decimals: distanceDecimals) }
 
     /// `degrees` of latitude or longitude as served (unchanged if not finite).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func degrees(_ degrees: Double) -> Double { rounded(degrees, decimals: coordinateDecimals) }
 
     /// A coordinate as served: both degrees rounded; the rounding keeps them in range.
@@ -37,14 +37,14 @@ public enum ServedPrecision {
     }
 
     /// A bearing in degrees, [0, 360), as served: 359.996° is 0°, not 360°.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func bearing(_ degrees: Double) -> Double {
         let value = rounded(degrees, decimals: bearingDecimals)
         return value >= 360 ? 0 : value
     }
 
     /// `value` rounded to `decimals` as the `Double` nearest to the decimal; +0 for any zero.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func rounded(_ value: Double, decimals: Int) -> Double {
         RoundedDecimal(value, decimals: decimals)?.doubleValue ?? value
     }

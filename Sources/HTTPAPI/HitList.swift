@@ -229,25 +229,30 @@ extension JSONText {
     fileprivate mutating func writeHits(_ answer: PlaceHandleAnswer) {
         let found = answer.hits
         reserve(found.hits.count * 180)
+        // `,"kind":…,"lat":` is the same for every hit: written once, copied into each.
+        var kindText = JSONText(capacity: 64)
+        kindText.raw(",\"kind\":")
+        kindText.string(found.kind)
+        kindText.raw(",\"lat\":")
         raw("[")
-        for index in found.hits.indices {
-            let hit = found.hits[index]
-            raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
-            bearing(answer.bearings[index])
-            raw(",\"distance_m\":")
-            decimal(hit.distanceMeters, decimals: ServedPrecision.distanceDecimals)
-            raw(",\"id\":")
-            found.withID(hit.handle) { string(utf8: $0) }
-            raw(",\"kind\":")
-            string(found.kind)
-            let coordinate = found.coordinate(of: hit.handle)
-            raw(",\"lat\":")
-            decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
-            raw(",\"lon\":")
-            decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
-            raw(",\"name\":")
-            string(found.name(hit.handle))
-            raw("}")
+        kindText.withBytes { kindAndLatitude in
+            for index in found.hits.indices {
+                let hit = found.hits[index]
+                raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
+                bearing(answer.bearings[index])
+                raw(",\"distance_m\":")
+                decimal(hit.distanceMeters, decimals: ServedPrecision.distanceDecimals)
+                raw(",\"id\":")
+                found.withID(hit.handle) { string(utf8: $0) }
+                raw(kindAndLatitude)
+                let coordinate = answer.coordinates[index]
+                decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
+                raw(",\"lon\":")
+                decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
+                raw(",\"name\":")
+                string(found.name(hit.handle))
+                raw("}")
+            }
         }
         raw("]")
     }

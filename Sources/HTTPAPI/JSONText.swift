@@ -64,6 +64,14 @@ struct JSONText: ~Copyable {
         count += 1
     }
 
+    /// Appends bytes already JSON (another `JSONText`'s, `withBytes`), as they are.
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
+
+    /// Calls `body` with the text written so far (valid only inside `body`).
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// Appends ASCII punctuation or a literal key, as it is.
     mutating func raw(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -129,6 +137,7 @@ struct JSONText: ~Copyable {
     /// shortest text that `number` makes. For a value already rounded so (`QueryHit.served`) the
     /// text is `number`'s, byte for byte, as `JSONEncoder` writes it; so is a magnitude below 1e-4,
     /// which is handed to `number` in its exponent form (`1e-07`). NaN and infinities are `null`.
+    @inline(__always)
     mutating func decimal(_ value: Double, decimals: Int) {
         guard let rounded = RoundedDecimal(value, decimals: decimals), rounded.isShortestText else {
             return number(RoundedDecimal(value, decimals: decimals)?.doubleValue ?? value)
@@ -139,6 +148,7 @@ struct JSONText: ~Copyable {
 
     /// Appends a bearing in degrees as served (`ServedPrecision.bearing`): to 0.01°, one that
     /// rounds to 360 written 0.
+    @inline(__always)
     mutating func bearing(_ degrees: Double) {
         let decimals = ServedPrecision.bearingDecimals
         guard let rounded = RoundedDecimal(degrees, decimals: decimals) else {

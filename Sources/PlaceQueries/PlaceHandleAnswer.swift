@@ -10,6 +10,9 @@ public struct PlaceHandleAnswer: Sendable {
     public var hits: PlaceHandleHits
     /// Each hit's bearing, as `QueryHit.bearingDegrees` (degrees clockwise from north, [0, 360)).
     public var bearings: [Double]
+    /// Each hit's coordinate, WGS84 degrees, as `QueryHit.coordinate` (not rounded yet): read once
+    /// from the index for the bearings, and kept for the reply.
+    public var coordinates: [Coordinate]
     /// As `QueryAnswer.total`.
     public var total: Int
 }
@@ -34,18 +37,18 @@ extension PlaceDirectory {
             cut && query.countsAll
             ? try count(query.center, radiusMeters: radius, kind: kind, model: query.model) : found.hits.count
         var bearings = [Double](repeating: 0, count: found.hits.count)
+        let coordinates = found.coordinates()
         do throws(GeoError) {
             switch query.measures {
             case .indexed:
                 // One frame for every hit, as `answer(_:)` measures.
                 let frame = BearingFrame(from: query.center, model: query.model)
                 for index in found.hits.indices {
-                    bearings[index] = try frame.bearing(to: found.coordinate(of: found.hits[index].handle))
+                    bearings[index] = try frame.bearing(to: coordinates[index])
                 }
             case .exact:
                 for index in found.hits.indices {
-                    let measure = try query.model.measure(
-                        query.center, found.coordinate(of: found.hits[index].handle))
+                    let measure = try query.model.measure(query.center, coordinates[index])
                     found.hits[index].distanceMeters = measure.distanceMeters
                     bearings[index] = measure.bearing
                 }
@@ -57,6 +60,6 @@ extension PlaceDirectory {
         for index in found.hits.indices where ServedPrecision.distance(found.hits[index].distanceMeters) == 0 {
             bearings[index] = 0
         }
-        return PlaceHandleAnswer(hits: found, bearings: bearings, total: total)
+        return PlaceHandleAnswer(hits: found, bearings: bearings, coordinates: coordinates, total: total)
     }
 }

@@ -12,12 +12,13 @@ public struct PlaceHandleHits: Sendable {
     /// The kind searched, as the catalog holds it (the query may name it in another Unicode
     /// form that compares equal).
     public let kind: String
-    /// The kind's ids and names, coordinates by handle; nil when the catalog has no such kind
-    /// (`hits` is then empty).
-    private let texts: PlaceTexts?
-    private let index: GridIndex?
+    /// The kind's ids and names, coordinates by handle; empty when the catalog has no such kind
+    /// (`hits` is then empty). Not optional, so that a read borrows them instead of copying them
+    /// out of an optional first.
+    private let texts: PlaceTexts
+    private let index: GridIndex
 
-    init(hits: [GridHit], kind: String, texts: PlaceTexts?, index: GridIndex?) {
+    init(hits: [GridHit], kind: String, texts: PlaceTexts, index: GridIndex) {
         self.hits = hits
         self.kind = kind
         self.texts = texts
@@ -29,27 +30,38 @@ public struct PlaceHandleHits: Sendable {
     /// - Parameter handle: one of `hits`' handles.
     @inline(__always)
     public func coordinate(of handle: UInt32) -> Coordinate {
-        guard let coordinate = index?.coordinate(of: handle) else {
+        guard let coordinate = index.coordinate(of: handle) else {
             preconditionFailure("handle \(handle) not indexed")
         }
         return coordinate
     }
+
+    /// Where every hit's place is, WGS84 degrees, in the order of `hits`.
+    public func coordinates() -> [Coordinate] { index.coordinates(of: hits) }
 
     /// Calls `body` with the UTF-8 bytes of a hit's id (valid only inside `body`).
     ///
     /// - Parameter handle: one of `hits`' handles.
     @inline(__always)
     public func withID<R>(_ handle: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        guard let texts else { preconditionFailure("handle \(handle) of a kind not present") }
-        return texts.withID(Int(handle), body)
+        texts.withID(Int(handle), body)
+    }
+
+    /// `withID` for a `body` that returns nothing, as a reply's writer passes: not generic, so
+    /// that a caller in another module runs code specialized for it instead of the generic
+    /// entry point.
+    ///
+    /// - Parameter handle: one of `hits`' handles.
+    @inline(__always)
+    public func withID(_ handle: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        texts.withID(Int(handle), body)
     }
 
     /// A hit's name.
     ///
     /// - Parameter handle: one of `hits`' handles.
     public func name(_ handle: UInt32) -> String {
-        guard let texts else { preconditionFailure("handle \(handle) of a kind not present") }
-        return texts.name(Int(handle))
+        texts.name(Int(handle))
     }
 }
 
@@ -65,7 +77,7 @@ extension PlaceCatalog {
             guard let collection = collections[kind] else {
                 _ = try emptyIndex.within(
                     radiusMeters: radiusMeters, of: center, model: model, limit: limit, tieOrder: { _, _ in false })
-                return PlaceHandleHits(hits: [], kind: kind, texts: nil, index: nil)
+                return PlaceHandleHits(hits: [], kind: kind, texts: PlaceTexts(), index: emptyIndex)
             }
             let texts = collection.texts
             let hits = try collection.index.within(
