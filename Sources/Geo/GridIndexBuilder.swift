@@ -37,45 +37,31 @@ public struct GridIndexBuilder: Sendable {
 
     /// The index holding the points appended.
     ///
+    /// The entries are put in grid order in place, in two steps that each touch little memory at
+    /// a time: by row first (one write position per occupied row), then each row's run by cell
+    /// (within a run small enough for the cache), so the cost per point does not grow with the
+    /// number of points.
+    ///
     /// - Parameter index: an empty index whose layout to use.
     /// - Precondition: `index` is empty and no handle was appended twice.
     public consuming func build(into index: GridIndex) -> GridIndex {
         var index = index
         precondition(index.count == 0 && index.stored.isEmpty, "GridIndexBuilder builds into an empty index")
         let count = handles.count
-        // Cells first (so positions in the rows stop moving), counting the points of each.
-        for slot in 0..<count {
-            let point = Coordinate(unchecked: stored[slot].latitude, stored[slot].longitude)
-            let cell = index.location(creating: point)
-            index.rows[cell.row][cell.position].capacity += 1
-        }
-        // Blocks in grid order, as `insert(contentsOf:)` lays them out.
-        var next: UInt32 = 0
-        for row in index.occupiedRows.map(Int.init) {
-            for position in index.rows[row].indices {
-                index.rows[row][position].start = next
-                next += index.rows[row][position].capacity
-            }
-        }
-        // In place, cell by cell: the entry at a cell's next free slot either belongs there or is
-        // swapped to the next free slot of its own cell, where it stays.
-        for row in index.occupiedRows.map(Int.init) {
-            for position in index.rows[row].indices {
-                let start = Int(index.rows[row][position].start)
-                let capacity = index.rows[row][position].capacity
-                while index.rows[row][position].count < capacity {
-                    let slot = start + Int(index.rows[row][position].count)
-                    let point = Coordinate(unchecked: stored[slot].latitude, stored[slot].longitude)
-                    guard let home = index.location(of: point) else { preconditionFailure("cell created above") }
-                    if home.row == row && home.position == position {
-                        index.rows[row][position].count += 1
-                    } else {
-                        let target =
-                            Int(index.rows[home.row][home.position].start + index.rows[home.row][home.position].count)
-                        stored.swapAt(slot, target)
-                        handles.swapAt(slot, target)
-                        index.rows[home.row][home.position].count += 1
-                    }
+        let layout = index.layout
+        // Moved out (not copied), so that the index takes the same arrays.
+        var stored: [GridIndex.Stored] = []
+        var handles: [UInt32] = []
+        swap(&stored, &self.stored)
+        swap(&handles, &self.handles)
+        stored.withUnsafeMutableBufferPointer { stored in
+            handles.withUnsafeMutableBufferPointer { handles in
+                var columns: [Int32] = []
+                for run in Self.sortByRow(stored, handles, layout: layout) {
+                    let cells = Self.sortByCell(run, stored, handles, layout: layout, columns: &columns)
+                    index.rows[run.row] = cells
+                    index.occupiedRows.append(Int32(run.row))
+                    index.cellCount += cells.count
                 }
             }
         }

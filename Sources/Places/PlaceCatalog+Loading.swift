@@ -16,6 +16,12 @@ extension PlaceCatalog {
         /// The last id appended while every id appended so far was ASCII and each sorted after the
         /// one before (bytewise); nil once one did not.
         var lastASCIIID: [UInt8]? = []
+        /// Handles of new ids not yet in the id table, with their ids' hashes: recorded a batch at a
+        /// time (`PlaceIDMap.insertAbsent(_:hashes:in:)`), before any id is looked up.
+        var pendingHandles: [UInt32] = []
+        var pendingHashes: [UInt64] = []
+        /// Ids recorded per batch.
+        static let batchSize = 32
 
         /// The kind of the places.
         public var kind: String { collection.kind }
@@ -53,8 +59,10 @@ extension PlaceCatalog {
             let handle = UInt32(collection.count)
             guard Int(handle) <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(Int(handle))) }
             if isNew(id) {
-                collection.ids.insertAbsent(handle, id: id, in: collection.texts)
+                pendingHandles.append(handle)
+                pendingHashes.append(PlaceIDMap.hash(id))
             } else {
+                recordPending()
                 guard collection.ids.insert(handle, id: id, in: collection.texts) == nil else {
                     throw .duplicateID(String(decoding: id, as: UTF8.self), at: nil, firstAt: nil)
                 }
@@ -63,6 +71,19 @@ extension PlaceCatalog {
                 preconditionFailure("handle \(handle) checked above")
             }
             collection.texts.append(id: id, name: name)
+            if pendingHandles.count == Self.batchSize { recordPending() }
+        }
+
+        /// Records the pending handles in the id table (their ids are in the texts already).
+        mutating func recordPending() {
+            guard !pendingHandles.isEmpty else { return }
+            pendingHandles.withUnsafeBufferPointer { handles in
+                pendingHashes.withUnsafeBufferPointer { hashes in
+                    collection.ids.insertAbsent(handles, hashes: hashes, in: collection.texts)
+                }
+            }
+            pendingHandles.removeAll(keepingCapacity: true)
+            pendingHashes.removeAll(keepingCapacity: true)
         }
 
         /// Whether `id` is known to be new without looking: rows in key order (a database's) need
@@ -95,6 +116,7 @@ extension PlaceCatalog {
     /// Adds the kind a loader holds, its grid built in place; the loader is left empty (its
     /// columns move, they are not copied).
     public mutating func finish(_ loader: inout Loader) {
+        loader.recordPending()
         var collection = loader.collection
         let builder = loader.builder
         loader = self.loader(kind: collection.kind)

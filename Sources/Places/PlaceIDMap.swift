@@ -18,7 +18,7 @@ struct PlaceIDMap: Sendable {
     /// The hash of an id as `String` equality sees it: its bytes when ASCII, else the bytes of its
     /// NFC form (canonically equivalent spellings are the same id, as in a `[String: …]`).
     @inline(__always)
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hasher = Hasher()
         if bytes.contains(where: { $0 >= 0x80 }) {
             var composed = String(decoding: bytes, as: UTF8.self).precomposedStringWithCanonicalMapping
@@ -106,6 +106,39 @@ struct PlaceIDMap: Sendable {
         }
         slots[slot] = handle + 1
         count += 1
+    }
+
+    /// Records handles for ids that the caller knows no handle has, given by their hashes
+    /// (`hash(_:)`, taken while the ids' bytes were at hand): the home slots of the whole batch are
+    /// read first, so that their cache misses overlap instead of coming one after another.
+    ///
+    /// - Parameters:
+    ///   - handles: the handles, each with the hash at the same offset in `hashes`.
+    ///   - hashes: as many hashes as handles; a batch of a few dozen is enough.
+    ///   - texts: the ids of the handles already recorded (read only if the table must grow).
+    mutating func insertAbsent(
+        _ handles: UnsafeBufferPointer<UInt32>, hashes: UnsafeBufferPointer<UInt64>, in texts: PlaceTexts
+    ) {
+        precondition(handles.count == hashes.count, "one hash per handle")
+        if (count + handles.count) * 5 > slots.count * 4 {
+            rehash(capacity: max(16, (count + handles.count) * 2), texts: texts)
+        }
+        let slotCount = UInt64(slots.count)
+        slots.withUnsafeMutableBufferPointer { slots in
+            var touched: UInt32 = 0
+            for hash in hashes { touched |= slots[Int(hash.multipliedFullWidth(by: slotCount).high)] }
+            // Always true; it only keeps the reads above from being optimised away.
+            guard touched != UInt32.max else { return }
+            for (handle, hash) in zip(handles, hashes) {
+                var slot = Int(hash.multipliedFullWidth(by: slotCount).high)
+                while slots[slot] != 0 {
+                    slot += 1
+                    if slot == slots.count { slot = 0 }
+                }
+                slots[slot] = handle + 1
+            }
+        }
+        count += handles.count
     }
 
     /// Forgets `handle` (its id still readable in `texts`), shifting back the entries after it.
