@@ -3,27 +3,18 @@
 /// `Place` value.
 ///
 /// An entry is `varint(id length) id varint(name length) name` (LEB128 lengths). Entries are
-/// appended to chunks of 1 MiB (`TextChunk`), each allocated whole when it is started, so the bytes
-/// never move and no doubling leaves unused capacity behind; an entry longer than a chunk gets a
-/// chunk of its own. `offsets[handle]` is `chunk << 20 | position`: 4,096 chunks, 4 GiB of text at
-/// most. Reads go through the chunks' addresses, kept beside them, without touching a reference
-/// count.
+/// appended to chunks of 1 MiB, each reserved whole when it is started, so the bytes never move
+/// and no doubling leaves unused capacity behind; an entry longer than a chunk gets a chunk of its
+/// own. `offsets[handle]` is `chunk << 20 | position`: 4,096 chunks, 4 GiB of text at most.
 ///
 /// Replacing or dropping an entry leaves its bytes behind as garbage; `compacted()` rewrites the
 /// chunks once the garbage outweighs the live bytes.
-struct PlaceTexts: @unchecked Sendable {
-    // Unchecked: `bases` are the addresses of `chunks`' buffers, which this value keeps alive and
-    // whose bytes below an offset it holds are never written again (see `TextChunk`).
+struct PlaceTexts: Sendable {
     static let chunkBits = 20
     static let chunkSize = 1 << chunkBits
     static let maximumChunks = 1 << (32 - chunkBits)
 
-    private var chunks: [TextChunk] = []
-    /// `chunks[i]`'s buffer, whole capacity, read without retaining the chunk.
-    private var bases: [UnsafeBufferPointer<UInt8>] = []
-    /// Bytes of the last chunk this value wrote or saw written; when the chunk holds more, another
-    /// copy of this value appended to it, and this one starts a new chunk.
-    private var lastChunkCount = 0
+    private var chunks: [[UInt8]] = []
     /// Where each handle's entry starts.
     private(set) var offsets: [UInt32] = []
     /// Bytes of entries no handle points at.
@@ -96,12 +87,12 @@ struct PlaceTexts: @unchecked Sendable {
         var sum: UInt32 = 0
         offsets.withUnsafeBufferPointer { offsets in
             for handle in handles { sum &+= offsets[Int(handle)] }
-            bases.withUnsafeBufferPointer { bases in
+            chunks.withUnsafeBufferPointer { chunks in
                 for handle in handles {
                     let offset = offsets[Int(handle)]
                     let chunk = Int(offset >> UInt32(Self.chunkBits))
                     let position = Int(offset & UInt32(Self.chunkSize - 1))
-                    sum &+= UInt32(bases[chunk][position])
+                    sum &+= UInt32(chunks[chunk].withUnsafeBufferPointer { $0[position] })
                 }
             }
         }
@@ -120,13 +111,12 @@ struct PlaceTexts: @unchecked Sendable {
         return ascii ?? (id(first) < id(second))
     }
 
-    /// The bytes from an entry's start to the end of its chunk's buffer (past the entry, bytes
-    /// may be unwritten: readers stop at the entry's end).
+    /// The bytes from an entry's start to the end of its chunk.
     @inline(__always)
     private func withEntry<R>(_ offset: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let chunk = Int(offset >> UInt32(Self.chunkBits))
         let position = Int(offset & UInt32(Self.chunkSize - 1))
-        return body(UnsafeBufferPointer(rebasing: bases[chunk][position...]))
+        return chunks[chunk].withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[position...])) }
     }
 
     private func entryLength(at offset: UInt32) -> Int {
@@ -161,6 +151,15 @@ struct PlaceTexts: @unchecked Sendable {
         return count
     }
 
+    private static func appendLength(_ value: Int, to chunk: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            chunk.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        chunk.append(UInt8(value))
+    }
+
     /// Writes an entry and returns its offset.
     private mutating func write(id: String, name: String) -> UInt32 {
         var id = id
@@ -173,26 +172,20 @@ struct PlaceTexts: @unchecked Sendable {
         let idCount = id.count
         let nameCount = name.count
         let length = Self.lengthBytes(idCount) + idCount + Self.lengthBytes(nameCount) + nameCount
-        // A copy of this value that appended to the shared last chunk owns the bytes past what
-        // this value saw: start a chunk of our own rather than write over them.
-        if chunks.isEmpty || chunks[chunks.count - 1].count != lastChunkCount
-            || lastChunkCount + length > chunks[chunks.count - 1].capacity
-        {
+        if chunks.isEmpty || chunks[chunks.count - 1].count + length > Self.chunkSize {
             precondition(chunks.count < Self.maximumChunks, "more than 4 GiB of place ids and names in one kind")
-            let chunk = TextChunk(capacity: max(Self.chunkSize, length))
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(max(Self.chunkSize, length))
             chunks.append(chunk)
-            bases.append(UnsafeBufferPointer(start: chunk.base, count: chunk.capacity))
-            lastChunkCount = 0
         }
-        let last = chunks[chunks.count - 1]
-        let position = last.count
-        last.appendLength(idCount)
-        last.append(id)
-        last.appendLength(nameCount)
-        last.append(name)
-        lastChunkCount = last.count
+        let last = chunks.count - 1
+        let position = chunks[last].count
+        Self.appendLength(idCount, to: &chunks[last])
+        chunks[last].append(contentsOf: id)
+        Self.appendLength(nameCount, to: &chunks[last])
+        chunks[last].append(contentsOf: name)
         usedBytes += length
-        return UInt32((chunks.count - 1) << Self.chunkBits | position)
+        return UInt32(last << Self.chunkBits | position)
     }
 
     /// The same entries without garbage, handles unchanged.
@@ -202,9 +195,8 @@ struct PlaceTexts: @unchecked Sendable {
         return fresh
     }
 
-    /// Bytes held: chunk capacities, the offset table and the chunks' addresses.
+    /// Bytes held: chunk capacities and the offset table.
     var memoryBytes: Int {
-        let chunkBytes = chunks.reduce(0) { (total: Int, chunk: TextChunk) in total + chunk.capacity }
-        return chunkBytes + offsets.capacity * 4 + bases.capacity * MemoryLayout<UnsafeBufferPointer<UInt8>>.stride
+        chunks.reduce(0) { $0 + $1.capacity } + offsets.capacity * 4
     }
 }

@@ -64,26 +64,6 @@ import Testing
         #expect(texts.idPrecedes(0, 1) == ("p0" < "p1"))
     }
 
-    /// Copies share their chunks: a copy that appends after another did must not write over the
-    /// other's entries, and a copy taken earlier keeps reading its own.
-    @Test func copiesThatBothAppendKeepTheirEntries() {
-        var original = PlaceTexts()
-        for number in 0..<100 { original.append(id: "p\(number)", name: "Eczane \(number)") }
-        let snapshot = original
-        var copy = original
-        for number in 100..<3_000 { original.append(id: "o\(number)", name: "Original \(number)") }
-        for number in 100..<200 { copy.append(id: "c\(number)", name: "Copy \(number)") }
-        original.append(id: "last", name: "Last")
-        #expect(snapshot.count == 100)
-        for number in 0..<100 {
-            #expect(snapshot.id(number) == "p\(number)" && copy.id(number) == "p\(number)")
-            #expect(original.name(number) == "Eczane \(number)")
-        }
-        for number in 100..<3_000 { #expect(original.name(number) == "Original \(number)") }
-        for number in 100..<200 { #expect(copy.id(number) == "c\(number)" && copy.name(number) == "Copy \(number)") }
-        #expect(original.id(3_000) == "last")
-    }
-
     @Test func loaderGivesTheSameCatalogAsAdding() throws {
         var random = SplitMix64(seed: 5)
         var places: [Place] = []
