@@ -151,7 +151,8 @@ struct CSVScanner {
         line += 1
     }
 
-    private mutating func skipBlankLines() {
+    /// Moves past blank lines (and their line breaks) to the next record or the end.
+    mutating func skipBlankLines() {
         while position < end, atLineBreak() { skipLineBreak() }
     }
 }

@@ -1,4 +1,9 @@
 extension PlaceCSVReader {
+    /// The most bytes a streamed record may take, 16 MiB. A place's own fields take at most
+    /// about 80 KB of UTF-8 (id, name, kind and 32 attributes at their longest), quoting doubles
+    /// that at worst, and unused columns rarely add more.
+    public static let longestRecordBytes = 16 << 20
+
     /// Reads CSV piece by piece: memory stays near `pieceBytes` (plus the longest record) whatever
     /// the file's size.
     ///
@@ -14,11 +19,6 @@ extension PlaceCSVReader {
     ///
     /// - Throws: the first `PlacesError` of the file (header, record, unterminated quote, a read
     ///   error), or what `body` throws; the pieces before it have been given to `body`.
-    /// The most bytes a streamed record may take, 16 MiB. A place's own fields take at most
-    /// about 80 KB of UTF-8 (id, name, kind and 32 attributes at their longest), quoting doubles
-    /// that at worst, and unused columns rarely add more.
-    public static let longestRecordBytes = 16 << 20
-
     public func stream(
         _ source: inout PlaceByteSource, file: String, pieceBytes: Int = 4 << 20, body: (PlaceFile) throws -> Void
     ) throws {
@@ -40,6 +40,8 @@ extension PlaceCSVReader {
             var origins: [SourceLocation] = []
             var skipped: [PlacesError] = []
             while true {
+                // Where the record itself starts, past blank lines: what is kept for the next piece.
+                scanner.skipBlankLines()
                 let start = scanner.offset
                 let startLine = scanner.currentLine
                 let recordLine: Int?

@@ -137,4 +137,25 @@ import Testing
         #expect(places == 1)
         #expect(writtenAtError < PlaceCSVReader.longestRecordBytes + (8 << 20), "read \(writtenAtError) bytes")
     }
+
+    /// Blank lines before a record cut by a piece's end are not kept with it: a piece of more
+    /// than `longestRecordBytes` that is mostly blank lines still reads.
+    @Test func blankLinesBeforeACutRecordAreNotKept() throws {
+        let pieceBytes = PlaceCSVReader.longestRecordBytes + (4 << 20)
+        let header = "id,name,lat,lon\n"
+        // The first piece is the header and blank lines; the second starts with blank lines, and
+        // its record starts 10 bytes before its end: the quoted name holds a line feed inside the
+        // piece and goes on past it.
+        let blank = 2 * pieceBytes - 10 - header.utf8.count
+        let text = header + String(repeating: "\n", count: blank) + "a,\"open\nstill still\",1,2\n"
+        var source = PlaceByteSource(bytes: Array(text.utf8), name: "f.csv")
+        var places: [Place] = []
+        var origins: [Places.SourceLocation] = []
+        try PlaceCSVReader(defaultKind: "pharmacy").stream(&source, file: "f.csv", pieceBytes: pieceBytes) {
+            places += $0.places
+            origins += $0.origins
+        }
+        #expect(places.map(\.name) == ["open\nstill still"])
+        #expect(origins.map(\.description) == ["f.csv:\(blank + 2)"])
+    }
 }
