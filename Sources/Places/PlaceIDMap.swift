@@ -96,18 +96,6 @@ struct PlaceIDMap: Sendable {
         return nil
     }
 
-    /// Records `handle` for an id (UTF-8) that the caller knows no handle has: no id is compared.
-    mutating func insertAbsent(_ handle: UInt32, id key: UnsafeBufferPointer<UInt8>, in texts: PlaceTexts) {
-        if (count + 1) * 5 > slots.count * 4 { rehash(capacity: max(16, count * 2), texts: texts) }
-        var slot = home(Self.hash(key))
-        while slots[slot] != 0 {
-            slot += 1
-            if slot == slots.count { slot = 0 }
-        }
-        slots[slot] = handle + 1
-        count += 1
-    }
-
     /// Records handles for ids that the caller knows no handle has, given by their hashes
     /// (`hash(_:)`, taken while the ids' bytes were at hand): the home slots of the whole batch are
     /// read first, so that their cache misses overlap instead of coming one after another.
