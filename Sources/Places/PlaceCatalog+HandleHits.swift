@@ -25,17 +25,6 @@ public struct PlaceHandleHits: Sendable {
         self.index = index
     }
 
-    /// Where a hit's place is, WGS84 degrees.
-    ///
-    /// - Parameter handle: one of `hits`' handles.
-    @inline(__always)
-    public func coordinate(of handle: UInt32) -> Coordinate {
-        guard let coordinate = index.coordinate(of: handle) else {
-            preconditionFailure("handle \(handle) not indexed")
-        }
-        return coordinate
-    }
-
     /// Where every hit's place is, WGS84 degrees, in the order of `hits`.
     public func coordinates() -> [Coordinate] { index.coordinates(of: hits) }
 

@@ -42,7 +42,7 @@ import Testing
                 #expect(byHandle.hits.withID(handle) { String(decoding: $0, as: UTF8.self) } == hit.id)
                 #expect(byHandle.hits.name(handle) == hit.name)
                 #expect(byHandle.hits.kind == hit.kind)
-                #expect(byHandle.hits.coordinate(of: handle) == hit.coordinate)
+                #expect(byHandle.coordinates[index] == hit.coordinate)
                 #expect(byHandle.hits.hits[index].distanceMeters == hit.distanceMeters)
                 #expect(byHandle.bearings[index] == hit.bearingDegrees)
                 compared += 1
