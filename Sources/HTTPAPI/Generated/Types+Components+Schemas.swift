@@ -22,6 +22,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/UserId`.
         internal typealias UserId = Swift.String
+        /// A stored user's id as a path names it; 1 to 128 characters, no control characters, not
+        /// `nearby`. Unlike `UserId` it may hold `%`: a store written before new ids refused `%` may
+        /// hold such a user.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExistingUserId`.
+        internal typealias ExistingUserId = Swift.String
         /// What maps and lists show; 0 to 256 characters, no control characters (the user-name
         /// rule of the Places façade, applied to place names too).
         ///

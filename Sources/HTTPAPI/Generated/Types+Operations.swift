@@ -5222,8 +5222,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/path/id`.
@@ -5231,7 +5232,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -5662,8 +5663,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/GET/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/GET/path/id`.
@@ -5671,7 +5673,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -6010,8 +6012,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/path/id`.
@@ -6019,7 +6022,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -6376,8 +6379,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/path/id`.
@@ -6385,7 +6389,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -6851,8 +6855,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/path/id`.
@@ -6860,7 +6865,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -7251,8 +7256,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/path/id`.
@@ -7260,7 +7266,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }
@@ -7729,8 +7735,9 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/path`.
             internal struct Path: Sendable, Hashable {
-                /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-                /// the nearby-users query). Percent-encoded as for place ids.
+                /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+                /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/path/id`.
@@ -7738,7 +7745,7 @@ internal enum Operations {
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
+                ///   - id: A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 internal init(id: Components.Parameters.UserIdPath) {
                     self.id = id
                 }

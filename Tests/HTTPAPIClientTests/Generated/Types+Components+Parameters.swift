@@ -138,11 +138,12 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/LastEventId`.
         internal typealias LastEventId = Swift.String
-        /// The user's id: 1 to 128 characters, no control characters or `%`, not `nearby` (that path is
-        /// the nearby-users query). Percent-encoded as for place ids.
+        /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
+        /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
+        /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/UserIdPath`.
-        internal typealias UserIdPath = Components.Schemas.UserId
+        internal typealias UserIdPath = Components.Schemas.ExistingUserId
     }
 }
