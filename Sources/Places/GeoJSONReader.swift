@@ -82,7 +82,7 @@ public struct GeoJSONReader: Sendable {
     }
 
     /// - Parameter propertyOrder: the feature's property names in document order (`JSONKeyOrder`).
-    private func place(_ element: Any, at location: SourceLocation, propertyOrder: [String]?) throws(PlacesError)
+    func place(_ element: Any, at location: SourceLocation, propertyOrder: [String]?) throws(PlacesError)
         -> Place
     {
         guard let feature = element as? [String: Any], feature["type"] as? String == "Feature" else {

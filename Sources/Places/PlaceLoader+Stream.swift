@@ -4,9 +4,9 @@ extension PlaceLoader {
 
     /// Reads a place file piece by piece, calling `body` with each piece's places in file order.
     ///
-    /// CSV is read in pieces of about `pieceBytes` and never held whole (see
-    /// `PlaceCSVReader.stream`: repeated ids are left to the caller to find); GeoJSON is read
-    /// whole, as `load` does, and given to `body` in pieces of 65,536 features. The format is chosen
+    /// Neither format is held whole, and repeated ids are left to the caller to find: CSV is read
+    /// in pieces of about `pieceBytes` (`PlaceCSVReader.stream`), GeoJSON feature by feature and
+    /// given to `body` in pieces of 65,536 features (`GeoJSONReader.stream`). The format is chosen
     /// as `load` chooses it, from `source`'s name and then its first piece.
     ///
     /// - Throws: the file's first `PlacesError`, or what `body` throws.
@@ -27,21 +27,8 @@ extension PlaceLoader {
             try PlaceCSVReader(defaultKind: defaultKind, skipInvalid: skipInvalid).stream(
                 &source, file: name, pieceBytes: pieceBytes, body: body)
         case .geoJSON:
-            var bytes: [UInt8] = []
-            while !(try source.fill(&bytes, until: bytes.count + (1 << 24))) {}
-            let file = try GeoJSONReader(defaultKind: defaultKind, skipInvalid: skipInvalid).parse(bytes, file: name)
-            bytes = []
-            if !file.skipped.isEmpty {
-                try body(PlaceFile(path: name, places: [], origins: [], skipped: file.skipped))
-            }
-            var start = 0
-            while start < file.places.count {
-                let end = min(start + featuresPerPiece, file.places.count)
-                try body(
-                    PlaceFile(
-                        path: name, places: Array(file.places[start..<end]), origins: Array(file.origins[start..<end])))
-                start = end
-            }
+            try GeoJSONReader(defaultKind: defaultKind, skipInvalid: skipInvalid).stream(
+                &source, file: name, featuresPerPiece: featuresPerPiece, body: body)
         }
     }
 }

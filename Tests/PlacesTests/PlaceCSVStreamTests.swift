@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TestSupport
 import Testing
 
 @testable import Places
@@ -92,40 +92,20 @@ import Testing
     /// An unterminated quote early in a long file is reported once the open record passes
     /// `longestRecordBytes`: the rest of the file is neither read nor held.
     @Test func aRecordThatNeverEndsStopsTheReadEarly() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let total = 3 * PlaceCSVReader.longestRecordBytes
-        final class Counter: Sendable { let written = Mutex(0) }
-        let counter = Counter()
-        let writer = ends[1]
-        let thread = Thread {
-            func send(_ bytes: [UInt8]) -> Bool {
-                bytes.withUnsafeBytes { write(writer, $0.baseAddress!, bytes.count) } == bytes.count
-            }
-            var sent = 0
-            let head = Array("id,name,lat,lon\na,A,1,2\nb,\"open,1,2\n".utf8)
-            var filler: [UInt8] = []
-            while filler.count < 1 << 16 { filler += Array("x,X,1,2\n".utf8) }
-            if send(head) { sent += head.count }
-            while sent < total, send(filler) {
-                sent += filler.count
-                counter.written.withLock { $0 = sent }
-            }
-            close(writer)
-        }
-        thread.start()
-        var source = PlaceByteSource(descriptor: ends[0], name: "f.csv")
+        var filler: [UInt8] = []
+        while filler.count < 1 << 16 { filler += Array("x,X,1,2\n".utf8) }
+        let pipe = FilledPipe(
+            head: Array("id,name,lat,lon\na,A,1,2\nb,\"open,1,2\n".utf8), filler: filler,
+            total: 3 * PlaceCSVReader.longestRecordBytes)
+        var source = PlaceByteSource(descriptor: pipe.readEnd, name: "f.csv")
         var places = 0
         let outcome = Result { () throws in
             try PlaceCSVReader(defaultKind: "pharmacy").stream(&source, file: "f.csv", pieceBytes: 1 << 20) {
                 places += $0.places.count
             }
         }
-        let writtenAtError = counter.written.withLock { $0 }
-        // Drain the pipe so that the writer ends.
-        var sink = [UInt8](repeating: 0, count: 1 << 16)
-        while sink.withUnsafeMutableBytes({ read(ends[0], $0.baseAddress!, 1 << 16) }) > 0 {}
-        close(ends[0])
+        let writtenAtError = pipe.bytesWritten
+        pipe.drainAndClose()
         guard case .failure(let failure) = outcome, let error = failure as? PlacesError,
             case .recordTooLong(let location, _) = error
         else {
