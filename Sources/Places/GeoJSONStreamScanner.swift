@@ -71,16 +71,15 @@ struct GeoJSONStreamScanner {
     /// where it ends. Nil when it is longer than `longestValueBytes` (what was read of it is
     /// dropped); a source that ends inside it gives the bytes up to the end.
     mutating func value() throws(PlacesError) -> [UInt8]? {
-        var start = position
+        // Where the value starts in the whole document: a refill moves it in `buffer`.
+        let from = offset
         var depth = 0
         var inString = false
         var escaped = false
         while true {
             if position == buffer.count {
-                if position - start > longestValueBytes { return nil }
-                let kept = start
-                guard try refill(keepingFrom: kept) else { break }
-                start -= kept
+                if offset - from > longestValueBytes { return nil }
+                guard try refill(keepingFrom: from - dropped) else { break }
                 continue
             }
             let byte = buffer[position]
@@ -115,7 +114,7 @@ struct GeoJSONStreamScanner {
             }
             position += 1
         }
-        return Array(buffer[start..<position])
+        return Array(buffer[(from - dropped)..<position])
     }
 
     /// Reads more of the source, first dropping the bytes before `keep`. False at the source's end.

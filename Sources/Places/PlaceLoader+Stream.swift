@@ -6,8 +6,9 @@ extension PlaceLoader {
     ///
     /// Neither format is held whole, and repeated ids are left to the caller to find: CSV is read
     /// in pieces of about `pieceBytes` (`PlaceCSVReader.stream`), GeoJSON feature by feature and
-    /// given to `body` in pieces of 65,536 features (`GeoJSONReader.stream`). The format is chosen
-    /// as `load` chooses it, from `source`'s name and then its first piece.
+    /// given to `body` in pieces of at most 65,536 features and about `pieceBytes`
+    /// (`GeoJSONReader.stream`). The format is chosen as `load` chooses it, from `source`'s name
+    /// and then its first piece.
     ///
     /// - Throws: the file's first `PlacesError`, or what `body` throws.
     public static func stream(
@@ -28,7 +29,7 @@ extension PlaceLoader {
                 &source, file: name, pieceBytes: pieceBytes, body: body)
         case .geoJSON:
             try GeoJSONReader(defaultKind: defaultKind, skipInvalid: skipInvalid).stream(
-                &source, file: name, featuresPerPiece: featuresPerPiece, body: body)
+                &source, file: name, featuresPerPiece: featuresPerPiece, pieceBytes: pieceBytes, body: body)
         }
     }
 }

@@ -112,7 +112,9 @@ import Testing
     @Test func streamedReadsGiveTheWholeReadsPlaces() {
         var random = SplitMix64(seed: 20_261_127)
         for round in 0..<60 {
-            let text = Self.collection(&random, features: Int(random.next() % 9), withBad: false)
+            let text =
+                (round % 3 == 0 ? "\u{FEFF}" : "")
+                + Self.collection(&random, features: Int(random.next() % 9), withBad: false)
             let expected = Self.whole(text)
             guard case .success(let file) = expected else {
                 Issue.record("round \(round): the whole read refused \(text): \(expected)")
@@ -169,7 +171,10 @@ import Testing
         ("{\"type\":\"FeatureCollection\",\"features\":[{\"a\":}]}", "invalid JSON: feature 0"),
         ("{\"type\":\"FeatureCollection\",\"features\":[", "invalid JSON: feature 0"),
         ("{\"type\":\"FeatureCollection\" \"features\":[]}", "expected ',' or '}' at byte 28, found '\"'"),
-        ("{\"type\":\"FeatureCollection\",\"features\":[],\"bbox\":[1 2]}", "the members other than \"features\""),
+        ("{\"type\":\"FeatureCollection\",\"features\":[],\"bbox\":[1 2]}", "member \"bbox\":"),
+        ("123 x", "expected the end of the file at byte 4, found 'x'"),
+        ("{\"type\":\"FeatureCollection\",\"features\":[\u{FEFF}{}]}", "invalid JSON: feature 0"),
+        ("{\"type\":\"FeatureCollection\",\"features\":[\"\u{0}\"]}", "invalid JSON: feature 0"),
         ("{\"type\":\"FeatureCollection\",\"features\":[],\"features\":[]}", "\"features\" is given twice"),
         ("{\"type\"\"FeatureCollection\"}", "expected ':' at byte 7"),
         ("{type:1}", "expected a member name at byte 1, found 't'"),
@@ -229,6 +234,76 @@ import Testing
         #expect(places == 1)
         #expect(
             writtenAtError < GeoJSONReader.longestStreamedValueBytes + (8 << 20), "read \(writtenAtError) bytes")
+    }
+
+    /// Every prefix of a document, read from a file (whose last read gives no bytes), is refused
+    /// with a message, as the whole read refuses it; none is taken but the whole document.
+    @Test func everyCutOfAFileIsRefused() throws {
+        let feature = "{\"type\":\"Feature\",\"id\":\"a\\\"b\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}"
+        let text =
+            "{\"type\":\"FeatureCollection\",\"features\":[\(feature), \(feature.replacingOccurrences(of: "a", with: "c"))] }"
+        let bytes = Array(text.utf8)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for length in 0...bytes.count {
+            let path = directory.path + "/cut.geojson"
+            try Data(bytes[0..<length]).write(to: URL(fileURLWithPath: path))
+            let descriptor = open(path, O_RDONLY)
+            defer { close(descriptor) }
+            var source = PlaceByteSource(descriptor: descriptor, name: "f.geojson")
+            let outcome = Result { () throws in
+                try GeoJSONReader(defaultKind: "pharmacy").stream(&source, file: "f.geojson", readBytes: 5) { _ in }
+            }
+            let whole = Self.whole(String(decoding: bytes[0..<length], as: UTF8.self))
+            switch (outcome, whole) {
+            case (.success, .success): #expect(length == bytes.count, "a cut at \(length) was taken")
+            case (.failure, .failure): break
+            default: Issue.record("cut at \(length): streamed \(outcome), whole \(whole)")
+            }
+        }
+    }
+
+    /// Trailing commas are taken, as `JSONSerialization` (the whole read) takes them.
+    @Test func trailingCommasAreTakenAsTheWholeReadTakesThem() {
+        let feature = "{\"type\":\"Feature\",\"id\":\"a\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}"
+        for text in [
+            "{\"type\":\"FeatureCollection\",\"features\":[\(feature), ]}",
+            "{\"type\":\"FeatureCollection\",\"features\":[\(feature)],}",
+            "{\"features\":[\(feature)] , \"type\":\"FeatureCollection\" ,}",
+        ] {
+            guard case .success(let file) = Self.whole(text) else {
+                Issue.record("the whole read refuses \(text)")
+                continue
+            }
+            let (result, _) = Self.streamed(text, readBytes: 3)
+            #expect((try? result.get())?.places == file.places, "\(text)")
+        }
+    }
+
+    /// A piece ends once its features' bytes pass `pieceBytes`, whatever their number.
+    @Test func piecesAreCutByBytesToo() {
+        let features = (0..<10).map { index in
+            "{\"type\":\"Feature\",\"id\":\"f\(index)\",\"properties\":{\"note\":\"\(String(repeating: "n", count: 200))\"},"
+                + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}"
+        }
+        let text = "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
+        var source = PlaceByteSource(bytes: Array(text.utf8), name: "f.geojson")
+        var sizes: [Int] = []
+        #expect(throws: Never.self) {
+            try GeoJSONReader(defaultKind: "pharmacy").stream(&source, file: "f.geojson", pieceBytes: 500) {
+                sizes.append($0.places.count)
+            }
+        }
+        #expect(sizes == [2, 2, 2, 2, 2])
+    }
+
+    /// The collection's other members count against the limit too.
+    @Test func longOtherMembersAreRefused() {
+        let long = String(repeating: "x", count: GeoJSONReader.longestStreamedValueBytes)
+        let text = "{\"type\":\"FeatureCollection\",\"name\":\"\(long)\",\"features\":[]}"
+        let (result, _) = Self.streamed(text, readBytes: 1 << 20)
+        #expect(
+            result.failure?.description.contains("the members other than \"features\" are longer than 16 MiB") == true)
     }
 
     /// `PlaceLoader.stream` reads GeoJSON this way: a byte order mark and the format found from

@@ -5224,7 +5224,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/nearby/watch/GET/path/id`.
@@ -5665,7 +5666,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/GET/path/id`.
@@ -6014,7 +6016,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/DELETE/path/id`.
@@ -6381,7 +6384,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/location/PUT/path/id`.
@@ -6857,7 +6861,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/location/DELETE/path/id`.
@@ -7258,7 +7263,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/visibility/PUT/path/id`.
@@ -7737,7 +7743,8 @@ internal enum Operations {
             internal struct Path: Sendable, Hashable {
                 /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
                 /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+                /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+                /// (`ExistingUserId` says which).
                 ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/users/{id}/precision/PUT/path/id`.

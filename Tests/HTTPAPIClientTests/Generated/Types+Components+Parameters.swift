@@ -140,7 +140,8 @@ extension Components {
         internal typealias LastEventId = Swift.String
         /// A stored user's id: 1 to 128 characters, no control characters, not `nearby` (that path is
         /// the nearby-users query). Percent-encoded as for place ids. New ids may not hold `%`
-        /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here.
+        /// (`UserId`), but a user stored before that rule keeps an id that may, and is named here
+        /// (`ExistingUserId` says which).
         ///
         ///
         /// - Remark: Generated from `#/components/parameters/UserIdPath`.

@@ -23,8 +23,9 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/UserId`.
         internal typealias UserId = Swift.String
         /// A stored user's id as a path names it; 1 to 128 characters, no control characters, not
-        /// `nearby`. Unlike `UserId` it may hold `%`: a store written before new ids refused `%` may
-        /// hold such a user.
+        /// `nearby`. Unlike `UserId` it may hold `%` (a store written before new ids refused `%` may
+        /// hold such a user), but not `%` and two hex digits: a client that decodes such an id
+        /// before encoding it would name another user. The server finds any stored id.
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/ExistingUserId`.
