@@ -184,8 +184,10 @@ extension PlaceTexts {
     private func withEntry<R>(_ handle: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let offset = blockOffsets[handle >> Self.blockBits]
         let chunk = Int(offset >> UInt32(Self.chunkBits))
-        var position = Int(offset & UInt32(Self.chunkSize - 1))
+        let start = Int(offset & UInt32(Self.chunkSize - 1))
         return chunks[chunk].withUnsafeBufferPointer { bytes in
+            // A local of the closure, not a captured variable (which could cost a box per call).
+            var position = start
             for _ in 0..<(handle & Self.blockMask) { position = Self.skipEntry(bytes, position) }
             return body(UnsafeBufferPointer(rebasing: bytes[position...]))
         }
