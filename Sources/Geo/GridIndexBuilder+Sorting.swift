@@ -85,6 +85,8 @@ extension GridIndexBuilder {
             columns.removeAll(keepingCapacity: true)
             columns.append(contentsOf: repeatElement(0, count: span))
             for slot in run.start..<run.end { columns[column(slot) - lowest] += 1 }
+            // Exactly as many cells as occupied columns: a row's table is kept as built.
+            cells.reserveCapacity(columns.reduce(0) { $0 + ($1 > 0 ? 1 : 0) })
             for offset in 0..<span where columns[offset] > 0 {
                 let size = UInt32(columns[offset])
                 cells.append(GridIndex.Cell(column: Int32(lowest + offset), count: 0, start: start, capacity: size))
@@ -101,6 +103,9 @@ extension GridIndexBuilder {
             columns.removeAll(keepingCapacity: true)
             for slot in run.start..<run.end { columns.append(Int32(column(slot))) }
             columns.sort()
+            var distinct = columns.isEmpty ? 0 : 1
+            for index in columns.indices.dropFirst() where columns[index] != columns[index - 1] { distinct += 1 }
+            cells.reserveCapacity(distinct)
             var index = 0
             while index < columns.count {
                 var past = index + 1

@@ -15,8 +15,8 @@ import Geo
 /// (`PlaceIDMap`), and attributes, compiled hours and origins apart, for the places that have
 /// any. Every accessor makes the `Place` it returns. A place without attributes costs its index
 /// entry (16 bytes of coordinates, 8 of handle and slot), its id and name in UTF-8 with a length
-/// byte each, a 4-byte text offset and 5 bytes of id table (BENCHMARKS.md, "Scale", measures the
-/// server's whole RSS).
+/// byte each, a quarter of a 4-byte text offset (one per block of four handles) and 5 bytes of id
+/// table (BENCHMARKS.md, "Scale", measures the server's whole RSS).
 ///
 /// Queries for a kind that the catalog does not hold return no places rather than an error: an
 /// empty collection (say, users when every user is private) is a normal state. Callers that want

@@ -1,56 +1,116 @@
 /// The ids and names of one kind's places, packed in shared byte chunks: a place costs its UTF-8
-/// bytes, one or two length bytes each, and a 4-byte offset, instead of two `String`s inside a
-/// `Place` value.
+/// bytes, one or two length bytes each, and a quarter of a 4-byte offset, instead of two `String`s
+/// inside a `Place` value.
 ///
-/// An entry is `varint(id length) id varint(name length) name` (LEB128 lengths). Entries are
-/// appended to chunks of 1 MiB, each reserved whole when it is started, so the bytes never move
-/// and no doubling leaves unused capacity behind; an entry longer than a chunk gets a chunk of its
-/// own. `offsets[handle]` is `chunk << 20 | position`: 4,096 chunks, 4 GiB of text at most.
+/// An entry is `varint(id length) id varint(name length) name` (LEB128 lengths). The entries of a
+/// block of `blockSize` consecutive handles lie one after another, in handle order, in one chunk;
+/// `blockOffsets[block]` is where the block's first entry starts (`chunk << 20 | position`: 4,096
+/// chunks, 4 GiB of text at most), and a handle's entry is found by skipping the entries before it
+/// in its block (at most `blockSize - 1`, two length bytes each to read).
 ///
-/// Replacing or dropping an entry leaves its bytes behind as garbage; `compacted()` rewrites the
-/// chunks once the garbage outweighs the live bytes.
+/// Blocks are written at the end of the last chunk. Chunks are 1 MiB, each reserved whole when it
+/// is started, so the bytes never move and no doubling leaves unused capacity behind; a block longer
+/// than a chunk gets a chunk of its own. An entry appended to a block whose bytes end where the
+/// last chunk ends is written in place; otherwise (the block is in an earlier chunk, or the chunk is
+/// full), and whenever an entry is replaced or dropped from the middle of its block, the whole block
+/// is written anew at the end and its old bytes are left behind as garbage; `compacted()` rewrites
+/// the chunks once the garbage outweighs the live bytes.
+///
+/// A value: every change goes through the arrays' copy-on-write, so a copy (a transaction's) never
+/// sees the changes of another.
 struct PlaceTexts: Sendable {
     static let chunkBits = 20
     static let chunkSize = 1 << chunkBits
     static let maximumChunks = 1 << (32 - chunkBits)
+    static let blockBits = 2
+    /// Handles per block: one offset is kept for each block.
+    static let blockSize = 1 << blockBits
+    static let blockMask = blockSize - 1
 
     private var chunks: [[UInt8]] = []
-    /// Where each handle's entry starts.
-    private(set) var offsets: [UInt32] = []
+    /// Where each block's first entry starts.
+    private var blockOffsets: [UInt32] = []
+    /// Number of entries (handles 0 ..< count).
+    private(set) var count = 0
     /// Bytes of entries no handle points at.
     private(set) var garbageBytes = 0
     /// Bytes of all entries, live or not.
     private(set) var usedBytes = 0
 
-    init(reservingCapacity count: Int = 0) { offsets.reserveCapacity(count) }
-
-    /// Number of entries (handles 0 ..< count).
-    var count: Int { offsets.count }
+    init(reservingCapacity count: Int = 0) {
+        blockOffsets.reserveCapacity((count + Self.blockMask) >> Self.blockBits)
+    }
 
     /// Appends an entry for the next handle.
     mutating func append(id: String, name: String) {
-        offsets.append(write(id: id, name: name))
+        var id = id
+        var name = name
+        id.withUTF8 { id in name.withUTF8 { name in append(id: id, name: name) } }
     }
 
     /// Appends an entry for the next handle from UTF-8 bytes (a database row's, read in place).
     mutating func append(id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) {
-        offsets.append(write(id: id, name: name))
+        let length = Self.entryLength(id: id.count, name: name.count)
+        let block = count >> Self.blockBits
+        let before = count & Self.blockMask
+        if before == 0 {
+            blockOffsets.append(reserve(length))
+            write(id: id, name: name)
+        } else if endsAtTail(block, entries: before, room: length) {
+            write(id: id, name: name)
+        } else {
+            var bytes = blockBytes(block, entries: before).bytes
+            garbageBytes += bytes.count
+            Self.encode(id: id, name: name, into: &bytes)
+            place(block, bytes)
+        }
+        count += 1
     }
 
     /// Points `handle` at a new entry (the old one becomes garbage).
     mutating func replace(_ handle: Int, id: String, name: String) {
-        garbageBytes += entryLength(at: offsets[handle])
-        offsets[handle] = write(id: id, name: name)
-        if garbageBytes > 1 << 22 && garbageBytes > usedBytes / 2 { self = compacted() }
+        let block = handle >> Self.blockBits
+        let at = handle & Self.blockMask
+        let (old, bounds) = blockBytes(block, entries: entries(in: block))
+        var bytes = Array(old[..<bounds[at]])
+        var id = id
+        var name = name
+        id.withUTF8 { id in name.withUTF8 { name in Self.encode(id: id, name: name, into: &bytes) } }
+        bytes.append(contentsOf: old[bounds[at + 1]...])
+        garbageBytes += old.count
+        place(block, bytes)
+        compactIfWasteful()
     }
 
-    /// Gives `handle` the entry of `other` (a move), and drops the last handle.
+    /// Gives `handle` the entry of the last handle (a move), and drops the last handle.
     mutating func moveLast(to handle: Int) {
-        let last = offsets.count - 1
-        garbageBytes += entryLength(at: offsets[handle])
-        if handle != last { offsets[handle] = offsets[last] }
-        offsets.removeLast()
-        if garbageBytes > 1 << 22 && garbageBytes > usedBytes / 2 { self = compacted() }
+        let last = count - 1
+        let lastBlock = last >> Self.blockBits
+        let (tail, tailBounds) = blockBytes(lastBlock, entries: entries(in: lastBlock))
+        let moved = tail[tailBounds[last & Self.blockMask]...]
+        let block = handle >> Self.blockBits
+        let at = handle & Self.blockMask
+        if handle == last {
+            // Dropped where it lies.
+            garbageBytes += moved.count
+            if at == 0 { blockOffsets.removeLast() }
+        } else if block == lastBlock {
+            var bytes = Array(tail[..<tailBounds[at]])
+            bytes.append(contentsOf: moved)
+            bytes.append(contentsOf: tail[tailBounds[at + 1]..<tailBounds[last & Self.blockMask]])
+            garbageBytes += tail.count
+            place(block, bytes)
+        } else {
+            let (old, bounds) = blockBytes(block, entries: Self.blockSize)
+            var bytes = Array(old[..<bounds[at]])
+            bytes.append(contentsOf: moved)
+            bytes.append(contentsOf: old[bounds[at + 1]...])
+            garbageBytes += old.count + moved.count
+            place(block, bytes)
+            if last & Self.blockMask == 0 { blockOffsets.removeLast() }
+        }
+        count -= 1
+        compactIfWasteful()
     }
 
     /// The id of a handle.
@@ -60,7 +120,7 @@ struct PlaceTexts: Sendable {
 
     /// The name of a handle.
     func name(_ handle: Int) -> String {
-        withEntry(offsets[handle]) { bytes in
+        withEntry(handle) { bytes in
             var position = 0
             let idLength = Self.readLength(bytes, &position)
             position += idLength
@@ -73,29 +133,22 @@ struct PlaceTexts: Sendable {
     /// Calls `body` with the UTF-8 bytes of a handle's id.
     @inline(__always)
     func withID<R>(_ handle: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        withEntry(offsets[handle]) { bytes in
+        withEntry(handle) { bytes in
             var position = 0
             let length = Self.readLength(bytes, &position)
             return body(UnsafeBufferPointer(rebasing: bytes[position..<position + length]))
         }
     }
 
-    /// Reads the start of each handle's entry, all the offsets first and then all the entries, so
-    /// that the cache misses of many handles overlap before their ids are read one by one.
-    /// Returns a value derived from the bytes read (so that the reads are not optimised away).
+    /// Reads each handle's entry, all the block offsets first and then all the entries, so that
+    /// the cache misses of many handles overlap before their ids are read one by one. Returns a
+    /// value derived from the bytes read (so that the reads are not optimised away).
     func touch(_ handles: UnsafeBufferPointer<UInt32>) -> UInt32 {
         var sum: UInt32 = 0
-        offsets.withUnsafeBufferPointer { offsets in
-            for handle in handles { sum &+= offsets[Int(handle)] }
-            chunks.withUnsafeBufferPointer { chunks in
-                for handle in handles {
-                    let offset = offsets[Int(handle)]
-                    let chunk = Int(offset >> UInt32(Self.chunkBits))
-                    let position = Int(offset & UInt32(Self.chunkSize - 1))
-                    sum &+= UInt32(chunks[chunk].withUnsafeBufferPointer { $0[position] })
-                }
-            }
+        blockOffsets.withUnsafeBufferPointer { offsets in
+            for handle in handles { sum &+= offsets[Int(handle) >> Self.blockBits] }
         }
+        for handle in handles { sum &+= withEntry(Int(handle)) { UInt32($0[0]) } }
         return sum
     }
 
@@ -111,21 +164,122 @@ struct PlaceTexts: Sendable {
         return ascii ?? (id(first) < id(second))
     }
 
-    /// The bytes from an entry's start to the end of its chunk.
-    @inline(__always)
-    private func withEntry<R>(_ offset: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let chunk = Int(offset >> UInt32(Self.chunkBits))
-        let position = Int(offset & UInt32(Self.chunkSize - 1))
-        return chunks[chunk].withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[position...])) }
+    /// The same entries without garbage, handles unchanged.
+    func compacted() -> PlaceTexts {
+        var fresh = PlaceTexts(reservingCapacity: count)
+        for block in blockOffsets.indices { fresh.place(block, blockBytes(block, entries: entries(in: block)).bytes) }
+        fresh.count = count
+        return fresh
     }
 
-    private func entryLength(at offset: UInt32) -> Int {
-        withEntry(offset) { bytes in
-            var position = 0
-            position += Self.readLength(bytes, &position)
-            position += Self.readLength(bytes, &position)
-            return position
+    /// Bytes held: chunk capacities and the block offsets.
+    var memoryBytes: Int {
+        chunks.reduce(0) { $0 + $1.capacity } + blockOffsets.capacity * 4
+    }
+}
+
+extension PlaceTexts {
+    /// The bytes from a handle's entry to the end of its chunk.
+    @inline(__always)
+    private func withEntry<R>(_ handle: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let offset = blockOffsets[handle >> Self.blockBits]
+        let chunk = Int(offset >> UInt32(Self.chunkBits))
+        let start = Int(offset & UInt32(Self.chunkSize - 1))
+        return chunks[chunk].withUnsafeBufferPointer { bytes in
+            // A local of the closure, not a captured variable (which could cost a box per call).
+            var position = start
+            for _ in 0..<(handle & Self.blockMask) { position = Self.skipEntry(bytes, position) }
+            return body(UnsafeBufferPointer(rebasing: bytes[position...]))
         }
+    }
+
+    /// The number of entries in a block: `blockSize`, or fewer in the last.
+    private func entries(in block: Int) -> Int {
+        min(Self.blockSize, count - block << Self.blockBits)
+    }
+
+    /// A copy of the first `entries` entries of a block and where each starts in it (`entries + 1`
+    /// bounds, the last one the end).
+    private func blockBytes(_ block: Int, entries: Int) -> (bytes: [UInt8], bounds: [Int]) {
+        let offset = blockOffsets[block]
+        let chunk = Int(offset >> UInt32(Self.chunkBits))
+        let start = Int(offset & UInt32(Self.chunkSize - 1))
+        return chunks[chunk].withUnsafeBufferPointer { bytes in
+            var bounds = [0]
+            var position = start
+            for _ in 0..<entries {
+                position = Self.skipEntry(bytes, position)
+                bounds.append(position - start)
+            }
+            return (Array(bytes[start..<position]), bounds)
+        }
+    }
+
+    /// Whether the first `entries` entries of a block end where the last chunk ends, with `room`
+    /// bytes left after them in the chunk.
+    private func endsAtTail(_ block: Int, entries: Int, room: Int) -> Bool {
+        let offset = blockOffsets[block]
+        let chunk = Int(offset >> UInt32(Self.chunkBits))
+        guard chunk == chunks.count - 1 else { return false }
+        return chunks[chunk].withUnsafeBufferPointer { bytes in
+            var position = Int(offset & UInt32(Self.chunkSize - 1))
+            for _ in 0..<entries { position = Self.skipEntry(bytes, position) }
+            return position == bytes.count && bytes.count + room <= Self.chunkSize
+        }
+    }
+
+    /// Makes room for `length` bytes at the end of the last chunk, starting a chunk when it has
+    /// too little, and returns their offset.
+    private mutating func reserve(_ length: Int) -> UInt32 {
+        if chunks.isEmpty || chunks[chunks.count - 1].count + length > Self.chunkSize {
+            precondition(chunks.count < Self.maximumChunks, "more than 4 GiB of place ids and names in one kind")
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(max(Self.chunkSize, length))
+            chunks.append(chunk)
+        }
+        return UInt32((chunks.count - 1) << Self.chunkBits | chunks[chunks.count - 1].count)
+    }
+
+    /// Writes an entry at the end of the last chunk, which has room for it.
+    private mutating func write(id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) {
+        Self.encode(id: id, name: name, into: &chunks[chunks.count - 1])
+        usedBytes += Self.entryLength(id: id.count, name: name.count)
+    }
+
+    /// Writes a block's entries (encoded, in handle order) at the end of the chunks and points the
+    /// block at them; `block` is an existing block or the next one.
+    private mutating func place(_ block: Int, _ bytes: [UInt8]) {
+        let offset = reserve(bytes.count)
+        chunks[chunks.count - 1].append(contentsOf: bytes)
+        usedBytes += bytes.count
+        if block == blockOffsets.count { blockOffsets.append(offset) } else { blockOffsets[block] = offset }
+    }
+
+    private mutating func compactIfWasteful() {
+        if garbageBytes > 1 << 22 && garbageBytes > usedBytes / 2 { self = compacted() }
+    }
+
+    private static func entryLength(id: Int, name: Int) -> Int {
+        lengthBytes(id) + id + lengthBytes(name) + name
+    }
+
+    private static func encode(
+        id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]
+    ) {
+        appendLength(id.count, to: &bytes)
+        bytes.append(contentsOf: id)
+        appendLength(name.count, to: &bytes)
+        bytes.append(contentsOf: name)
+    }
+
+    /// The position after the entry at `position`.
+    @inline(__always)
+    private static func skipEntry(_ bytes: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {
+        var position = position
+        let idLength = readLength(bytes, &position)
+        position += idLength
+        let nameLength = readLength(bytes, &position)
+        return position + nameLength
     }
 
     @inline(__always)
@@ -151,52 +305,12 @@ struct PlaceTexts: Sendable {
         return count
     }
 
-    private static func appendLength(_ value: Int, to chunk: inout [UInt8]) {
+    private static func appendLength(_ value: Int, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
-            chunk.append(UInt8(value & 0x7F) | 0x80)
+            bytes.append(UInt8(value & 0x7F) | 0x80)
             value >>= 7
         }
-        chunk.append(UInt8(value))
-    }
-
-    /// Writes an entry and returns its offset.
-    private mutating func write(id: String, name: String) -> UInt32 {
-        var id = id
-        var name = name
-        return id.withUTF8 { id in name.withUTF8 { name in write(id: id, name: name) } }
-    }
-
-    /// Writes an entry of UTF-8 bytes and returns its offset.
-    private mutating func write(id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        let idCount = id.count
-        let nameCount = name.count
-        let length = Self.lengthBytes(idCount) + idCount + Self.lengthBytes(nameCount) + nameCount
-        if chunks.isEmpty || chunks[chunks.count - 1].count + length > Self.chunkSize {
-            precondition(chunks.count < Self.maximumChunks, "more than 4 GiB of place ids and names in one kind")
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(max(Self.chunkSize, length))
-            chunks.append(chunk)
-        }
-        let last = chunks.count - 1
-        let position = chunks[last].count
-        Self.appendLength(idCount, to: &chunks[last])
-        chunks[last].append(contentsOf: id)
-        Self.appendLength(nameCount, to: &chunks[last])
-        chunks[last].append(contentsOf: name)
-        usedBytes += length
-        return UInt32(last << Self.chunkBits | position)
-    }
-
-    /// The same entries without garbage, handles unchanged.
-    func compacted() -> PlaceTexts {
-        var fresh = PlaceTexts(reservingCapacity: count)
-        for handle in 0..<count { fresh.append(id: id(handle), name: name(handle)) }
-        return fresh
-    }
-
-    /// Bytes held: chunk capacities and the offset table.
-    var memoryBytes: Int {
-        chunks.reduce(0) { $0 + $1.capacity } + offsets.capacity * 4
+        bytes.append(UInt8(value))
     }
 }

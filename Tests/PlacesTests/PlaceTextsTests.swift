@@ -1,0 +1,148 @@
+import Geo
+import Testing
+
+@testable import Places
+
+/// The text chunks against an array of (id, name) pairs: entries found by skipping within their
+/// block stay right through appends, renames, removals (the last handle moved into the hole),
+/// compactions, chunk boundaries and copies changed apart.
+@Suite struct PlaceTextsTests {
+    /// Checks every handle of `texts` against `model`, and the id table against both.
+    private func expectSame(_ texts: PlaceTexts, _ model: [(id: String, name: String)]) {
+        #expect(texts.count == model.count)
+        for (handle, entry) in model.enumerated() {
+            #expect(texts.id(handle) == entry.id)
+            #expect(texts.name(handle) == entry.name)
+        }
+    }
+
+    private func text(_ random: inout SplitMix64, _ prefix: String) -> String {
+        switch random.next() % 10 {
+        case 0: prefix + String(repeating: "é", count: 100 + Int(random.next() % 200))
+        case 1: prefix + "ş\(random.next() % 1_000)"
+        default: prefix + "\(random.next() % 100_000)"
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func randomEditsKeepEveryEntry(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var texts = PlaceTexts()
+        var model: [(id: String, name: String)] = []
+        var copies: [(texts: PlaceTexts, model: [(id: String, name: String)])] = []
+        for step in 0..<30_000 {
+            let roll = random.next() % 100
+            if roll < 55 || model.isEmpty {
+                let entry = (id: text(&random, "p\(step)-"), name: text(&random, "Eczane "))
+                texts.append(id: entry.id, name: entry.name)
+                model.append(entry)
+            } else if roll < 75 {
+                let handle = Int(random.next() % UInt64(model.count))
+                let entry = (id: model[handle].id, name: text(&random, "renamed "))
+                texts.replace(handle, id: entry.id, name: entry.name)
+                model[handle] = entry
+            } else {
+                // Removals near the end too, where the moved entry and the hole share a block.
+                let handle =
+                    random.next() % 2 == 0
+                    ? Int(random.next() % UInt64(model.count))
+                    : max(0, model.count - 1 - Int(random.next() % 6))
+                texts.moveLast(to: handle)
+                model[handle] = model[model.count - 1]
+                model.removeLast()
+            }
+            if step % 2_999 == 0 { copies.append((texts, model)) }
+            if step % 7_919 == 0 { texts = texts.compacted() }
+        }
+        expectSame(texts, model)
+        for copy in copies { expectSame(copy.texts, copy.model) }
+        let compacted = texts.compacted()
+        #expect(compacted.garbageBytes == 0)
+        expectSame(compacted, model)
+    }
+
+    /// A copy taken for a transaction and the value it came from append, rename and remove apart:
+    /// neither sees the other's entries.
+    @Test func copiesChangeApart() {
+        var live = PlaceTexts()
+        var liveModel: [(id: String, name: String)] = []
+        for number in 0..<4_006 {
+            live.append(id: "p\(number)", name: "Eczane \(number)")
+            liveModel.append((id: "p\(number)", name: "Eczane \(number)"))
+        }
+        var copy = live
+        var copyModel = liveModel
+        for number in 0..<50 {
+            copy.append(id: "c\(number)", name: "copy \(number)")
+            copyModel.append((id: "c\(number)", name: "copy \(number)"))
+            live.append(id: "l\(number)", name: "live \(number)")
+            liveModel.append((id: "l\(number)", name: "live \(number)"))
+        }
+        copy.replace(4_005, id: "p4005", name: "renamed in the copy")
+        copyModel[4_005].name = "renamed in the copy"
+        live.moveLast(to: 4_004)
+        let moved = liveModel.removeLast()
+        liveModel[4_004] = moved
+        expectSame(live, liveModel)
+        expectSame(copy, copyModel)
+    }
+
+    /// Blocks that cross the end of a chunk, and entries longer than a chunk, get chunks of their
+    /// own; the ids around them are still found.
+    @Test func entriesAroundChunkEnds() {
+        var texts = PlaceTexts()
+        var model: [(id: String, name: String)] = []
+        let long = String(repeating: "x", count: PlaceTexts.chunkSize / 3 + 17)
+        for number in 0..<40 {
+            let name = number % 5 == 2 ? long + "\(number)" : "n\(number)"
+            texts.append(id: "p\(number)", name: name)
+            model.append((id: "p\(number)", name: name))
+        }
+        let huge = String(repeating: "y", count: PlaceTexts.chunkSize + 5)
+        texts.append(id: "huge", name: huge)
+        model.append((id: "huge", name: huge))
+        texts.append(id: "after", name: "after")
+        model.append((id: "after", name: "after"))
+        texts.replace(1, id: "p1", name: huge)
+        model[1].name = huge
+        expectSame(texts, model)
+        expectSame(texts.compacted(), model)
+    }
+
+    @Test func idTableFindsEveryIDAfterEdits() {
+        var random = SplitMix64(seed: 23)
+        var texts = PlaceTexts()
+        var map = PlaceIDMap()
+        var expected: [String: UInt32] = [:]
+        for step in 0..<20_000 {
+            let id = "id\(random.next() % 2_000)"
+            if let handle = expected[id] {
+                if random.next() % 3 == 0 {
+                    texts.replace(Int(handle), id: id, name: "renamed \(step)")
+                    continue
+                }
+                let last = UInt32(texts.count - 1)
+                map.remove(handle, in: texts)
+                if handle != last {
+                    let moved = texts.id(Int(last))
+                    map.renumber(last, to: handle, in: texts)
+                    expected[moved] = handle
+                }
+                texts.moveLast(to: Int(handle))
+                expected[id] = nil
+            } else {
+                let handle = UInt32(texts.count)
+                texts.append(id: id, name: "name \(step)")
+                map.insert(handle, in: texts)
+                expected[id] = handle
+            }
+            if step % 1_999 == 0 {
+                if step % 2 == 0 { texts = texts.compacted() }
+                for probe in 0..<2_000 {
+                    #expect(map.handle(of: "id\(probe)", in: texts) == expected["id\(probe)"])
+                }
+            }
+        }
+        for (id, handle) in expected { #expect(map.handle(of: id, in: texts) == handle) }
+    }
+}
