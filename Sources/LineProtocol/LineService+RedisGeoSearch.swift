@@ -217,7 +217,7 @@ extension LineService {
                 let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
                 // Distances to users are rounded to their precision: from the exact ones.
                 hits = try search.hits(
-                    candidates: candidates.scores, order: options.order, count: count,
+                    candidates: candidates.scores, centres: candidates.centres, order: options.order, count: count,
                     membersPrecede: candidates.memberPrecedes, estimating: key != PlaceDirectory.userKind)
             }
         } catch let error as PlacesError {
@@ -256,9 +256,8 @@ extension LineService {
         let unit = search.shape.unit
         var rows = RESPRows(columns: columns)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
-        candidates.touchMembers(hits)
-        for (offset, hit) in hits.enumerated() {
-            candidates.appendMember(hit.position, to: &rows)
+        candidates.appendRows(hits, to: &rows) { offset, rows in
+            let hit = hits[offset]
             if options.withDistance {
                 if !precisions.isEmpty {
                     let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
@@ -327,7 +326,7 @@ extension LineService {
         let sorted: [RedisGeoHit]
         do {
             sorted = try search.hits(
-                candidates: candidates.scores, order: .ascending, count: .all,
+                candidates: candidates.scores, centres: candidates.centres, order: .ascending, count: .all,
                 membersPrecede: candidates.memberPrecedes)
         } catch {
             return nil

@@ -241,7 +241,7 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
                         base[position] = prefix
                         position += 1
                     }
-                    (base + position).update(from: bytes.baseAddress! + start, count: count)
+                    ShortCopy.copy(from: bytes.baseAddress! + start, to: base + position, count: count)
                     position += count
                     base[position] = ASCII.carriageReturn
                     base[position + 1] = ASCII.newline
@@ -279,6 +279,10 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
     /// Writes a count in decimal; returns the number of digits.
     @inline(__always)
     private static func writeDigits(_ count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if (0..<10).contains(count) {
+            out[0] = UInt8(truncatingIfNeeded: count) &+ UInt8(ascii: "0")
+            return 1
+        }
         let digits = decimalDigits(count)
         var rest = count
         for index in stride(from: digits - 1, through: 0, by: -1) {

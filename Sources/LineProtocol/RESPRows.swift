@@ -82,7 +82,7 @@ public struct RESPRows: Sendable {
     /// Appends the next value: these bytes.
     public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         appendValue(capacity: bytes.count) { out in
-            if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
+            if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out, count: bytes.count) }
             return bytes.count
         }
     }

@@ -7,10 +7,13 @@ import RedisGeo
 /// and answers with positions.
 ///
 /// Places are kept by handle: their ids are read from the catalog's bytes only for the members
-/// a reply holds (`appendMember`), and for the rare comparison of two equal scores.
+/// a reply holds (`appendRows`), and for the rare comparison of two equal scores.
 struct RedisGeoCandidates {
     /// The members' sorted-set scores.
     private(set) var scores: [Double] = []
+    /// The decoded positions of the scores, position for position, when the candidates were given
+    /// with them (places); else empty.
+    private(set) var centres: [(longitude: Double, latitude: Double)] = []
     /// The members as text, position for position with `scores` (the `user` key).
     private var members: [String] = []
     /// The places' handles, position for position with `scores` (a place kind).
@@ -25,6 +28,7 @@ struct RedisGeoCandidates {
     init(ids: PlaceIDs, reservingCapacity capacity: Int = 0) {
         self.ids = ids
         scores.reserveCapacity(capacity)
+        centres.reserveCapacity(capacity)
         handles.reserveCapacity(capacity)
     }
 
@@ -34,8 +38,11 @@ struct RedisGeoCandidates {
         members.append(member)
     }
 
-    mutating func append(score: Double, handle: UInt32) {
+    /// Appends a place by handle, with its score and the score's decoded position
+    /// (`GeoHash.scoreAndCentre`).
+    mutating func append(score: Double, centre: (longitude: Double, latitude: Double), handle: UInt32) {
         scores.append(score)
+        centres.append(centre)
         handles.append(handle)
     }
 
@@ -45,25 +52,29 @@ struct RedisGeoCandidates {
         return ids.id(handles[position])
     }
 
-    /// Reads the members at these positions from memory at once (`PlaceIDs.touch`), before they
-    /// are appended one by one. Returns a value of no meaning.
-    @discardableResult
-    func touchMembers(_ hits: [RedisGeoHit]) -> UInt32 {
-        guard let ids, hits.count > 1 else { return 0 }
-        let touched = [UInt32](unsafeUninitializedCapacity: hits.count) { buffer, count in
+    /// Appends the row of each hit to `rows`, in order: its member as a text value, then what
+    /// `rest` appends for it (given the hit's index in `hits`). Places' ids are read from memory
+    /// all at once first (`PlaceIDs.touch`), so that their cache misses overlap, then written in
+    /// one pass.
+    func appendRows(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ rest: (Int, inout RESPRows) -> Void) {
+        guard let ids else {
+            for (offset, hit) in hits.enumerated() {
+                rows.appendText(members[hit.position])
+                rest(offset, &rows)
+            }
+            return
+        }
+        let chosen = [UInt32](unsafeUninitializedCapacity: hits.count) { buffer, count in
             for (index, hit) in hits.enumerated() { buffer[index] = handles[hit.position] }
             count = hits.count
         }
-        return touched.withUnsafeBufferPointer { ids.touch($0) }
-    }
-
-    /// Appends the member at a position to `rows` as a text value.
-    func appendMember(_ position: Int, to rows: inout RESPRows) {
-        guard let ids else {
-            rows.appendText(members[position])
-            return
+        chosen.withUnsafeBufferPointer { chosen in
+            if chosen.count > 1 { _ = ids.touch(chosen) }
+            ids.forEachID(chosen) { offset, id in
+                rows.appendBytes(id)
+                rest(offset, &rows)
+            }
         }
-        ids.withID(handles[position]) { bytes in rows.appendBytes(bytes) }
     }
 
     /// Redis's sorted-set order for members of equal score: their UTF-8 bytes compared as

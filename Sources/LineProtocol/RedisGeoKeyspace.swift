@@ -110,7 +110,8 @@ struct RedisGeoKeyspace {
             return candidates
         }
         guard let ids = directory.places.ids(kind: key) else { return RedisGeoCandidates() }
-        var candidates = RedisGeoCandidates(ids: ids)
+        // Room for a 500 m search in a dense city at once, rather than a dozen doublings.
+        var candidates = RedisGeoCandidates(ids: ids, reservingCapacity: 512)
         // The places of the cells around the cap, straight from the index's scan: a superset of
         // those within reach, which is all the search needs.
         let angle = reach / RedisGeo.earthRadiusMeters
@@ -118,9 +119,9 @@ struct RedisGeoKeyspace {
         directory.places.forEachPlace(kind: key, inCapAround: center, angularRadius: angle) {
             handle, pointLatitude, pointLongitude in
             guard filter.mayHold(latitude: pointLatitude, longitude: pointLongitude),
-                let score = Self.score(longitude: pointLongitude, latitude: pointLatitude)
+                let point = GeoHash.scoreAndCentre(longitude: pointLongitude, latitude: pointLatitude)
             else { return }
-            candidates.append(score: score, handle: handle)
+            candidates.append(score: point.score, centre: (point.longitude, point.latitude), handle: handle)
         }
         return candidates
     }

@@ -19,6 +19,12 @@ public struct PlaceIDs: Sendable {
         texts.withID(Int(handle), body)
     }
 
+    /// Calls `body` with each handle's index in `handles` and the UTF-8 bytes of its id (valid
+    /// only inside `body`), in order: `withID` for many handles at a lower cost per id.
+    public func forEachID(_ handles: UnsafeBufferPointer<UInt32>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        texts.forEachID(handles, body)
+    }
+
     /// Reads the start of these handles' ids from memory, all at once: call it before reading
     /// many ids one by one, whose cache misses would otherwise come one after another. Returns a
     /// value of no meaning (use it, or the reads may be optimised away).

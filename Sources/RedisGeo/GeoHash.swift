@@ -63,7 +63,12 @@ public enum GeoHash {
     /// - Parameter score: the hash, as stored.
     /// - Returns: degrees, longitude in -180...180 and latitude in -85.05112878...85.05112878.
     public static func decode(_ score: UInt64) -> (longitude: Double, latitude: Double) {
-        let bounds = GeoHashCell(bits: score, step: maximumStep).bounds
+        centre(of: GeoHashCell(bits: score, step: maximumStep).bounds)
+    }
+
+    /// The centre of a member's cell, clamped to the Redis ranges (the end of `decode(_:)`).
+    @inline(__always)
+    static func centre(of bounds: GeoHashCell.Bounds) -> (longitude: Double, latitude: Double) {
         let longitude = (bounds.minimumLongitude + bounds.maximumLongitude) / 2
         let latitude = (bounds.minimumLatitude + bounds.maximumLatitude) / 2
         return (
@@ -118,6 +123,7 @@ public enum GeoHash {
     }
 
     /// Interleaves two 32-bit values: `even` into the even bit positions, `odd` into the odd ones.
+    @inline(__always)
     static func interleave(even: UInt32, odd: UInt32) -> UInt64 {
         spread(UInt64(even)) | (spread(UInt64(odd)) << 1)
     }
@@ -128,6 +134,7 @@ public enum GeoHash {
     }
 
     /// Moves bit i of a 32-bit value to bit 2i.
+    @inline(__always)
     private static func spread(_ value: UInt64) -> UInt64 {
         var x = value & 0xFFFF_FFFF
         x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF
@@ -154,4 +161,39 @@ public enum GeoHash {
 struct AxisRange: Sendable, Hashable {
     var minimum: Double
     var maximum: Double
+}
+
+extension GeoHash {
+    /// The score GEOADD stores for a position and the position GEOPOS reports for it, at once:
+    /// `Double(encode(longitude:latitude:))` and `decode(score:)` of that score, to the bit,
+    /// without interleaving bits only to take them apart again. For a search's candidates.
+    ///
+    /// - Parameters:
+    ///   - longitude: degrees east, -180...180.
+    ///   - latitude: degrees north, -85.05112878...85.05112878.
+    /// - Returns: nil where `encode(longitude:latitude:)` throws (outside the ranges, NaN).
+    @inline(__always)
+    public static func scoreAndCentre(longitude: Double, latitude: Double)
+        -> (score: Double, longitude: Double, latitude: Double)?
+    {
+        guard isEncodable(longitude: longitude, latitude: latitude) else { return nil }
+        // `GeoHashCell(longitude:latitude:step:)`'s arithmetic, operation for operation.
+        let cells = Double(UInt64(1) << maximumStep)
+        let latitudeOffset = (latitude - -latitudeLimit) / (latitudeLimit - -latitudeLimit) * cells
+        let longitudeOffset = (longitude - -longitudeLimit) / (longitudeLimit - -longitudeLimit) * cells
+        let latitudeIndex = UInt32(latitudeOffset)
+        let longitudeIndex = UInt32(longitudeOffset)
+        let score = Double(interleave(even: latitudeIndex, odd: longitudeIndex))
+        let maximumIndex = UInt32(1) << maximumStep
+        guard latitudeIndex < maximumIndex, longitudeIndex < maximumIndex else {
+            // An upper edge carries past 52 bits, and the stored score may be rounded: decode it as
+            // stored.
+            let centre = decode(score: score)
+            return (score, centre.longitude, centre.latitude)
+        }
+        // Below 2^52 the score is exact and deinterleaves to these indices: `decode(score:)`.
+        let centre = centre(
+            of: GeoHashCell.bounds(latitudeIndex: latitudeIndex, longitudeIndex: longitudeIndex, step: maximumStep))
+        return (score, centre.longitude, centre.latitude)
+    }
 }

@@ -58,16 +58,24 @@ public struct GeoHashCell: Sendable, Hashable, CustomStringConvertible {
     /// are not masked: they push the edges past the ranges, as in Redis.
     public var bounds: Bounds {
         let (latitudeIndex, longitudeIndex) = GeoHash.deinterleave(bits)
+        return Self.bounds(latitudeIndex: latitudeIndex, longitudeIndex: longitudeIndex, step: step)
+    }
+
+    /// The edges of the cell at these indices on each axis (Redis `geohashDecode` after its
+    /// deinterleave), degrees.
+    @inline(__always)
+    static func bounds(latitudeIndex: UInt32, longitudeIndex: UInt32, step: UInt8) -> Bounds {
         let cells = Double(UInt64(1) << step)
-        let latitudeScale = GeoHash.latitudeRange.maximum - GeoHash.latitudeRange.minimum
-        let longitudeScale = GeoHash.longitudeRange.maximum - GeoHash.longitudeRange.minimum
+        let latitudeScale = GeoHash.latitudeLimit - -GeoHash.latitudeLimit
+        let longitudeScale = GeoHash.longitudeLimit - -GeoHash.longitudeLimit
+        let longitudeMinimum = -GeoHash.longitudeLimit
+        let latitudeMinimum = -GeoHash.latitudeLimit
         // `ilato + 1` is 32-bit arithmetic in C and wraps for an all-ones index.
         return Bounds(
-            minimumLongitude: GeoHash.longitudeRange.minimum + (Double(longitudeIndex) / cells) * longitudeScale,
-            maximumLongitude: GeoHash.longitudeRange.minimum + (Double(longitudeIndex &+ 1) / cells)
-                * longitudeScale,
-            minimumLatitude: GeoHash.latitudeRange.minimum + (Double(latitudeIndex) / cells) * latitudeScale,
-            maximumLatitude: GeoHash.latitudeRange.minimum + (Double(latitudeIndex &+ 1) / cells) * latitudeScale
+            minimumLongitude: longitudeMinimum + (Double(longitudeIndex) / cells) * longitudeScale,
+            maximumLongitude: longitudeMinimum + (Double(longitudeIndex &+ 1) / cells) * longitudeScale,
+            minimumLatitude: latitudeMinimum + (Double(latitudeIndex) / cells) * latitudeScale,
+            maximumLatitude: latitudeMinimum + (Double(latitudeIndex &+ 1) / cells) * latitudeScale
         )
     }
 

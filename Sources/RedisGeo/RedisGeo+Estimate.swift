@@ -27,6 +27,7 @@ extension RedisGeo.DistanceFrom {
     /// exactly that distance (Redis's meridian distance, which needs no trigonometry).
     ///
     /// - Parameters: the point in degrees, as `distance(longitude:latitude:)` takes it.
+    @inline(__always)
     func estimate(longitude pointLongitude: Double, latitude pointLatitude: Double) -> Double? {
         // The same arguments as Redis's, operation for operation.
         let halfLongitude = (pointLongitude * toRadians - longitudeRadians) / 2

@@ -53,7 +53,7 @@ public struct RedisGeoHit: Sendable, Hashable {
     public var latitude: Double
     /// Distance from the search centre, meters: Redis's to the bit when `distanceError` is 0,
     /// else an estimate within `distanceError` meters of it (see
-    /// `RedisGeoSearch.hits(candidates:order:count:membersPrecede:estimating:)`).
+    /// `RedisGeoSearch.hits(candidates:centres:order:count:membersPrecede:estimating:)`).
     public var distanceMeters: Double
     /// 0, or how far `distanceMeters` may be from Redis's distance, meters.
     public var distanceError: Double = 0

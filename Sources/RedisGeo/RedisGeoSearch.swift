@@ -127,6 +127,9 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///   - candidates: the members' scores, in any order.
     ///   - membersPrecede: whether the member at one position comes before the one at another in
     ///     sorted-set order (Redis compares member bytes with `memcmp`); asked only for equal scores.
+    ///   - centres: empty, or position for position with `candidates`, the decoded position of
+    ///     each score (`GeoHash.scoreAndCentre`, to the bit `GeoHash.decode(score:)`): then not
+    ///     decoded again.
     ///   - estimating: whether the hits' distances may be estimates (`RedisGeoHit.distanceError`
     ///     says how close); the members and their order are Redis's either way. Distances are
     ///     estimated without trigonometric calls where the points are near (see
@@ -135,9 +138,10 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ///     close to order, a sort that has to reproduce Redis's handling of ties.
     /// - Throws: `RedisGeoError.invalidCount` for a COUNT below 1.
     public func hits(
-        candidates: [Double], order: Order = .unsorted, count: Count = .all,
-        membersPrecede: (Int, Int) -> Bool, estimating: Bool = false
+        candidates: [Double], centres: [(longitude: Double, latitude: Double)] = [], order: Order = .unsorted,
+        count: Count = .all, membersPrecede: (Int, Int) -> Bool, estimating: Bool = false
     ) throws(RedisGeoError) -> [RedisGeoHit] {
+        precondition(centres.isEmpty || centres.count == candidates.count, "a centre for each candidate")
         var limit = 0
         var any = false
         switch count {
@@ -147,10 +151,14 @@ public struct RedisGeoSearch: Sendable, Hashable {
             limit = value
             any = { if case .any = count { return true } else { return false } }()
         }
-        var (found, cellOfHit) = collect(candidates, estimating: estimating)
+        var (found, cellOfHit, repeated) = collect(candidates, centres: centres, estimating: estimating)
         let sortOrder = (limit != 0 && order == .unsorted && !any) ? Order.ascending : order
+        // Redis sorts the whole reply with a stable merge sort (equal distances stay in scan order)
+        // unless COUNT cuts it, and its partial sort is not stable.
+        let stable = !repeated && (limit == 0 || found.count <= limit)
         if sortOrder != .unsorted && !any,
-            let sorted = Self.sortedIfDistinct(found, descending: sortOrder == .descending)
+            let sorted = Self.sortedIfDistinct(
+                found, descending: sortOrder == .descending, samePlaceTies: stable, membersPrecede: membersPrecede)
         {
             found = sorted
             if limit != 0, found.count > limit { found.removeSubrange(limit...) }
@@ -198,10 +206,15 @@ public struct RedisGeoSearch: Sendable, Hashable {
 
     /// The candidates inside the shape, once per scanned cell holding them, in candidate order,
     /// with the index of that cell in the scan.
-    private func collect(_ candidates: [Double], estimating: Bool) -> (found: [RedisGeoHit], cells: [Int]) {
+    /// `repeated`: whether a candidate was found in more than one scanned cell (and is reported
+    /// more than once).
+    private func collect(
+        _ candidates: [Double], centres: [(longitude: Double, latitude: Double)], estimating: Bool
+    ) -> (found: [RedisGeoHit], cells: [Int], repeated: Bool) {
         let ranges = scannedRanges
         var found: [RedisGeoHit] = []
         var cellOfHit: [Int] = []
+        var repeated = false
         found.reserveCapacity(candidates.count)
         cellOfHit.reserveCapacity(candidates.count)
         for (position, score) in candidates.enumerated() {
@@ -210,15 +223,16 @@ public struct RedisGeoSearch: Sendable, Hashable {
             for (cell, range) in ranges.enumerated() where score >= range.minimum && score < range.maximum {
                 if !tested {
                     tested = true
-                    let point = GeoHash.decode(score: score)
+                    let point = centres.isEmpty ? GeoHash.decode(score: score) : centres[position]
                     inside = estimating ? estimatedHit(position, score, point) : exactHit(position, score, point)
                 }
                 guard let inside else { break }
+                if found.last?.position == position { repeated = true }
                 found.append(inside)
                 cellOfHit.append(cell)
             }
         }
-        return (found, cellOfHit)
+        return (found, cellOfHit, repeated)
     }
 
     /// The hit for a decoded position if it is in the shape, with its exact distance.
@@ -271,22 +285,46 @@ public struct RedisGeoSearch: Sendable, Hashable {
 
     /// The hits sorted by distance when every distance differs from every other by more than
     /// their errors (and none is NaN), so that any correct sort gives Redis's order; nil otherwise.
-    private static func sortedIfDistinct(_ hits: [RedisGeoHit], descending: Bool) -> [RedisGeoHit]? {
+    ///
+    /// - Parameters:
+    ///   - samePlaceTies: whether hits of the same score may tie (for a sort that keeps equal
+    ///     distances in scan order, over hits each found once): they are the same decoded
+    ///     position, so their distances are equal to the bit, and within their cell Redis scans
+    ///     them by member; they are put in that order.
+    ///   - membersPrecede: whether the member at one position precedes another in sorted-set order.
+    private static func sortedIfDistinct(
+        _ hits: [RedisGeoHit], descending: Bool, samePlaceTies: Bool, membersPrecede: (Int, Int) -> Bool
+    ) -> [RedisGeoHit]? {
         let distances = hits.map(\.distanceMeters)
         guard
-            let order = distances.withUnsafeBufferPointer({
+            var order = distances.withUnsafeBufferPointer({
                 PackedDistanceSort.order($0, descending: descending)
             })
         else { return sortedPairsIfDistinct(hits, descending: descending) }
-        return hits.withUnsafeBufferPointer { hits -> [RedisGeoHit]? in
+        var tieRuns: [Range<Int>] = []
+        let distinct = hits.withUnsafeBufferPointer { hits -> Bool in
+            var runStart = 0
             for index in order.indices.dropFirst() {
-                let nearer = hits[order[descending ? index : index - 1]]
-                let farther = hits[order[descending ? index - 1 : index]]
+                let previous = hits[order[index - 1]]
+                let next = hits[order[index]]
+                if samePlaceTies, previous.score == next.score {
+                    continue
+                }
+                if index - runStart > 1 { tieRuns.append(runStart..<index) }
+                runStart = index
+                let nearer = descending ? next : previous
+                let farther = descending ? previous : next
                 guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
-                else { return nil }
+                else { return false }
             }
-            return order.map { hits[$0] }
+            if order.count - runStart > 1 { tieRuns.append(runStart..<order.count) }
+            return true
         }
+        guard distinct else { return nil }
+        for run in tieRuns {
+            order[run].sort { membersPrecede(hits[$0].position, hits[$1].position) }
+        }
+        return order.map { hits[$0] }
     }
 
     /// `sortedIfDistinct` for what `PackedDistanceSort` does not take (negative or infinite

@@ -34,8 +34,10 @@ public enum RedisGeoText {
     public static func writeDistance(
         meters: Double, errorMeters: Double, unit: RedisGeoUnit, to out: UnsafeMutablePointer<UInt8>
     ) -> Int? {
+        // A division by 1 is exact: meters need none (the same value, one long dependency less).
+        let isMeters = unit == .meters
         let metersPerUnit = unit.metersPerUnit
-        let value = meters / metersPerUnit
+        let value = isMeters ? meters : meters / metersPerUnit
         guard value >= 0, value < 1e11 else { return nil }
         // The value in units of the fourth decimal: Redis rounds this product to the nearest of
         // these integers (`distance(meters:unit:)`). Every distance within the error, divided and
@@ -44,16 +46,25 @@ public enum RedisGeoText {
         // Below 1e15 the integer part converts exactly: no call to a rounding function.
         let whole = UInt64(scaled)
         let part = scaled - Double(whole)
-        let margin = (errorMeters / metersPerUnit + 2 * value.ulp) * 10_000 + 2 * scaled.ulp
+        // The roundings of the division and of the product move the result by at most an ulp
+        // of `value` (times 10,000) and two of `scaled`: each ulp is at most 2^-52 of its
+        // (non-negative) number, so 2^-49 of `scaled` bounds them all, plus a floor for
+        // subnormal values.
+        let error = isMeters ? errorMeters : errorMeters / metersPerUnit
+        let margin = error * 10_000 + scaled * 0x1p-49 + 0x1p-1000
         guard abs(part - 0.5) > margin else { return nil }
         let digits = whole + (part > 0.5 ? 1 : 0)
         let length = FixedDecimal.writeDecimal(digits / 10_000, to: out)
         out[length] = UInt8(ascii: ".")
-        var fraction = digits % 10_000
-        for position in stride(from: length + 4, to: length, by: -1) {
-            out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-            fraction /= 10
-        }
+        // The four decimals as two pairs, each pair's two digits apart: no chain of divisions.
+        let fraction = digits % 10_000
+        let high = fraction / 100
+        let low = fraction % 100
+        let zero = UInt8(ascii: "0")
+        out[length + 1] = zero &+ UInt8(truncatingIfNeeded: high / 10)
+        out[length + 2] = zero &+ UInt8(truncatingIfNeeded: high % 10)
+        out[length + 3] = zero &+ UInt8(truncatingIfNeeded: low / 10)
+        out[length + 4] = zero &+ UInt8(truncatingIfNeeded: low % 10)
         return length + 5
     }
 

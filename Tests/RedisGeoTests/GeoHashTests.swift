@@ -33,6 +33,33 @@ import Testing
         #expect(try GeoHash.encode(longitude: -180, latitude: -GeoHash.latitudeLimit) == 0)
     }
 
+    /// `scoreAndCentre` is `encode` then `decode(score:)` to the bit: random positions, the
+    /// edges (whose scores carry past 52 bits) and positions outside the limits.
+    @Test func scoreAndCentreIsEncodeThenDecode() throws {
+        var random = SplitMix64(seed: 20)
+        let limit = GeoHash.latitudeLimit
+        var positions: [(Double, Double)] = [
+            (180, limit), (180, 0), (0, limit), (-180, -limit), (180, -limit), (-180, limit), (0, 0),
+            (179.999_999_99, 85.051_128_77), (180.000_000_1, 0), (0, -90), (.nan, 0), (0, .infinity),
+        ]
+        for _ in 0..<20_000 {
+            positions.append((random.nextUnit() * 360 - 180, random.nextUnit() * 2 * limit - limit))
+        }
+        for (longitude, latitude) in positions {
+            let fused = GeoHash.scoreAndCentre(longitude: longitude, latitude: latitude)
+            guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else {
+                #expect(fused == nil)
+                continue
+            }
+            let score = Double(bits)
+            let centre = GeoHash.decode(score: score)
+            let found = try #require(fused)
+            #expect(found.score.bitPattern == score.bitPattern)
+            #expect(found.longitude.bitPattern == centre.longitude.bitPattern)
+            #expect(found.latitude.bitPattern == centre.latitude.bitPattern)
+        }
+    }
+
     @Test func interleavingRoundTrips() {
         var random = SplitMix64(seed: 7)
         for _ in 0..<1000 {

@@ -40,6 +40,7 @@ import Testing
             entries.sort { $0.precedes($1) }
             let shuffledOrder = Array(entries.indices).shuffled(using: &random)
             let shuffledScores = shuffledOrder.map { entries[$0].score }
+            let shuffledCentres = shuffledScores.map { GeoHash.decode(score: $0) }
             let rankInSet = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].member, $0) })
             for trial in 0..<24 {
                 let size = uniform(100...8000)
@@ -63,6 +64,14 @@ import Testing
                                     entries[shuffledOrder[$1]].member]!
                             })
                         #expect(shuffled.map { entries[shuffledOrder[$0.position]].member } == expected.map(\.member))
+                        // … and with the decoded positions given and distances estimated.
+                        let given = try search.hits(
+                            candidates: shuffledScores, centres: shuffledCentres, order: order, count: count,
+                            membersPrecede: {
+                                rankInSet[entries[shuffledOrder[$0]].member]! < rankInSet[
+                                    entries[shuffledOrder[$1]].member]!
+                            }, estimating: true)
+                        #expect(given.map { entries[shuffledOrder[$0.position]].member } == expected.map(\.member))
                         let distances = expected.map(\.distanceMeters)
                         if Set(distances).count < distances.count { tiesSeen += 1 }
                         compared += 1
