@@ -225,10 +225,14 @@ extension JSONText {
     }
 
     /// `writeHits(_:)`'s bytes for hits by handle (places: no opening state or precision), the ids
-    /// copied from the catalog's texts.
+    /// and the names copied from the catalog's texts.
     fileprivate mutating func writeHits(_ answer: PlaceHandleAnswer) {
         let found = answer.hits
         reserve(found.hits.count * 180)
+        // The hits' texts lie all over the catalog: their cache misses overlap here, and not one
+        // after another in the loop below. (The result is looked at only so that the reads stay;
+        // an empty list is `[]` either way.)
+        guard found.touchTexts() != 0 || !found.hits.isEmpty else { return raw("[]") }
         // `,"kind":…,"lat":` is the same for every hit: written once, copied into each.
         var kindText = JSONText(capacity: 64)
         kindText.raw(",\"kind\":")
@@ -243,14 +247,22 @@ extension JSONText {
                 raw(",\"distance_m\":")
                 decimal(hit.distanceMeters, decimals: ServedPrecision.distanceDecimals)
                 raw(",\"id\":")
-                found.withID(hit.handle) { string(utf8: $0) }
-                raw(kindAndLatitude)
                 let coordinate = answer.coordinates[index]
-                decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
-                raw(",\"lon\":")
-                decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
-                raw(",\"name\":")
-                string(found.name(hit.handle))
+                found.withIDAndName(hit.handle) { id, name in
+                    string(utf8: id)
+                    raw(kindAndLatitude)
+                    decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
+                    raw(",\"lon\":")
+                    decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
+                    raw(",\"name\":")
+                    // ASCII is the name's `String` byte for byte; other bytes go through one, as
+                    // `PlaceHandleHits.name` makes it (bytes that are not UTF-8 are repaired).
+                    if name.allSatisfy({ $0 < 0x80 }) {
+                        string(utf8: name)
+                    } else {
+                        string(String(decoding: name, as: UTF8.self))
+                    }
+                }
                 raw("}")
             }
         }

@@ -103,7 +103,7 @@ struct HotRequest: Sendable {
                     open: values["open"]?.first, _where: values["where"],
                     format: optional(values["format"], Components.Schemas.ResultFormat.init(rawValue:)))
                 return .nearby(
-                    query, accept: try converter.extractAcceptHeaderIfPresent(in: fields), crs: values["crs"]?.first)
+                    query, accept: try accept(in: fields, defaults: nearbyAcceptDefaults), crs: values["crs"]?.first)
             case "findNearest":
                 let query = try Operations.FindNearest.Input.Query(
                     lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
@@ -113,18 +113,35 @@ struct HotRequest: Sendable {
                     open: values["open"]?.first, _where: values["where"],
                     format: optional(values["format"], Components.Schemas.ResultFormat.init(rawValue:)))
                 return .nearest(
-                    query, accept: try converter.extractAcceptHeaderIfPresent(in: fields), crs: values["crs"]?.first)
+                    query, accept: try accept(in: fields, defaults: nearestAcceptDefaults), crs: values["crs"]?.first)
             default:
                 let query = try Operations.FindNearbyUsers.Input.Query(
                     lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
                     radius: optional(values["radius"], { Double($0) }), limit: optional(values["limit"], { Int($0) }))
-                let _: [AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] =
-                    try converter.extractAcceptHeaderIfPresent(in: fields)
+                if fields[.accept] != nil {
+                    let _: [AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] =
+                        try converter.extractAcceptHeaderIfPresent(in: fields)
+                }
                 return .nearbyUsers(query)
             }
         } catch {
             return nil
         }
+    }
+
+    /// What the generated deserializer reads from a request without `Accept` (the runtime's
+    /// `defaultValues`, made once here instead of for every request).
+    private static let nearbyAcceptDefaults =
+        AcceptHeaderContentType<Operations.FindNearby.AcceptableContentType>.defaultValues
+    private static let nearestAcceptDefaults =
+        AcceptHeaderContentType<Operations.FindNearest.AcceptableContentType>.defaultValues
+
+    /// `Accept` as the generated deserializer reads it: `defaults` when the request has none.
+    private static func accept<T: AcceptableProtocol>(in fields: HTTPFields, defaults: [AcceptHeaderContentType<T>])
+        throws -> [AcceptHeaderContentType<T>]
+    {
+        guard fields[.accept] != nil else { return defaults }
+        return try converter.extractAcceptHeaderIfPresent(in: fields)
     }
 
     /// Why a value cannot be read here (the request goes to the generated server).

@@ -127,10 +127,22 @@ struct QueryParameter: Sendable {
     /// does not, and no value of the contract begins or ends with one: `lat=%2041` is refused here
     /// with the latitude's message instead of failing in the generated code (issue 15).
     func check(text: String) throws(HTTPAPIError) {
-        guard accepts(text), allowsBlanks || (text.first?.isWhitespace != true && text.last?.isWhitespace != true)
-        else {
-            throw invalid(text)
-        }
+        guard accepts(text), allowsBlanks || !QueryParameter.hasBlankEnd(text) else { throw invalid(text) }
+    }
+
+    /// Whether the first or the last character of `text` is whitespace (`Character.isWhitespace`,
+    /// which asks the character's first scalar), deciding by bytes where they tell the same: an
+    /// ASCII first byte is the first character's first scalar, and the last two bytes ASCII make
+    /// the last character the last byte alone or `\r\n` (whitespace either way). Other ends are
+    /// asked as characters: a prepended mark (U+0600) joins the space after it into a character
+    /// that is not whitespace.
+    static func hasBlankEnd(_ text: String) -> Bool {
+        func blank(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return false }
+        if first < 0x80 ? blank(first) : text.first?.isWhitespace == true { return true }
+        let beforeLast = utf8.count > 1 ? utf8[utf8.index(utf8.endIndex, offsetBy: -2)] : 0
+        return last < 0x80 && beforeLast < 0x80 ? blank(last) : text.last?.isWhitespace == true
     }
 
     /// A value the generated code decoded, checked by `rule` (the same rule as `check(text:)`).

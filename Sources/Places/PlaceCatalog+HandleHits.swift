@@ -46,6 +46,31 @@ public struct PlaceHandleHits: Sendable {
         texts.withID(Int(handle), body)
     }
 
+    /// Calls `body` with the bytes of a hit's id and of its name as the catalog holds them (valid
+    /// only inside `body`), read from one look-up: for a writer that copies both. The id's bytes
+    /// are `withID`'s; the name's are those `name(_:)` makes a `String` of, which may repair them
+    /// (a name read from a database row is not checked to be UTF-8).
+    ///
+    /// - Parameter handle: one of `hits`' handles.
+    @inline(__always)
+    public func withIDAndName(
+        _ handle: UInt32, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        texts.withIDAndName(Int(handle), body)
+    }
+
+    /// Reads the start of every hit's id and name from memory, all at once (`PlaceIDs.touch`): call
+    /// it before reading them hit by hit, whose cache misses would otherwise come one after
+    /// another. Returns a value of no meaning (use it, or the reads may be optimised away).
+    public func touchTexts() -> UInt32 {
+        guard hits.count > 1 else { return 0 }
+        let handles = [UInt32](unsafeUninitializedCapacity: hits.count) { buffer, count in
+            for index in hits.indices { buffer[index] = hits[index].handle }
+            count = hits.count
+        }
+        return handles.withUnsafeBufferPointer { texts.touch($0) }
+    }
+
     /// A hit's name.
     ///
     /// - Parameter handle: one of `hits`' handles.

@@ -120,13 +120,22 @@ struct PlaceTexts: Sendable {
 
     /// The name of a handle.
     func name(_ handle: Int) -> String {
+        withIDAndName(handle) { _, name in String(decoding: name, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the bytes of a handle's id and of its name, as stored: one look-up of the
+    /// entry for both (`name` makes a `String` of the name, repairing bytes that are not UTF-8).
+    @inline(__always)
+    func withIDAndName<R>(_ handle: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> R) -> R {
         withEntry(handle) { bytes in
             var position = 0
             let idLength = Self.readLength(bytes, &position)
+            let idStart = position
             position += idLength
             let nameLength = Self.readLength(bytes, &position)
-            return String(
-                decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + nameLength]), as: UTF8.self)
+            return body(
+                UnsafeBufferPointer(rebasing: bytes[idStart..<idStart + idLength]),
+                UnsafeBufferPointer(rebasing: bytes[position..<position + nameLength]))
         }
     }
 

@@ -149,9 +149,10 @@ extension SQLitePlaceStore {
     }
 
     /// The log connection's `PRAGMA data_version`, from a statement prepared once (the poll asks
-    /// for it 200 times a second).
+    /// for it 200 times a second), run on its own: SQLite reads it in a transaction of the
+    /// statement's own, and `readLog`'s `BEGIN` and `COMMIT` would be parsed and run at every poll.
     private func dataVersion() throws -> Int? {
-        try readLog { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) }
+        try readLog(inTransaction: false) { db in try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) }
     }
 
     public func trimLog(keeping retention: LogRetention) throws -> Int {
@@ -168,8 +169,9 @@ extension SQLitePlaceStore {
         return deleted
     }
 
-    /// Reads on the log's own read-only connection, so that following never waits for the writer.
-    func readLog<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Reads on the log's own read-only connection, so that following never waits for the writer;
+    /// in one transaction unless told otherwise (then each statement reads in one of its own).
+    func readLog<T>(inTransaction: Bool = true, _ body: (Database) throws -> T) throws -> T {
         let connection = try logConnection.withLock { connection -> DatabaseQueue in
             if let connection { return connection }
             var configuration = Configuration()
@@ -180,7 +182,7 @@ extension SQLitePlaceStore {
             return opened
         }
         do {
-            return try connection.read(body)
+            return try inTransaction ? connection.read(body) : connection.inDatabase(body)
         } catch let error as PlacesError {
             throw error
         } catch let error as SQLiteStoreError {
