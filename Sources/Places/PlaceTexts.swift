@@ -157,6 +157,7 @@ struct PlaceTexts: Sendable {
             chunks.withUnsafeBufferPointer { chunks in
                 for index in handles.indices {
                     let handle = Int(handles[index])
+                    precondition(handle < count, "handle \(handle) of \(count) texts")
                     let offset = offsets[handle >> Self.blockBits]
                     let chunk = Int(offset >> UInt32(Self.chunkBits))
                     let start = Int(offset & UInt32(Self.chunkSize - 1))
@@ -177,7 +178,10 @@ struct PlaceTexts: Sendable {
     func touch(_ handles: UnsafeBufferPointer<UInt32>) -> UInt32 {
         var sum: UInt32 = 0
         blockOffsets.withUnsafeBufferPointer { offsets in
-            for handle in handles { sum &+= offsets[Int(handle) >> Self.blockBits] }
+            for handle in handles {
+                precondition(Int(handle) < count, "handle \(handle) of \(count) texts")
+                sum &+= offsets[Int(handle) >> Self.blockBits]
+            }
         }
         for handle in handles { sum &+= withEntry(Int(handle)) { UInt32($0[0]) } }
         return sum

@@ -7,13 +7,47 @@ import Testing
 /// block stay right through appends, renames, removals (the last handle moved into the hole),
 /// compactions, chunk boundaries and copies changed apart.
 @Suite struct PlaceTextsTests {
-    /// Checks every handle of `texts` against `model`, and the id table against both.
+    /// Checks every handle of `texts` against `model` through each reader (`id`, `name`,
+    /// `withIDAndName`, `forEachID` over the handles shuffled and repeated), and the bytes held
+    /// against the entries' lengths.
     private func expectSame(_ texts: PlaceTexts, _ model: [(id: String, name: String)]) {
         #expect(texts.count == model.count)
+        var liveBytes = 0
         for (handle, entry) in model.enumerated() {
             #expect(texts.id(handle) == entry.id)
             #expect(texts.name(handle) == entry.name)
+            texts.withIDAndName(handle) { id, name in
+                #expect(String(decoding: id, as: UTF8.self) == entry.id)
+                #expect(String(decoding: name, as: UTF8.self) == entry.name)
+            }
+            let id = entry.id.utf8.count
+            let name = entry.name.utf8.count
+            liveBytes += id + name + lengthBytes(id) + lengthBytes(name)
         }
+        #expect(texts.usedBytes - texts.garbageBytes == liveBytes)
+        var random = SplitMix64(seed: UInt64(model.count))
+        let handles = (model.indices.map { UInt32($0) } + model.indices.map { UInt32($0) }).shuffled(using: &random)
+        var seen = 0
+        handles.withUnsafeBufferPointer { buffer in
+            _ = texts.touch(buffer)
+            texts.forEachID(buffer) { index, id in
+                #expect(index == seen)
+                #expect(String(decoding: id, as: UTF8.self) == model[Int(buffer[index])].id)
+                seen += 1
+            }
+        }
+        #expect(seen == handles.count)
+    }
+
+    /// Bytes of a length written as LEB128.
+    private func lengthBytes(_ length: Int) -> Int {
+        var bytes = 1
+        var rest = length >> 7
+        while rest > 0 {
+            bytes += 1
+            rest >>= 7
+        }
+        return bytes
     }
 
     private func text(_ random: inout SplitMix64, _ prefix: String) -> String {
@@ -59,6 +93,33 @@ import Testing
         let compacted = texts.compacted()
         #expect(compacted.garbageBytes == 0)
         expectSame(compacted, model)
+    }
+
+    /// Renames alone pile up garbage until it outweighs the live entries; the texts then compact
+    /// themselves, handles unchanged.
+    @Test func garbageIsCompactedByItself() {
+        var texts = PlaceTexts()
+        var model: [(id: String, name: String)] = []
+        let long = String(repeating: "n", count: 100)
+        for number in 0..<20_000 {
+            texts.append(id: "p\(number)", name: "\(long) \(number)")
+            model.append((id: "p\(number)", name: "\(long) \(number)"))
+        }
+        var sawCompaction = false
+        var largestGarbage = 0
+        for round in 0..<3 {
+            for handle in model.indices {
+                let name = "\(long) \(round)-\(handle)"
+                texts.replace(handle, id: model[handle].id, name: name)
+                model[handle].name = name
+                largestGarbage = max(largestGarbage, texts.garbageBytes)
+                if texts.garbageBytes == 0 { sawCompaction = true }
+            }
+        }
+        #expect(sawCompaction)
+        #expect(largestGarbage > 1 << 21)
+        #expect(texts.garbageBytes <= max(1 << 22, texts.usedBytes / 2))
+        expectSame(texts, model)
     }
 
     /// A copy taken for a transaction and the value it came from append, rename and remove apart:
