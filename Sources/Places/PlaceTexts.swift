@@ -172,9 +172,11 @@ struct PlaceTexts: Sendable {
         }
     }
 
-    /// Reads each handle's entry, all the block offsets first and then all the entries, so that
-    /// the cache misses of many handles overlap before their ids are read one by one. Returns a
-    /// value derived from the bytes read (so that the reads are not optimised away).
+    /// Reads where each handle's entry lies, all the block offsets first and then the bytes of the
+    /// blocks (the block's first 64-byte line, and the next one for a handle past the block's
+    /// first), without walking the entries: loads that do not wait on each other, so that the
+    /// cache misses of many handles overlap before their ids are read one by one. Returns a value
+    /// derived from the bytes read (so that the reads are not optimised away).
     func touch(_ handles: UnsafeBufferPointer<UInt32>) -> UInt32 {
         var sum: UInt32 = 0
         blockOffsets.withUnsafeBufferPointer { offsets in
@@ -182,8 +184,18 @@ struct PlaceTexts: Sendable {
                 precondition(Int(handle) < count, "handle \(handle) of \(count) texts")
                 sum &+= offsets[Int(handle) >> Self.blockBits]
             }
+            chunks.withUnsafeBufferPointer { chunks in
+                for handle in handles {
+                    let offset = offsets[Int(handle) >> Self.blockBits]
+                    let position = Int(offset & UInt32(Self.chunkSize - 1))
+                    chunks[Int(offset >> UInt32(Self.chunkBits))].withUnsafeBufferPointer { bytes in
+                        sum &+= UInt32(bytes[position])
+                        let next = position + 64
+                        if Int(handle) & Self.blockMask != 0 && next < bytes.count { sum &+= UInt32(bytes[next]) }
+                    }
+                }
+            }
         }
-        for handle in handles { sum &+= withEntry(Int(handle)) { UInt32($0[0]) } }
         return sum
     }
 
