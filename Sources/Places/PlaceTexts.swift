@@ -158,12 +158,9 @@ struct PlaceTexts: Sendable {
                 for index in handles.indices {
                     let handle = Int(handles[index])
                     precondition(handle < count, "handle \(handle) of \(count) texts")
-                    let offset = offsets[handle >> Self.blockBits]
-                    let chunk = Int(offset >> UInt32(Self.chunkBits))
-                    let start = Int(offset & UInt32(Self.chunkSize - 1))
+                    let (chunk, start) = Self.split(offsets[handle >> Self.blockBits])
                     chunks[chunk].withUnsafeBufferPointer { bytes in
-                        var position = start
-                        for _ in 0..<(handle & Self.blockMask) { position = Self.skipEntry(bytes, position) }
+                        var position = Self.skipEntries(bytes, from: start, count: handle & Self.blockMask)
                         let length = Self.readLength(bytes, &position)
                         body(index, UnsafeBufferPointer(rebasing: bytes[position..<position + length]))
                     }
@@ -186,9 +183,8 @@ struct PlaceTexts: Sendable {
             }
             chunks.withUnsafeBufferPointer { chunks in
                 for handle in handles {
-                    let offset = offsets[Int(handle) >> Self.blockBits]
-                    let position = Int(offset & UInt32(Self.chunkSize - 1))
-                    chunks[Int(offset >> UInt32(Self.chunkBits))].withUnsafeBufferPointer { bytes in
+                    let (chunk, position) = Self.split(offsets[Int(handle) >> Self.blockBits])
+                    chunks[chunk].withUnsafeBufferPointer { bytes in
                         sum &+= UInt32(bytes[position])
                         let next = position + 64
                         if Int(handle) & Self.blockMask != 0 && next < bytes.count { sum &+= UInt32(bytes[next]) }
@@ -229,13 +225,9 @@ extension PlaceTexts {
     /// The bytes from a handle's entry to the end of its chunk.
     @inline(__always)
     private func withEntry<R>(_ handle: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let offset = blockOffsets[handle >> Self.blockBits]
-        let chunk = Int(offset >> UInt32(Self.chunkBits))
-        let start = Int(offset & UInt32(Self.chunkSize - 1))
+        let (chunk, start) = Self.split(blockOffsets[handle >> Self.blockBits])
         return chunks[chunk].withUnsafeBufferPointer { bytes in
-            // A local of the closure, not a captured variable (which could cost a box per call).
-            var position = start
-            for _ in 0..<(handle & Self.blockMask) { position = Self.skipEntry(bytes, position) }
+            let position = Self.skipEntries(bytes, from: start, count: handle & Self.blockMask)
             return body(UnsafeBufferPointer(rebasing: bytes[position...]))
         }
     }
@@ -248,9 +240,7 @@ extension PlaceTexts {
     /// A copy of the first `entries` entries of a block and where each starts in it (`entries + 1`
     /// bounds, the last one the end).
     private func blockBytes(_ block: Int, entries: Int) -> (bytes: [UInt8], bounds: [Int]) {
-        let offset = blockOffsets[block]
-        let chunk = Int(offset >> UInt32(Self.chunkBits))
-        let start = Int(offset & UInt32(Self.chunkSize - 1))
+        let (chunk, start) = Self.split(blockOffsets[block])
         return chunks[chunk].withUnsafeBufferPointer { bytes in
             var bounds = [0]
             var position = start
@@ -265,13 +255,10 @@ extension PlaceTexts {
     /// Whether the first `entries` entries of a block end where the last chunk ends, with `room`
     /// bytes left after them in the chunk.
     private func endsAtTail(_ block: Int, entries: Int, room: Int) -> Bool {
-        let offset = blockOffsets[block]
-        let chunk = Int(offset >> UInt32(Self.chunkBits))
+        let (chunk, start) = Self.split(blockOffsets[block])
         guard chunk == chunks.count - 1 else { return false }
         return chunks[chunk].withUnsafeBufferPointer { bytes in
-            var position = Int(offset & UInt32(Self.chunkSize - 1))
-            for _ in 0..<entries { position = Self.skipEntry(bytes, position) }
-            return position == bytes.count && bytes.count + room <= Self.chunkSize
+            Self.skipEntries(bytes, from: start, count: entries) == bytes.count && bytes.count + room <= Self.chunkSize
         }
     }
 
@@ -317,6 +304,20 @@ extension PlaceTexts {
         bytes.append(contentsOf: id)
         appendLength(name.count, to: &bytes)
         bytes.append(contentsOf: name)
+    }
+
+    /// The chunk and the position in it that an offset (`chunk << 20 | position`) names.
+    @inline(__always)
+    private static func split(_ offset: UInt32) -> (chunk: Int, position: Int) {
+        (Int(offset >> UInt32(chunkBits)), Int(offset & UInt32(chunkSize - 1)))
+    }
+
+    /// Where the entry `count` entries after the one at `start` begins.
+    @inline(__always)
+    private static func skipEntries(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> Int {
+        var position = start
+        for _ in 0..<count { position = skipEntry(bytes, position) }
+        return position
     }
 
     /// The position after the entry at `position`.

@@ -12,10 +12,13 @@ import Testing
         var texts = PlaceTexts()
         var map = PlaceIDMap()
         var expected: [String: UInt32] = [:]
-        // Handles stay dense as in a catalog: a removal moves the last handle into the hole.
+        // Handles stay dense as in a catalog: a removal moves the last handle into the hole. Renames
+        // rewrite the texts' blocks and compactions move every entry, without changing handles.
         for step in 0..<20_000 {
             let id = "id\(random.next() % 3_000)"
-            if let handle = expected[id], random.next() % 2 == 0 {
+            if let handle = expected[id], random.next() % 3 == 0 {
+                texts.replace(Int(handle), id: id, name: "renamed \(step)")
+            } else if let handle = expected[id], random.next() % 2 == 0 {
                 let last = UInt32(texts.count - 1)
                 map.remove(handle, in: texts)
                 if handle != last {
@@ -32,13 +35,17 @@ import Testing
                 expected[id] = handle
             }
             if step % 997 == 0 {
+                if step % 2 == 0 { texts = texts.compacted() }
                 for probe in 0..<3_000 {
                     #expect(map.handle(of: "id\(probe)", in: texts) == expected["id\(probe)"])
                 }
             }
         }
         #expect(map.count == expected.count)
-        for (id, handle) in expected { #expect(texts.id(Int(handle)) == id) }
+        for (id, handle) in expected {
+            #expect(texts.id(Int(handle)) == id)
+            #expect(map.handle(of: id, in: texts) == handle)
+        }
     }
 
     @Test func textsKeepEveryEntryAcrossChunksAndCompaction() {

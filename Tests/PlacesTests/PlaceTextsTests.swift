@@ -169,41 +169,4 @@ import Testing
         expectSame(texts, model)
         expectSame(texts.compacted(), model)
     }
-
-    @Test func idTableFindsEveryIDAfterEdits() {
-        var random = SplitMix64(seed: 23)
-        var texts = PlaceTexts()
-        var map = PlaceIDMap()
-        var expected: [String: UInt32] = [:]
-        for step in 0..<20_000 {
-            let id = "id\(random.next() % 2_000)"
-            if let handle = expected[id] {
-                if random.next() % 3 == 0 {
-                    texts.replace(Int(handle), id: id, name: "renamed \(step)")
-                    continue
-                }
-                let last = UInt32(texts.count - 1)
-                map.remove(handle, in: texts)
-                if handle != last {
-                    let moved = texts.id(Int(last))
-                    map.renumber(last, to: handle, in: texts)
-                    expected[moved] = handle
-                }
-                texts.moveLast(to: Int(handle))
-                expected[id] = nil
-            } else {
-                let handle = UInt32(texts.count)
-                texts.append(id: id, name: "name \(step)")
-                map.insert(handle, in: texts)
-                expected[id] = handle
-            }
-            if step % 1_999 == 0 {
-                if step % 2 == 0 { texts = texts.compacted() }
-                for probe in 0..<2_000 {
-                    #expect(map.handle(of: "id\(probe)", in: texts) == expected["id\(probe)"])
-                }
-            }
-        }
-        for (id, handle) in expected { #expect(map.handle(of: id, in: texts) == handle) }
-    }
 }
