@@ -151,9 +151,29 @@ struct ChordBounds {
             let acceptChord =
                 inner <= 0
                 ? -1 : min(ChordBounds.maximumChord, 2 / kappaMax * sin(min(.pi / 2, kappaMax * inner / 2)))
-            // Beyond the series range the chord alone (never longer than the arc) is the bound.
-            let rejectChord = outer <= ChordBounds.maximumChord ? 2 / kappaMin * sin(kappaMin * outer / 2) : outer
+            // Beyond the series range: the chord is never longer than the arc, nor than
+            // `longestChord(distance:)`.
+            let rejectChord =
+                outer <= ChordBounds.maximumChord
+                ? 2 / kappaMin * sin(kappaMin * outer / 2) : min(outer, ChordBounds.longestChord(distance: outer))
             return (acceptChord < 0 ? -1 : acceptChord * acceptChord, rejectChord * rejectChord)
         }
+    }
+
+    /// The longest chord (meters) between two points of the WGS84 ellipsoid at most `distance`
+    /// meters apart along it.
+    ///
+    /// Projecting a curve on the ellipsoid radially onto the sphere of radius a lengthens it by at
+    /// most a / b (every point is at least b from the centre), so the points' geocentric angle θ
+    /// is at most distance / b. With both points between b and a from the centre, the chord
+    /// √(r₁² + r₂² − 2 r₁ r₂ cos θ) is largest at a corner of that range: r₁ = r₂ = a, or a and b.
+    static func longestChord(distance: Double) -> Double {
+        let a = WGS84.equatorialRadius
+        let b = WGS84.polarRadius
+        let theta = distance / b
+        guard theta < .pi else { return 2 * a }
+        let cosine = cos(theta)
+        let chord2 = max(2 * a * a * (1 - cosine), a * a + b * b - 2 * a * b * cosine)
+        return chord2.squareRoot() * (1 + 1e-12) + 1e-6
     }
 }

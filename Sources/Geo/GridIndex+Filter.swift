@@ -33,33 +33,9 @@ extension GridIndex {
         if let maxDistanceMeters, !(maxDistanceMeters.isFinite && maxDistanceMeters >= 0) {
             throw .invalidRadius(maxDistanceMeters)
         }
-        let limit = maxDistanceMeters ?? .infinity
-        let cellArea = cellSizeMeters * cellSizeMeters
-        let local = location(of: center).map { Double(rows[$0.row][$0.position].count) } ?? 0
-        var radius = local > 0 ? (Double(count) * cellArea / (.pi * local)).squareRoot() * 1.2 : cellSizeMeters
-        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
-            let farthest = min(limit, search.wholeEarthMeters)
-            radius = min(radius, farthest)
-            while true {
-                var found = try search.collect(radiusMeters: radius)
-                found.removeAll { !keep($0.handle) }
-                if found.count >= count || radius >= farthest {
-                    var hits = search.order(found, tieOrder: tieOrder)
-                    if hits.count > count { hits.removeSubrange(count...) }
-                    return hits
-                }
-                if search.visitsEveryCell(radiusMeters: radius) {
-                    radius = farthest
-                    continue
-                }
-                // Grow the area by what is missing, judged by the points kept so far; none kept yet:
-                // by 16. Overshooting costs more than a second look: every point kept is ordered,
-                // and ordering measures exact distances.
-                let growth =
-                    found.isEmpty
-                    ? 4 : min(1_000, max(1.25, (Double(count) / Double(found.count)).squareRoot() * 1.2))
-                radius = min(farthest, radius * growth)
-            }
+        return try withoutActuallyEscaping(keep) { keep throws(GeoError) in
+            try nearestHits(
+                count, to: center, model: model, limit: maxDistanceMeters ?? .infinity, tieOrder: tieOrder, keep: keep)
         }
     }
 }

@@ -81,33 +81,8 @@ extension GridIndex {
         if let maxDistanceMeters, !(maxDistanceMeters.isFinite && maxDistanceMeters >= 0) {
             throw .invalidRadius(maxDistanceMeters)
         }
-        let limit = maxDistanceMeters ?? .infinity
-        // Start from a radius that should hold `count` points at the density of the query's cell,
-        // then widen: every point within the radius is found, so once `count` are, they are the
-        // nearest.
-        let cellArea = cellSizeMeters * cellSizeMeters
-        let local = location(of: center).map { Double(rows[$0.row][$0.position].count) } ?? 0
-        var radius = local > 0 ? (Double(count) * cellArea / (.pi * local)).squareRoot() * 1.2 : cellSizeMeters
-        return try RadiusSearch.with(index: self, center: center, model: model) { search throws(GeoError) in
-            let farthest = min(limit, search.wholeEarthMeters)
-            radius = min(radius, farthest)
-            while true {
-                let found = try search.collect(radiusMeters: radius)
-                if found.count >= count || radius >= farthest {
-                    var hits = search.order(found, tieOrder: tieOrder)
-                    if hits.count > count { hits.removeSubrange(count...) }
-                    return hits
-                }
-                if search.visitsEveryCell(radiusMeters: radius) {
-                    // Every cell was read: the rest can only be farther, so take them all at once
-                    // (regression: a projected query doubled its radius ~1,000 times to infinity).
-                    radius = farthest
-                    continue
-                }
-                let growth = max(2, (Double(count) / Double(max(1, found.count))).squareRoot() * 1.3)
-                radius = min(farthest, radius * growth)
-            }
-        }
+        return try nearestHits(
+            count, to: center, model: model, limit: maxDistanceMeters ?? .infinity, tieOrder: tieOrder, keep: nil)
     }
 
     /// Handles of the points inside a latitude/longitude box, edges inclusive, ordered by

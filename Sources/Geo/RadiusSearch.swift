@@ -14,7 +14,7 @@ struct RadiusSearch {
         var exact: Bool
     }
 
-    private enum Mode {
+    enum Mode {
         /// Chord kernel with bounds; the exact function decides the uncertain band.
         case chord(ChordFrame, ChordBounds, exact: (Coordinate, Coordinate) -> Double, sphereRadius: Double?)
         /// Planar distance after projecting every candidate.
@@ -29,7 +29,7 @@ struct RadiusSearch {
 
     let index: GridIndex
     let center: Coordinate
-    private let mode: Mode
+    let mode: Mode
 
     init(index: GridIndex, center: Coordinate, model: DistanceModel, projector: ProjTransformer? = nil)
         throws(GeoError)
