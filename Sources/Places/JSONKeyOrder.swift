@@ -68,6 +68,7 @@ struct JSONKeyOrder {
             position += 1
             if next == UInt8(ascii: "]") { return result }
             guard next == UInt8(ascii: ",") else { return nil }
+            if closes(with: UInt8(ascii: "]")) { return result }
         }
     }
 
@@ -94,7 +95,17 @@ struct JSONKeyOrder {
             position += 1
             if next == UInt8(ascii: "}") { return true }
             guard next == UInt8(ascii: ",") else { return false }
+            if closes(with: UInt8(ascii: "}")) { return true }
         }
+    }
+
+    /// After a comma: whether the container ends here (a trailing comma, which `JSONSerialization`
+    /// takes), consuming its closing byte if so.
+    private mutating func closes(with closing: UInt8) -> Bool {
+        skipWhiteSpace()
+        guard peek == closing else { return false }
+        position += 1
+        return true
     }
 
     private mutating func skipValue() -> Bool {
@@ -119,6 +130,7 @@ struct JSONKeyOrder {
                 position += 1
                 if next == UInt8(ascii: "]") { return true }
                 guard next == UInt8(ascii: ",") else { return false }
+                if closes(with: UInt8(ascii: "]")) { return true }
             }
         default:
             // A number, true, false or null: up to the next delimiter.

@@ -280,6 +280,23 @@ import Testing
         }
     }
 
+    /// Trailing commas inside a feature do not cost the whole read its attributes' document order
+    /// (`JSONKeyOrder` used to give up on the document, and the attributes came out sorted).
+    @Test func trailingCommasKeepTheAttributesInDocumentOrder() throws {
+        let feature =
+            "{\"type\":\"Feature\",\"id\":\"a\",\"extra\":{\"x\":[1,],},\"properties\":{\"zone\":\"z\",\"area\":\"12\",\"mid\":\"m\",},"
+            + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2,]},}"
+        let text =
+            "{\"type\":\"FeatureCollection\",\"features\":[\(feature),\(feature.replacingOccurrences(of: "\"a\"", with: "\"b\""))\n,],}"
+        guard case .success(let file) = Self.whole(text) else {
+            Issue.record("the whole read refuses \(text)")
+            return
+        }
+        #expect(file.places.map(\.attributeNames) == [["zone", "area", "mid"], ["zone", "area", "mid"]])
+        let (result, _) = Self.streamed(text, readBytes: 7)
+        #expect(try result.get().places == file.places)
+    }
+
     /// A piece ends once its features' bytes pass `pieceBytes`, whatever their number.
     @Test func piecesAreCutByBytesToo() {
         let features = (0..<10).map { index in
