@@ -35,7 +35,7 @@ extension ChordFrame {
     }
 
     /// A lower bound on the squared chord (m²) from the query point to any point of `band` between
-    /// longitudes `west` ≤ `east` (degrees, `east - west` < 360): each term of
+    /// longitudes `west` ≤ `east` (degrees; a span of 360 or more is every longitude): each term of
     /// c² = (p − p₀)² + (z − z₀)² + 4 p p₀ sin²(Δλ/2) at its own smallest, less a micrometre for
     /// rounding.
     func lowerBoundChordSquared(band: Band, west: Double, east: Double) -> Double {
@@ -57,6 +57,7 @@ extension ChordFrame {
     /// An upper bound on the chord in meters between any two points of `band` whose longitudes
     /// differ by at most `width` degrees.
     func largestChord(band: Band, width: Double) -> Double {
+        precondition(width >= 0, "a negative longitude span")
         let half = sin(min(180, width + 2 * ChordFrame.edgeMargin) * ChordFrame.radiansPerDegree / 2)
         let dp = band.pHigh - band.pLow
         let dz = band.zHigh - band.zLow

@@ -10,7 +10,9 @@ extension GridIndex {
     }
 
     /// The occupied cells that may hold a point within `angularRadius` of `center` (the same
-    /// cover as `slots(inCapAround:angularRadius:)`), row by row, cells in column order.
+    /// cover as `slots(inCapAround:angularRadius:)`), row by row. Within a row, cells come in
+    /// column order per span: a cover crossing ±180° gives the span up to the last column, then
+    /// the one from column 0.
     func cells(inCapAround center: Coordinate, angularRadius sigma: Double) -> [CoverCell] {
         var found: [CoverCell] = []
         func add(_ cell: Cell, row: Int) {

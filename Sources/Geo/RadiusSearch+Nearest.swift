@@ -21,15 +21,19 @@ extension RadiusSearch {
     /// bound on the kept points' distances is a radius certain to hold `count` points. Up to
     /// `ChordBounds.maximumChord`, or on a sphere, collecting there is cheap (`.holding`).
     /// Beyond it, on the ellipsoid, the chord tells the distance only to within 0.3 %, so each
-    /// cell that may reach the radius gets one exact distance, and only the cells that this
-    /// and the cell's size cannot rule out have every point measured (`.measured`).
+    /// run of neighbouring cells that may reach the radius, then each of its cells, gets one exact
+    /// distance, and only the points of cells that this and the cell's size cannot rule out are
+    /// measured (`.measured`).
     ///
     /// Nil for a projected search, whose distances come only from projecting every point.
     func nearestPlan(count: Int, within radius: Double, limit: Double, keep: ((UInt32) -> Bool)?) -> NearestPlan? {
         guard case .chord(let frame, let bounds, let exact, let sphereRadius) = mode else { return nil }
         let reject = bounds.thresholds(radiusMeters: radius).reject
-        let cells = boundedCells(
+        var cells = boundedCells(
             radius: radius, frame: frame, bounds: bounds, sphereRadius: sphereRadius, below: reject)
+        let total = cells.reduce(0) { $0 + Int($1.cell.count) }
+        guard total >= count else { return .short(total) }
+        cells.sort { $0.chordSquared < $1.chordSquared }
         var heap = ChordHeap(capacity: count)
         var possible = 0
         index.stored.withUnsafeBufferPointer { stored in
@@ -45,7 +49,8 @@ extension RadiusSearch {
             }
         }
         guard heap.isFull else { return .short(possible) }
-        var farthest = 0.0
+        var bounding = 0.0
+        var measured: [UInt32: Double] = [:]
         for key in heap.keys {
             let upper: Double
             if key.chordSquared <= bounds.boundedChordSquared {
@@ -53,11 +58,14 @@ extension RadiusSearch {
                 upper = estimate.distance + estimate.halfWidth
             } else {
                 upper = exact(center, point(at: Int(key.slot)))
+                measured[key.slot] = upper
             }
-            farthest = max(farthest, upper)
+            bounding = max(bounding, upper)
         }
-        guard sphereRadius == nil, farthest > ChordBounds.maximumChord else { return .holding(farthest) }
-        return .measured(measuredWithin(min(farthest, limit), frame: frame, bounds: bounds, exact: exact, keep: keep))
+        let cutoff = min(bounding, limit)
+        guard sphereRadius == nil, cutoff > ChordBounds.maximumChord else { return .holding(bounding) }
+        return .measured(
+            measuredWithin(cutoff, frame: frame, bounds: bounds, exact: exact, known: measured, keep: keep))
     }
 
     /// A cell of a cover with a lower bound on its squared chord from the query (m²).
@@ -67,7 +75,7 @@ extension RadiusSearch {
     }
 
     /// The occupied cells that may hold a point within `radius`, whose chords' lower bound is at
-    /// most `below`, nearest bound first.
+    /// most `below`, in the cover's order.
     private func boundedCells(
         radius: Double, frame: ChordFrame, bounds: ChordBounds, sphereRadius: Double?, below: Double
     ) -> [BoundedCell] {
@@ -89,7 +97,6 @@ extension RadiusSearch {
             let chord2 = frame.lowerBoundChordSquared(band: band, west: west, east: west + width)
             if chord2 <= below { found.append(BoundedCell(chordSquared: chord2, cell: cell)) }
         }
-        found.sort { $0.chordSquared < $1.chordSquared }
         return found
     }
 
@@ -98,10 +105,13 @@ extension RadiusSearch {
     /// Runs of up to `runColumns` neighbouring cells of a row, then each of their cells, are first
     /// judged by one exact distance and their size: when that distance less the run's (or cell's)
     /// largest geodesic is beyond the radius, none of its points is measured.
+    ///
+    /// - Parameter known: exact distances already measured, by slot.
     private func measuredWithin(
         _ radius: Double, frame: ChordFrame, bounds: ChordBounds, exact: (Coordinate, Coordinate) -> Double,
-        keep: ((UInt32) -> Bool)?
+        known: [UInt32: Double], keep: ((UInt32) -> Bool)?
     ) -> [Candidate] {
+        func measure(_ slot: Int) -> Double { known[UInt32(slot)] ?? exact(center, point(at: slot)) }
         let reject = bounds.thresholds(radiusMeters: radius).reject
         let reach = radius + bounds.halfWidth(atDistance: radius)
         let cover = index.cells(inCapAround: center, angularRadius: reach / WGS84.minimumRadiusOfCurvature)
@@ -133,21 +143,27 @@ extension RadiusSearch {
             var first = 0
             while first < cells.count {
                 var end = first + 1
-                while end < cells.count, cells[end].column - cells[first].column < RadiusSearch.runColumns { end += 1 }
+                // A cover crossing ±180° lists a row's last columns before its first ones: a run ends
+                // where the columns turn back.
+                while end < cells.count, cells[end].column > cells[end - 1].column,
+                    cells[end].column - cells[first].column < RadiusSearch.runColumns
+                {
+                    end += 1
+                }
                 let span = Double(cells[end - 1].column - cells[first].column + 1) * width
-                let runPivot = exact(center, point(at: Int(cells[first].start)))
+                let runPivot = measure(Int(cells[first].start))
                 defer { first = end }
                 if end - first > 1, !mayReach(pivot: runPivot, chord: frame.largestChord(band: band, width: span)) {
                     continue
                 }
                 for (offset, cell) in cells[first..<end].enumerated() {
                     let start = Int(cell.start)
-                    let pivot = offset == 0 ? runPivot : exact(center, point(at: start))
+                    let pivot = offset == 0 ? runPivot : measure(start)
                     guard mayReach(pivot: pivot, chord: cellChord) else { continue }
                     for slot in start..<start + Int(cell.count) {
                         let handle = index.handles[slot]
                         if let keep, !keep(handle) { continue }
-                        let distance = slot == start ? pivot : exact(center, point(at: slot))
+                        let distance = slot == start ? pivot : measure(slot)
                         if distance <= radius {
                             found.append(
                                 Candidate(key: distance * distance, distance: distance, handle: handle, exact: true))
@@ -165,56 +181,5 @@ extension RadiusSearch {
     @inline(__always)
     private func point(at slot: Int) -> Coordinate {
         Coordinate(unchecked: index.stored[slot].latitude, index.stored[slot].longitude)
-    }
-}
-
-/// A candidate's squared chord (m²) and arena slot.
-struct ChordKey {
-    var chordSquared: Double
-    var slot: UInt32
-}
-
-/// The `capacity` shortest chords seen so far: a binary max-heap on the squared chord.
-struct ChordHeap {
-    let capacity: Int
-    private(set) var keys: [ChordKey] = []
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        keys.reserveCapacity(min(capacity, 4_096))
-    }
-
-    var isFull: Bool { keys.count >= capacity }
-    /// The longest chord kept (m²); only meaningful when not empty.
-    var longest: Double { keys[0].chordSquared }
-
-    /// Whether a chord would be kept: the heap has room, or it is shorter than the longest kept.
-    @inline(__always)
-    func admits(_ chordSquared: Double) -> Bool { !isFull || chordSquared < keys[0].chordSquared }
-
-    /// Keeps `key`, dropping the longest kept when full. Call only when `admits` says so.
-    mutating func insert(_ key: ChordKey) {
-        if !isFull {
-            keys.append(key)
-            var child = keys.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard keys[parent].chordSquared < keys[child].chordSquared else { break }
-                keys.swapAt(parent, child)
-                child = parent
-            }
-            return
-        }
-        keys[0] = key
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < keys.count else { break }
-            let right = left + 1
-            let larger = right < keys.count && keys[right].chordSquared > keys[left].chordSquared ? right : left
-            guard keys[larger].chordSquared > keys[parent].chordSquared else { break }
-            keys.swapAt(parent, larger)
-            parent = larger
-        }
     }
 }

@@ -55,6 +55,44 @@ import Testing
         #expect(checker.mismatches == 0)
     }
 
+    /// Places on a ring 5–30 km from a pole, cells of 1–100 km, and queries from lower latitudes
+    /// whose covers cross ±180° in the ring's rows (a cover then lists a row's last columns first),
+    /// on the ellipsoid and on a 10,000 km sphere.
+    @Test(arguments: [1_000.0, 10_000.0, 100_000.0])
+    func nearAPoleAcrossTheAntimeridianMatchesBruteForce(cellSize: Double) throws {
+        var random = SplitMix64(seed: 2026_11_27 &+ UInt64(cellSize))
+        var points: [(handle: UInt32, coordinate: Coordinate)] = []
+        for handle in 0..<1_500 {
+            let pole = handle % 3 == 0 ? -90.0 : 90.0
+            let point = Geodesic.wgs84.destination(
+                from: Coordinate(unchecked: pole, 0), bearing: random.uniform(0...360),
+                distanceMeters: random.uniform(5_000...30_000))
+            points.append((UInt32(handle), point))
+        }
+        var index = try GridIndex(cellSizeMeters: cellSize)
+        try index.insert(contentsOf: points)
+        let oracle = BruteForce(points: points)
+        for model in [DistanceModel.geodesic, .haversine(try Haversine(radiusMeters: 10_000_000))] {
+            var checker = QueryChecker(index: index, oracle: oracle, model: model)
+            for _ in 0..<12 {
+                let center = Coordinate(
+                    unchecked: random.signed(random.uniform(0...70)),
+                    random.pick([180, -180, 179.9, -179.9, random.longitude()]))
+                let ranked = oracle.ranked(from: center, model: model)
+                for count in [1, 7, 200] {
+                    let expected = Array(ranked.prefix(count))
+                    checker.compare(
+                        try index.nearest(count, to: center, model: model), expected, "nearest(\(count)) to \(center)")
+                    let kept = Array(ranked.filter { $0.handle % 5 == 0 }.prefix(count))
+                    let filtered = try index.nearest(count, to: center, model: model) { $0 % 5 == 0 }
+                    checker.compare(filtered, kept, "nearest(\(count), ⅕) to \(center)")
+                }
+            }
+            #expect(checker.queries == 12 * 3 * 2)
+            #expect(checker.mismatches == 0, "\(model)")
+        }
+    }
+
     /// The heap behind the plan keeps the `capacity` shortest chords, whatever the ties.
     @Test func chordHeapKeepsTheShortest() {
         var random = SplitMix64(seed: 7)
