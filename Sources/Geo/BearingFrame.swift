@@ -29,7 +29,11 @@ public struct BearingFrame: Sendable {
     /// The centre, degrees.
     public let center: Coordinate
     public let model: DistanceModel
-    private let chord: ChordFrame?
+    /// The centre's chord frame, built for every model and used when `usesNormalSection`: not an
+    /// optional, whose unwrapping copies the frame (193 bytes) for every bearing.
+    private let chord: ChordFrame
+    /// Whether bearings come from the normal section (the geodesic model, away from the poles).
+    private let usesNormalSection: Bool
     private let sinLatitude0: Double
     private let cosLatitude0: Double
 
@@ -46,12 +50,12 @@ public struct BearingFrame: Sendable {
         let phi = center.latitude * ChordFrame.radiansPerDegree
         sinLatitude0 = sin(phi)
         cosLatitude0 = cos(phi)
+        chord = ChordFrame(
+            center: center, equatorialRadius: WGS84.equatorialRadius, eccentricitySquared: WGS84.eccentricitySquared)
         if case .geodesic = model, abs(center.latitude) <= Self.polarLimitDegrees {
-            chord = ChordFrame(
-                center: center, equatorialRadius: WGS84.equatorialRadius,
-                eccentricitySquared: WGS84.eccentricitySquared)
+            usesNormalSection = true
         } else {
-            chord = nil
+            usesNormalSection = false
         }
     }
 
@@ -61,20 +65,21 @@ public struct BearingFrame: Sendable {
     /// - Throws: for `projected`, what `ProjectedDistance.measure` throws (the CRS cannot
     ///   represent a point).
     public func bearing(to point: Coordinate) throws(GeoError) -> Double {
-        if let chord, let bearing = normalSectionBearing(to: point, chord) { return bearing }
+        if usesNormalSection, let bearing = normalSectionBearing(to: point) { return bearing }
         return try model.measure(center, point).bearing
     }
 
     /// The azimuth of the chord in the centre's east–north frame, or nil when the place is more
     /// than `normalSectionLimitMeters` away (or more than 12 km north or south).
-    private func normalSectionBearing(to point: Coordinate, _ frame: ChordFrame) -> Double? {
-        let u = (point.latitude - frame.latitude0) * ChordFrame.radiansPerDegree
+    @inline(__always)
+    private func normalSectionBearing(to point: Coordinate) -> Double? {
+        let u = (point.latitude - chord.latitude0) * ChordFrame.radiansPerDegree
         guard abs(u) <= ChordFrame.seriesLimit else { return nil }
         // p − p₀ and z − z₀ straight from the Taylor polynomials, without their constant terms.
-        let dp = u * Self.evaluateWithoutConstant(frame.pSeries, u)
-        let dz = u * Self.evaluateWithoutConstant(frame.zSeries, u)
-        let p = frame.p0 + dp
-        let v = frame.halfLongitudeDifference(point.longitude)
+        let dp = u * Self.evaluateWithoutConstant(chord.pSeries.c, u)
+        let dz = u * Self.evaluateWithoutConstant(chord.zSeries.c, u)
+        let p = chord.p0 + dp
+        let v = chord.halfLongitudeDifference(point.longitude)
         let sinV: Double
         let cosV: Double
         if abs(v) <= ChordFrame.shortSeriesLimit {
@@ -95,7 +100,7 @@ public struct BearingFrame: Sendable {
         guard chordSquared > 0 else { return 0 }
         let north = cosLatitude0 * dz - sinLatitude0 * dx
         // atan2 is in [-180°, 180°]: one addition puts it in [0, 360) (no `fmod` a place).
-        let degrees = atan2(east, north) / ChordFrame.radiansPerDegree
+        let degrees = Arctangent.atan2(east, north) / ChordFrame.radiansPerDegree
         let bearing = degrees < 0 ? degrees + 360 : degrees
         // + 0 turns a -0 (due north from longitude 0 to -0) into 0, which prints as "0.0".
         return bearing < 360 ? bearing + 0 : 0
@@ -103,8 +108,7 @@ public struct BearingFrame: Sendable {
 
     /// c₁ + c₂u + … + c₅u⁴: the polynomial less its constant term, divided by u.
     @inline(__always)
-    private static func evaluateWithoutConstant(_ series: PowerSeries, _ u: Double) -> Double {
-        let c = series.c
+    private static func evaluateWithoutConstant(_ c: SIMD8<Double>, _ u: Double) -> Double {
         return c[1] + u * (c[2] + u * (c[3] + u * (c[4] + u * c[5])))
     }
 }

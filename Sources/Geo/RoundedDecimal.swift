@@ -44,7 +44,7 @@ public struct RoundedDecimal: Sendable, Hashable {
         guard scaled < 0x1p53 else { return nil }
         self.decimals = decimals
         isNegative = value.sign == .minus
-        let whole = scaled.rounded(.toNearestOrEven)
+        let whole = Self.nearestWhole(scaled)
         // 0.5 − |scaled − whole| is exact or rounds monotonically, so the test holds only when
         // the exact distance to the half step exceeds the ulp.
         if 0.5 - (scaled - whole).magnitude > scaled.ulp {
@@ -54,9 +54,19 @@ public struct RoundedDecimal: Sendable, Hashable {
         }
     }
 
+    /// `scaled` (0 ≤ scaled < 2^53) rounded to a whole number, ties to even, as
+    /// `rounded(.toNearestOrEven)`: below 2^52, adding and taking away 2^52 leaves no fraction bits
+    /// to the sum, which the default rounding rounds to even; from 2^52 on every double is whole.
+    /// Without SSE4.1 (`roundsd`) in the baseline target, `rounded` is a call to the C library's
+    /// `rint` for each number served.
+    @inlinable @inline(__always)
+    static func nearestWhole(_ scaled: Double) -> Double {
+        scaled < 0x1p52 ? (scaled + 0x1p52) - 0x1p52 : scaled
+    }
+
     /// 10^decimals for decimals 0 to 9.
     @inlinable @inline(__always)
-    static func power(_ decimals: Int) -> UInt64 {
+    public static func power(_ decimals: Int) -> UInt64 {
         switch decimals {
         case 0: return 1
         case 1: return 10
@@ -153,10 +163,13 @@ public struct RoundedDecimal: Sendable, Hashable {
         """
     }
 
-    /// `write(to:trimmed:)` for `decimals` decimals, `power` 10^decimals: the digits two at a
-    /// time, from the right.
+    /// `write(to:trimmed:)` for `decimals` decimals, `power` 10^decimals (`power(decimals)`): the
+    /// digits two at a time, from the right. Given constants (a writer of one precision), every
+    /// division is by a constant.
+    ///
+    /// - Precondition: `decimals` is this value's `decimals` and `power` is 10^decimals.
     @inlinable @inline(__always)
-    func write(to start: UnsafeMutablePointer<UInt8>, trimmed: Bool, power: UInt64, decimals: Int) -> Int {
+    public func write(to start: UnsafeMutablePointer<UInt8>, trimmed: Bool, power: UInt64, decimals: Int) -> Int {
         let pairs = Self.digitPairs.utf8Start
         var whole = steps / power
         var fraction = steps % power

@@ -7,11 +7,12 @@ import Synchronization
 /// none of its requests: as the line protocol's `maximumClients` (Redis's `maxclients`), so that a
 /// client opening connections without end cannot take every socket of the process.
 ///
-/// One handler per connection, sharing a `ConnectionLimitHandler.Count` across the server.
-final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// One handler per connection, sharing a `ConnectionLimitHandler.Count` across the server. Inbound
+/// only (it writes its 503 without seeing writes), so that the answers of the connection's requests
+/// do not pass through it.
+final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
     /// The connections open now, shared by every connection's handler.

@@ -249,7 +249,7 @@ extension JSONText {
                 raw(",\"id\":")
                 let coordinate = answer.coordinates[index]
                 found.withIDAndName(hit.handle) { id, name in
-                    string(utf8: id)
+                    if JSONText.isPlainASCII(id) { plainString(utf8: id) } else { string(utf8: id) }
                     raw(kindAndLatitude)
                     decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
                     raw(",\"lon\":")
@@ -257,7 +257,9 @@ extension JSONText {
                     raw(",\"name\":")
                     // ASCII is the name's `String` byte for byte; other bytes go through one, as
                     // `PlaceHandleHits.name` makes it (bytes that are not UTF-8 are repaired).
-                    if name.allSatisfy({ $0 < 0x80 }) {
+                    if JSONText.isPlainASCII(name) {
+                        plainString(utf8: name)
+                    } else if name.allSatisfy({ $0 < 0x80 }) {
                         string(utf8: name)
                     } else {
                         string(String(decoding: name, as: UTF8.self))

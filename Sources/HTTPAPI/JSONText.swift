@@ -38,9 +38,15 @@ struct JSONText: ~Copyable {
         return buffer
     }
 
-    /// Makes room for `more` bytes after the ones written.
+    /// Makes room for `more` bytes after the ones written. Inlined, so that the appends of a few
+    /// bytes each (most of an answer) are a comparison and a copy of a size known at compile time.
+    @inline(__always)
     mutating func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
+        if count + more > capacity { grow(more) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ more: Int) {
         let grown = max(capacity * 2, count + more)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         moved.update(from: base, count: count)
@@ -49,6 +55,7 @@ struct JSONText: ~Copyable {
         capacity = grown
     }
 
+    @inline(__always)
     private mutating func append(_ bytes: UnsafeRawBufferPointer) {
         reserve(bytes.count)
         (base + count).withMemoryRebound(to: UInt8.self, capacity: bytes.count) { target in
@@ -58,6 +65,7 @@ struct JSONText: ~Copyable {
         count += bytes.count
     }
 
+    @inline(__always)
     private mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
@@ -73,6 +81,7 @@ struct JSONText: ~Copyable {
     }
 
     /// Appends ASCII punctuation or a literal key, as it is.
+    @inline(__always)
     mutating func raw(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -95,12 +104,68 @@ struct JSONText: ~Copyable {
     mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
         // Most names need no escape: copy them whole.
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !JSONText.needsEscape(utf8) {
             append(UnsafeRawBufferPointer(utf8))
         } else {
             for byte in utf8 { escape(byte) }
         }
         append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of `bytes` is one a JSON string escapes: a control character, `"` or `\`.
+    @inline(__always)
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
+    /// Whether `bytes` are ASCII that a JSON string holds as they are (no control character, `"`
+    /// or `\`): such a text is its `String`'s bytes and needs no escape. Eight bytes at a time
+    /// (`escapeBits`), the last eight read again for a count not a multiple of eight; shorter
+    /// texts byte by byte.
+    @inline(__always)
+    static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = bytes.baseAddress, bytes.count >= 8 else { return bytes.allSatisfy(isPlainByte) }
+        let raw = UnsafeRawPointer(start)
+        var found: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            found |= escapeBits(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        if offset < bytes.count {
+            found |= escapeBits(raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+        }
+        return found == 0
+    }
+
+    /// Whether one byte is plain ASCII in the sense of `isPlainASCII`.
+    @inline(__always)
+    static func isPlainByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    /// Not zero exactly when one of the eight bytes of `word` is not `isPlainByte`: the high bit
+    /// of a byte from 0x80 up, or of a byte below 0x20, or of a zero byte of `word` XOR `"` or `\`
+    /// repeated (x − 1 borrows into the high bit of a zero byte; a borrow reaches the bytes above
+    /// only from a byte that is itself found, so the answer for the word as a whole is exact).
+    @inline(__always)
+    static func escapeBits(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let control = (word &- ones &* 0x20) & ~word
+        return (word | control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+    }
+
+    /// Appends `"…"` around bytes `isPlainASCII` accepted.
+    @inline(__always)
+    mutating func plainString(utf8: UnsafeBufferPointer<UInt8>) {
+        reserve(utf8.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        if let source = utf8.baseAddress { (base + count + 1).update(from: source, count: utf8.count) }
+        base[count + 1 + utf8.count] = UInt8(ascii: "\"")
+        count += utf8.count + 2
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -142,8 +207,16 @@ struct JSONText: ~Copyable {
         guard let rounded = RoundedDecimal(value, decimals: decimals), rounded.isShortestText else {
             return number(RoundedDecimal(value, decimals: decimals)?.doubleValue ?? value)
         }
+        write(rounded, decimals: decimals)
+    }
+
+    /// Writes a rounded decimal trimmed; `decimals` its decimals, a constant where inlined (the
+    /// served precisions), so that the digits come out by constant divisions, inline.
+    @inline(__always)
+    private mutating func write(_ rounded: RoundedDecimal, decimals: Int) {
         reserve(RoundedDecimal.maximumTextLength)
-        count += rounded.write(to: base + count, trimmed: true)
+        count += rounded.write(
+            to: base + count, trimmed: true, power: RoundedDecimal.power(decimals), decimals: decimals)
     }
 
     /// Appends a bearing in degrees as served (`ServedPrecision.bearing`): to 0.01°, one that
@@ -157,8 +230,7 @@ struct JSONText: ~Copyable {
         if rounded.steps >= 36_000 { return raw("0") }
         // `decimal`'s text, from the value rounded once.
         guard rounded.isShortestText else { return number(rounded.doubleValue) }
-        reserve(RoundedDecimal.maximumTextLength)
-        count += rounded.write(to: base + count, trimmed: true)
+        write(rounded, decimals: decimals)
     }
 
     /// Appends a whole number.

@@ -263,4 +263,34 @@ import Testing
         }
         #expect(String(decoding: json.bytes, as: UTF8.self) == values.map(String.init).joined(separator: ","))
     }
+
+    /// `isPlainASCII`, eight bytes at a time, against the byte-by-byte rule, on random texts of 0
+    /// to 40 bytes that mix printable ASCII with the bytes at the edges of the rule (control
+    /// characters, `"`, `\\`, DEL, 0x80 and up); `plainString` writes what `string` writes.
+    @Test func plainASCIIIsFoundEightBytesAtATime() {
+        let edges: [UInt8] = [
+            0, 1, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xC3, 0xFF,
+        ]
+        var random = SplitMix64(seed: 0xA5C11)
+        var plain = 0
+        for _ in 0..<100_000 {
+            let count = Int(random.next() % 41)
+            let bytes = (0..<count).map { _ in
+                random.next() % 10 == 0
+                    ? edges[Int(random.next() % UInt64(edges.count))] : UInt8(0x20 + random.next() % 95)
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                let expected = buffer.allSatisfy(JSONText.isPlainByte)
+                #expect(JSONText.isPlainASCII(buffer) == expected, "\(bytes)")
+                guard expected else { return }
+                plain += 1
+                var fast = JSONText(capacity: 1)
+                fast.plainString(utf8: buffer)
+                var checked = JSONText(capacity: 1)
+                checked.string(utf8: buffer)
+                #expect(fast.bytes == checked.bytes)
+            }
+        }
+        #expect(plain > 5_000)
+    }
 }
