@@ -6,7 +6,8 @@ import Geo
 /// Places are grouped by kind. Each kind has its own `GridIndex`, and each place gets a handle
 /// that is dense within its kind: the places of a kind have handles 0, 1, 2, … in the order they
 /// were added, except that the first 1,024 or more added to a new kind at once are numbered in a
-/// spatial order (nearby places, nearby in memory; a `Loader` keeps the order it is given). A place
+/// spatial order (nearby places, nearby in memory), and a `Loader`'s places are numbered in its
+/// grid's order once its kind is finished (the places of one grid cell take consecutive handles). A place
 /// is identified by kind and id; adding a second place with the same pair is an error that names
 /// where both came from.
 ///

@@ -157,6 +157,18 @@ struct PlaceIDMap: Sendable {
         slots[slot] = new + 1
     }
 
+    /// Gives every handle recorded its new number, `newHandles[handle]`: the ids stay, and with
+    /// them every slot.
+    ///
+    /// - Parameter newHandles: the new handle of every handle recorded.
+    mutating func renumber(_ newHandles: UnsafeBufferPointer<UInt32>) {
+        slots.withUnsafeMutableBufferPointer { slots in
+            for slot in slots.indices where slots[slot] != 0 {
+                slots[slot] = newHandles[Int(slots[slot] - 1)] + 1
+            }
+        }
+    }
+
     private func find(_ handle: UInt32, in texts: PlaceTexts) -> Int? {
         guard count > 0 else { return nil }
         var slot = texts.withID(Int(handle)) { home(Self.hash($0)) }

@@ -27,9 +27,10 @@ struct PlaceTexts: Sendable {
     static let blockSize = 1 << blockBits
     static let blockMask = blockSize - 1
 
-    private var chunks: [[UInt8]] = []
+    /// The byte chunks (changed only by this type's own methods).
+    var chunks: [[UInt8]] = []
     /// Where each block's first entry starts.
-    private var blockOffsets: [UInt32] = []
+    private(set) var blockOffsets: [UInt32] = []
     /// Number of entries (handles 0 ..< count).
     private(set) var count = 0
     /// Bytes of entries no handle points at.
@@ -293,11 +294,11 @@ extension PlaceTexts {
         if garbageBytes > 1 << 22 && garbageBytes > usedBytes / 2 { self = compacted() }
     }
 
-    private static func entryLength(id: Int, name: Int) -> Int {
+    static func entryLength(id: Int, name: Int) -> Int {
         lengthBytes(id) + id + lengthBytes(name) + name
     }
 
-    private static func encode(
+    static func encode(
         id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]
     ) {
         appendLength(id.count, to: &bytes)
@@ -308,7 +309,7 @@ extension PlaceTexts {
 
     /// The chunk and the position in it that an offset (`chunk << 20 | position`) names.
     @inline(__always)
-    private static func split(_ offset: UInt32) -> (chunk: Int, position: Int) {
+    static func split(_ offset: UInt32) -> (chunk: Int, position: Int) {
         (Int(offset >> UInt32(chunkBits)), Int(offset & UInt32(chunkSize - 1)))
     }
 
@@ -322,7 +323,7 @@ extension PlaceTexts {
 
     /// The position after the entry at `position`.
     @inline(__always)
-    private static func skipEntry(_ bytes: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {
+    static func skipEntry(_ bytes: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {
         var position = position
         let idLength = readLength(bytes, &position)
         position += idLength
@@ -331,7 +332,7 @@ extension PlaceTexts {
     }
 
     @inline(__always)
-    private static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
+    static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
         var value = 0
         var shift = 0
         while true {

@@ -34,4 +34,30 @@ import Testing
         }
         try GridIndexMutationTests.expectSameContents(built, shadow)
     }
+
+    /// A built index gives each point the handle of its slot: the old handles' slots are a
+    /// permutation in grid order, and the renumbered index holds the same points under the new
+    /// handles, then takes mutations; an index with spare room is not renumbered.
+    @Test func numbersHandlesBySlotInGridOrder() throws {
+        var mixture = PointMixture(seed: 0x51075)
+        let points = (0..<4_000).map { (handle: UInt32(($0 * 7_919) % 4_000), coordinate: mixture.next()) }
+        var builder = GridIndexBuilder(reservingCapacity: points.count)
+        for point in points { try builder.append(handle: point.handle, at: point.coordinate) }
+        var index = builder.build(into: try GridIndex(cellSizeMeters: 250))
+        let newHandles = try #require(index.withSlotOfEachHandle { Array($0) })
+        #expect(newHandles.sorted() == (0..<UInt32(4_000)).map { $0 })
+        index.numberHandlesBySlot()
+        var shadow = BruteForce(points: points.map { (handle: newHandles[Int($0.handle)], coordinate: $0.coordinate) })
+        try GridIndexMutationTests.expectSameContents(index, shadow)
+        #expect(index.handles == (0..<UInt32(4_000)).map { $0 })
+        for handle in UInt32(0)..<300 {
+            let point = mixture.next()
+            try index.insert(handle: handle * 5, at: point)
+            shadow.points[handle * 5] = point
+        }
+        index.remove(handle: 17)
+        shadow.points[17] = nil
+        try GridIndexMutationTests.expectSameContents(index, shadow)
+        #expect(index.withSlotOfEachHandle { _ in true } == nil)
+    }
 }

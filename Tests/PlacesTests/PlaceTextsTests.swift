@@ -169,4 +169,39 @@ import Testing
         expectSame(texts, model)
         expectSame(texts.compacted(), model)
     }
+
+    /// Renumbering gives each entry to its new handle, whatever the texts hold (garbage, entries
+    /// longer than a chunk, non-ASCII), in groups of any allowed size; a copy taken before keeps
+    /// the old numbering, and the renumbered texts take appends and removals.
+    @Test(arguments: [4, 8, 1_024, PlaceTexts.renumberingGroupSize])
+    func renumberingMovesEveryEntry(groupSize: Int) {
+        var random = SplitMix64(seed: UInt64(groupSize))
+        var texts = PlaceTexts()
+        var model: [(id: String, name: String)] = []
+        for step in 0..<9_001 {
+            let entry = (id: text(&random, "p\(step)-"), name: text(&random, "Eczane "))
+            texts.append(id: entry.id, name: entry.name)
+            model.append(entry)
+            if step % 7 == 3 {
+                let handle = Int(random.next() % UInt64(model.count))
+                model[handle].name = text(&random, "renamed ")
+                texts.replace(handle, id: model[handle].id, name: model[handle].name)
+            }
+        }
+        let huge = String(repeating: "y", count: PlaceTexts.chunkSize + 5)
+        texts.append(id: "huge", name: huge)
+        model.append((id: "huge", name: huge))
+        let before = texts
+        let newHandles = (0..<UInt32(model.count)).shuffled(using: &random)
+        newHandles.withUnsafeBufferPointer { texts.renumber($0, groupSize: groupSize) }
+        var renumbered = model
+        for (old, new) in newHandles.enumerated() { renumbered[Int(new)] = model[old] }
+        expectSame(texts, renumbered)
+        expectSame(before, model)
+        texts.append(id: "new", name: "after renumbering")
+        renumbered.append((id: "new", name: "after renumbering"))
+        texts.moveLast(to: 5)
+        renumbered[5] = renumbered.removeLast()
+        expectSame(texts, renumbered)
+    }
 }
