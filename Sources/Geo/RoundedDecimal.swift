@@ -57,8 +57,7 @@ public struct RoundedDecimal: Sendable, Hashable {
     /// `scaled` (0 ≤ scaled < 2^53) rounded to a whole number, ties to even, as
     /// `rounded(.toNearestOrEven)`: below 2^52, adding and taking away 2^52 leaves no fraction bits
     /// to the sum, which the default rounding rounds to even; from 2^52 on every double is whole.
-    /// Without SSE4.1 (`roundsd`) in the baseline target, `rounded` is a call to the C library's
-    /// `rint` for each number served.
+    /// (Without SSE4.1, `roundsd`, in the baseline target, `rounded` is a call to the C library.)
     @inlinable @inline(__always)
     static func nearestWhole(_ scaled: Double) -> Double {
         scaled < 0x1p52 ? (scaled + 0x1p52) - 0x1p52 : scaled
@@ -170,6 +169,7 @@ public struct RoundedDecimal: Sendable, Hashable {
     /// - Precondition: `decimals` is this value's `decimals` and `power` is 10^decimals.
     @inlinable @inline(__always)
     public func write(to start: UnsafeMutablePointer<UInt8>, trimmed: Bool, power: UInt64, decimals: Int) -> Int {
+        precondition(decimals == self.decimals && power == Self.power(decimals), "a writer of another precision")
         let pairs = Self.digitPairs.utf8Start
         var whole = steps / power
         var fraction = steps % power

@@ -64,9 +64,10 @@ final class HotRoutes: Sendable {
     /// Where the bodies' buffers come from.
     private static let allocator = ByteBufferAllocator()
 
-    /// Notes the bytes `channel` holds unsent (`bufferedPeak`) when it holds more than its high
-    /// watermark (it is not writable then); on the channel's event loop. A writable channel holds
-    /// less, which no peak the tests bound is near: asking for the option costs an allocation.
+    /// Notes the bytes `channel` holds unsent (`bufferedPeak`) while it is not writable (it went
+    /// past its high watermark and has not yet drained below its low one); on the channel's event
+    /// loop. A writable channel holds less than the high watermark, which no peak the tests bound
+    /// is near: asking for the option costs an allocation.
     func noteBuffered(in channel: any Channel) {
         guard tracksBufferedBytes, !channel.isWritable,
             let bytes = try? channel.syncOptions?.getOption(.bufferedWritableBytes)

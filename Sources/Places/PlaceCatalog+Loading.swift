@@ -143,13 +143,20 @@ extension PlaceCatalog.Collection {
         let numbered: Void? = index.withSlotOfEachHandle { newHandles in
             texts.renumber(newHandles)
             ids.renumber(newHandles)
-            if !extras.isEmpty {
-                extras = Dictionary(uniqueKeysWithValues: extras.map { (newHandles[Int($0.key)], $0.value) })
-            }
-            if !origins.isEmpty {
-                origins = Dictionary(uniqueKeysWithValues: origins.map { (newHandles[Int($0.key)], $0.value) })
-            }
+            extras = Self.rekeyed(extras, by: newHandles)
+            origins = Self.rekeyed(origins, by: newHandles)
         }
         if numbered != nil { index.numberHandlesBySlot() }
+    }
+
+    /// `table` with each handle replaced by `newHandles[handle]`, built into one dictionary of the
+    /// right size (no array of pairs beside the old one).
+    private static func rekeyed<Value>(_ table: [UInt32: Value], by newHandles: UnsafeBufferPointer<UInt32>)
+        -> [UInt32: Value]
+    {
+        guard !table.isEmpty else { return table }
+        var result = [UInt32: Value](minimumCapacity: table.count)
+        for (handle, value) in table { result[newHandles[Int(handle)]] = value }
+        return result
     }
 }

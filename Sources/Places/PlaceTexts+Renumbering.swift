@@ -25,6 +25,7 @@ extension PlaceTexts {
         let groups = (total + groupSize - 1) / groupSize
         var groupBytes = [Int](repeating: 0, count: groups)
         for handle in 0..<total {
+            precondition(Int(newHandles[handle]) < total, "new handle \(newHandles[handle]) of \(total)")
             let length = withIDAndName(handle) { id, name in Self.entryLength(id: id.count, name: name.count) }
             groupBytes[Int(newHandles[handle]) / groupSize] += 2 + length
         }

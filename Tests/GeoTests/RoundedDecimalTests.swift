@@ -130,4 +130,16 @@ import Testing
         #expect(served.latitude == 41.087_853_0)
         #expect(served.longitude == -180)
     }
+
+    /// The whole-number rounding by the 2^52 addition equals `rounded(.toNearestOrEven)` at its
+    /// edges: just below a half, halves (ties to even), and around 2^52 and 2^53.
+    @Test func nearestWholeRoundsAsTheStandardLibrary() {
+        let values: [Double] = [
+            0, 0.49999999999999994, 0.5, 1.5, 2.5, 3.5, 0x1p52 - 1.5, 0x1p52 - 0.5, 0x1p52 - 1, 0x1p52,
+            0x1p52 + 1, 0x1p52 + 2, 0x1p53 - 1, 0x1p53 - 2, 123_456.5, 123_457.5, 0.5000000000000001,
+        ]
+        for value in values {
+            #expect(RoundedDecimal.nearestWhole(value) == value.rounded(.toNearestOrEven), "\(value)")
+        }
+    }
 }

@@ -64,6 +64,8 @@ import Testing
         let bound = 65_536 + one.body.count + 1_024
         #expect(
             server.hotRouteBufferedPeak <= bound, "\(server.hotRouteBufferedPeak) bytes held for a connection")
+        // The peak was sampled at all: the channel went unwritable, past NIO's low watermark.
+        #expect(server.hotRouteBufferedPeak >= 32_768, "\(server.hotRouteBufferedPeak) bytes: never sampled")
 
         // The stalled connection is closed once the stall lasts 3 s (the client still reads
         // nothing); the other one stays open.

@@ -281,7 +281,7 @@ import Testing
     }
 
     /// Trailing commas inside a feature do not cost the whole read its attributes' document order
-    /// (`JSONKeyOrder` used to give up on the document, and the attributes came out sorted).
+    /// (`JSONKeyOrder` takes them as `JSONSerialization` does).
     @Test func trailingCommasKeepTheAttributesInDocumentOrder() throws {
         let feature =
             "{\"type\":\"Feature\",\"id\":\"a\",\"extra\":{\"x\":[1,],},\"properties\":{\"zone\":\"z\",\"area\":\"12\",\"mid\":\"m\",},"
