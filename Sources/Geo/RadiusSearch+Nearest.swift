@@ -113,8 +113,7 @@ extension RadiusSearch {
     ) -> [Candidate] {
         func measure(_ slot: Int) -> Double { known[UInt32(slot)] ?? exact(center, point(at: slot)) }
         let reject = bounds.thresholds(radiusMeters: radius).reject
-        let reach = radius + bounds.halfWidth(atDistance: radius)
-        let cover = index.cells(inCapAround: center, angularRadius: reach / WGS84.minimumRadiusOfCurvature)
+        let candidates = boundedCells(radius: radius, frame: frame, bounds: bounds, sphereRadius: nil, below: reject)
         var found: [Candidate] = []
         /// Whether a group of points within `chord` of one another, one of them at `pivot`, may
         /// reach the radius.
@@ -124,20 +123,16 @@ extension RadiusSearch {
             return pivot - (size.distance + size.halfWidth) <= radius
         }
         var position = 0
-        while position < cover.count {
-            let row = Int(cover[position].row)
+        while position < candidates.count {
+            let row = Int(candidates[position].cell.row)
             let south = index.layout.south(row: row)
             let band = frame.band(south: south, north: south + index.layout.rowHeight)
             let width = index.layout.columnWidth(row: row)
             let cellChord = frame.largestChord(band: band, width: width)
-            // The row's cells that may reach the radius, in column order.
+            // The row's cells that may reach the radius, in the cover's order.
             var cells: [GridIndex.CoverCell] = []
-            while position < cover.count, Int(cover[position].row) == row {
-                let cell = cover[position]
-                let west = -180 + Double(cell.column) * width
-                if frame.lowerBoundChordSquared(band: band, west: west, east: west + width) <= reject {
-                    cells.append(cell)
-                }
+            while position < candidates.count, Int(candidates[position].cell.row) == row {
+                cells.append(candidates[position].cell)
                 position += 1
             }
             var first = 0
