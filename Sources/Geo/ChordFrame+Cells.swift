@@ -14,19 +14,10 @@ extension ChordFrame {
     /// files into a cell by rounded arithmetic is inside the cell's band.
     static let edgeMargin = 1e-9
 
-    /// p and z in meters of the parallel at `latitude` degrees.
-    @inline(__always)
-    func axisDistanceAndHeight(latitude: Double) -> (p: Double, z: Double) {
-        let phi = min(90, max(-90, latitude)) * ChordFrame.radiansPerDegree
-        let sine = sin(phi)
-        let n = a / (1 - e2 * sine * sine).squareRoot()
-        return (n * cos(phi), n * (1 - e2) * sine)
-    }
-
     /// The band between two latitudes in degrees (south ≤ north), widened by `edgeMargin`.
     func band(south: Double, north: Double) -> Band {
-        let low = axisDistanceAndHeight(latitude: south - ChordFrame.edgeMargin)
-        let high = axisDistanceAndHeight(latitude: north + ChordFrame.edgeMargin)
+        let low = axisDistanceAndHeight(latitude: max(-90, south - ChordFrame.edgeMargin))
+        let high = axisDistanceAndHeight(latitude: min(90, north + ChordFrame.edgeMargin))
         // p falls away from the equator on both sides; z rises with latitude.
         let crossesEquator = south - ChordFrame.edgeMargin <= 0 && north + ChordFrame.edgeMargin >= 0
         return Band(

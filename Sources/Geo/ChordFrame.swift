@@ -56,6 +56,16 @@ struct ChordFrame {
         z0 = zSeries.constant
     }
 
+    /// p (distance from the axis) and z (height above the equator), meters, of the parallel at
+    /// `latitude` degrees (-90...90), from `sin`, `cos` and `sqrt`.
+    @inline(__always)
+    func axisDistanceAndHeight(latitude: Double) -> (p: Double, z: Double) {
+        let phi = latitude * ChordFrame.radiansPerDegree
+        let sinPhi = sin(phi)
+        let inverseW = 1 / (1 - e2 * sinPhi * sinPhi).squareRoot()
+        return (a * cos(phi) * inverseW, aOneMinusE2 * sinPhi * inverseW)
+    }
+
     /// Squared chord length in m² from the query point to (latitude, longitude) in degrees.
     @inline(__always)
     func chordSquared(latitude: Double, longitude: Double) -> Double {
@@ -70,11 +80,7 @@ struct ChordFrame {
             p = pSeries.evaluate(u)
             z = zSeries.evaluate(u)
         } else {
-            let phi = latitude * ChordFrame.radiansPerDegree
-            let sinPhi = sin(phi)
-            let inverseW = 1 / (1 - e2 * sinPhi * sinPhi).squareRoot()
-            p = a * cos(phi) * inverseW
-            z = aOneMinusE2 * sinPhi * inverseW
+            (p, z) = axisDistanceAndHeight(latitude: latitude)
         }
         let v = halfLongitudeDifference(longitude)
         let sinV: Double
