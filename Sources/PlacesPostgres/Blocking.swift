@@ -7,9 +7,10 @@ import Synchronization
 /// synchronous `PlaceStore` methods, called on the directory's writer and follower threads, use
 /// postgres-nio's async API.
 ///
-/// The work runs on Swift's global executor, so the caller must be an ordinary thread: never an
-/// event loop (it would wait for itself), and preferably not a task of the cooperative pool (a
-/// blocked pool thread is one fewer to run the work).
+/// The work runs on a thread of its own (`BlockingExecutor`), so CPU-bound tasks holding Swift's
+/// cooperative pool do not delay it. The caller must be an ordinary thread: never an event loop
+/// (it would wait for itself), and preferably not a task of the cooperative pool (a blocked pool
+/// thread is one fewer for everything else).
 ///
 /// - Parameters:
 ///   - timeout: seconds to wait before calling `onTimeout`, or nil to wait as long as it takes.
@@ -27,7 +28,7 @@ func blocking<T: Sendable>(
         MultiThreadedEventLoopGroup.currentEventLoop == nil,
         "a PostgresPlaceStore method was called on an event loop, which it would block")
     let completion = Completion<T>()
-    Task {
+    Task(executorPreference: BlockingExecutor.shared) {
         do {
             completion.finish(.success(try await body()))
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Places
+import Synchronization
 import Testing
 
 @testable import PlacesPostgres
@@ -88,6 +89,59 @@ import Testing
         switch outcome {
         case .success(let value): #expect(value == 44)
         case .failure(let error): #expect(Self.isUnavailable(error), "\(error)")
+        }
+    }
+
+    /// The work does not wait for the cooperative pool: with every pool thread held by CPU-bound
+    /// tasks that never suspend, it still runs and answers while they spin.
+    @Test func workRunsWhileCPUBoundTasksHoldEveryPoolThread() async throws {
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let spinners = Spinners()
+        // Twice the pool's width, so that every pool thread gets one; each lets go when released
+        // or after 30 s, whichever comes first.
+        for _ in 0..<(2 * width) {
+            Task.detached { spinners.spin(atMostSeconds: 30) }
+        }
+        defer { spinners.release() }
+        let (value, endedWhenAnswered) = try await onThread { () -> (Int, Int) in
+            // Every pool thread spinning (other suites' tasks may delay them starting).
+            let start = Date()
+            while spinners.spinning < width, Date().timeIntervalSince(start) < Self.patience {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            let value = try blocking(timeout: Self.patience) { () async throws -> Int in
+                // Resumed from another thread, as postgres-nio's event loop resumes a query.
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    Thread.detachNewThread { continuation.resume() }
+                }
+                return 42
+            }
+            let endedWhenAnswered = spinners.ended
+            spinners.release()
+            return (value, endedWhenAnswered)
+        }
+        #expect(value == 42)
+        #expect(spinners.spinning >= width, "every pool thread was held")
+        #expect(endedWhenAnswered == 0, "answered while every spinning task still held its thread")
+    }
+
+    /// Tasks that hold their thread without suspending until released.
+    final class Spinners: Sendable {
+        private let started = Atomic<Int>(0)
+        private let finished = Atomic<Int>(0)
+        private let released = Atomic<Bool>(false)
+
+        /// How many have started spinning, and how many have stopped.
+        var spinning: Int { started.load(ordering: .sequentiallyConsistent) }
+        var ended: Int { finished.load(ordering: .sequentiallyConsistent) }
+
+        func release() { released.store(true, ordering: .sequentiallyConsistent) }
+
+        func spin(atMostSeconds seconds: Double) {
+            started.add(1, ordering: .sequentiallyConsistent)
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while !released.load(ordering: .sequentiallyConsistent), Date() < deadline {}
+            finished.add(1, ordering: .sequentiallyConsistent)
         }
     }
 }
