@@ -51,71 +51,57 @@ struct ImportCommand: OutputCommand {
         let calendar = try holidays.map { text throws(CLIError) in
             try ArgumentValues.parse(text, Vocabulary.attributeValue)
         }
-        var hoursReport = HoursReport()
         let started = DispatchTime.now().uptimeNanoseconds
         var skipped = 0
         var imported = 0
-        var readNanoseconds: UInt64 = 0
+        var waitNanoseconds: UInt64 = 0
         // A failed import leaves no database file it made: the input is read while it is stored.
         let made = try database.postgresSettings() == nil ? try ImportCommand.newFile(database.locate()) : nil
         var stored = false
         defer { if !stored, let made { ImportCommand.remove(database: made) } }
         let store = try database.openStore(output: &output)
-        let duty: [String: String] = try replace ? [:] : ImportCommand.storedDuty(store)
+        let reader = ImportReader(
+            files: files.map { $0.trimmingCharacters(in: .whitespaces) }, kind: kind, skipInvalid: skipInvalid,
+            strictHours: strictHours, zone: zone, calendar: calendar,
+            duty: try replace ? [:] : ImportCommand.storedDuty(store))
         let bar = ProgressBar(total: 0, label: "importing", enabled: output.streaming)
         defer { bar.finish() }
         do {
             try store.storeStreaming(
                 replacingKinds: replace ? [kind] : [], replacingEveryKindWritten: replace, progress: nil
             ) { sink in
-                for path in files.map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    var pieceStarted = DispatchTime.now().uptimeNanoseconds
-                    try PlaceLoader.stream(argument: path, defaultKind: kind, skipInvalid: skipInvalid) { file in
-                        for error in file.skipped { output.warning("skipped \(error.description)") }
-                        skipped += file.skipped.count
-                        var batch = PlaceImport(reservingCapacity: file.places.count)
-                        var origins: [SourceLocation] = []
-                        origins.reserveCapacity(file.places.count)
-                        for (offset, read) in file.places.enumerated() {
-                            var place = ImportCommand.completed(read, zone: zone, calendar: calendar)
-                            let origin = file.origins[offset]
-                            var problem = hoursReport.check(place, at: origin, strict: strictHours)
-                            if problem == nil {
-                                // A refreshed place keeps the duty rota `import-rota` gave it.
-                                if !duty.isEmpty, place.attribute(PlaceHours.dutyAttribute) == nil,
-                                    let spells = duty[place.kind + "\u{0}" + place.id]
-                                {
-                                    place.setAttribute(PlaceHours.dutyAttribute, to: spells)
-                                }
-                                // The façade's rules for every place written, whatever the surface.
-                                do throws(PlacesError) {
-                                    try batch.add(place)
-                                    origins.append(origin)
-                                } catch {
-                                    problem = "\(origin): \(error.description)"
-                                }
-                            }
-                            guard let problem else { continue }
-                            guard skipInvalid else { throw CLIError.data(problem) }
-                            output.warning("skipped \(problem)")
-                            skipped += 1
-                        }
-                        let now = DispatchTime.now().uptimeNanoseconds
-                        readNanoseconds += now - pieceStarted
-                        // The database finds a kind and id read twice; the first place wins.
-                        let repeats = try sink.write(batch, origins: origins)
-                        for (offset, first) in repeats {
-                            let problem = PlacesError.duplicateID(
-                                batch.places[offset].id, at: origins[offset], firstAt: first
-                            ).description
-                            guard skipInvalid else { throw CLIError.data(problem) }
-                            output.warning("skipped \(problem)")
-                            skipped += 1
-                        }
-                        imported += batch.places.count - repeats.count
-                        bar.update(imported)
-                        pieceStarted = DispatchTime.now().uptimeNanoseconds
+                // The next piece is read and checked on another thread while this one stores the last.
+                let pipeline = ImportPipeline<ImportReader.Piece>(capacity: 1)
+                let (input, environment) = (StandardInput.given, CLIEnvironment.current)
+                let readerEnded = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    Thread.current.name = "import-reader"
+                    StandardInput.$given.withValue(input) {
+                        CLIEnvironment.$current.withValue(environment) { reader.run(into: pipeline) }
                     }
+                    readerEnded.signal()
+                }
+                defer {
+                    pipeline.cancel()
+                    readerEnded.wait()
+                }
+                while true {
+                    let waitStarted = DispatchTime.now().uptimeNanoseconds
+                    guard let piece = try pipeline.take() else { break }
+                    waitNanoseconds += DispatchTime.now().uptimeNanoseconds - waitStarted
+                    for warning in piece.warnings { output.warning(warning) }
+                    // The database finds a kind and id read twice; the first place wins.
+                    let repeats = try sink.write(piece.batch, origins: piece.origins)
+                    for (offset, first) in repeats {
+                        let problem = PlacesError.duplicateID(
+                            piece.batch.places[offset].id, at: piece.origins[offset], firstAt: first
+                        ).description
+                        guard skipInvalid else { throw CLIError.data(problem) }
+                        output.warning("skipped \(problem)")
+                        skipped += 1
+                    }
+                    imported += piece.batch.places.count - repeats.count
+                    bar.update(imported)
                 }
             }
         } catch let error as CLIError {
@@ -126,15 +112,18 @@ struct ImportCommand: OutputCommand {
             throw CLIError.ioError("\(store.name): \(error)")
         }
         stored = true
-        hoursReport.warnings().forEach { output.warning($0) }
+        skipped += reader.skipped
+        reader.hoursReport.warnings().forEach { output.warning($0) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let readSeconds = Double(readNanoseconds) / 1e9
+        let readSeconds = Double(reader.busyNanoseconds) / 1e9
+        let storeSeconds = seconds - Double(waitNanoseconds) / 1e9
         let rate = seconds > 0 ? Int(Double(imported) / seconds) : 0
         let skippedText = skipped > 0 ? "; skipped \(skipped) invalid \(skipped == 1 ? "row" : "rows")" : ""
         output.line(
             "Imported \(imported) \(imported == 1 ? "place" : "places") into \(store.name) in "
                 + "\(String(format: "%.2f", seconds)) s (\(rate) rows/s; reading and checking "
-                + "\(String(format: "%.2f", readSeconds)) s, storing \(String(format: "%.2f", seconds - readSeconds)) s)"
+                + "\(String(format: "%.2f", readSeconds)) s, storing \(String(format: "%.2f", storeSeconds)) s, "
+                + "side by side)"
                 + "\(skippedText).")
     }
 }

@@ -108,6 +108,39 @@ import Testing
         #expect(try SQLitePlaceStore(path: db).places().count == 150_000)
     }
 
+    /// The pieces after the first are read while the first is stored: a bad row there still stops
+    /// the whole import, and with --skip-invalid the warnings come in file order.
+    @Test func rowsOfALaterPieceAreCheckedAsTheFirstPieceIs() throws {
+        var rows = ["id,name,lat,lon"]
+        // About 6 MiB: more than one piece.
+        for number in 0..<150_000 {
+            rows.append("p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)")
+        }
+        rows[101] = "p100,Early,91,1"
+        rows[140_001] = "p140000,Late,1,181"
+        rows[140_003] = "p5,Again,1,1"
+        let file = try Self.write(rows.joined(separator: "\n") + "\n")
+        let db = TestEnvironment.freshDatabase()
+        var fields = rows
+        fields[101] = "p100,Early,1,1"
+        let stopped = CLI.test([
+            "import", try Self.write(fields.joined(separator: "\n") + "\n"), "--kind", "town", "--db", db,
+        ])
+        #expect(stopped.status == 65)
+        #expect(stopped.standardError.contains(":140002: invalid longitude \"181\""), "\(stopped.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing of the import is kept")
+        let skipping = CLI.test(["import", file, "--kind", "town", "--skip-invalid", "--db", db])
+        #expect(skipping.status == 0, "\(skipping.standardError)")
+        #expect(skipping.standardOutput.contains("Imported 149997 places"), "\(skipping.standardOutput)")
+        #expect(skipping.standardOutput.contains("skipped 3 invalid rows"))
+        let warnings = skipping.standardError.split(separator: "\n")
+        #expect(warnings.count == 3)
+        #expect(warnings.first?.contains("\(file):102: invalid latitude \"91\"") == true, "\(warnings)")
+        #expect(warnings.dropFirst().first?.contains("\(file):140002: invalid longitude \"181\"") == true)
+        #expect(warnings.last?.contains("\(file):140004: duplicate id \"p5\" (first at line 7)") == true)
+        #expect(try SQLitePlaceStore(path: db).places().count == 149_997)
+    }
+
     @Test func skipInvalidReportsEachRowAndImportsTheRest() throws {
         let db = TestEnvironment.freshDatabase()
         let file = try Self.write("id,name,lat,lon\na,A,1,1\nb,B,nan,1\nc,C,1,1,extra\na,Again,2,2\nd,D,3,3\n")
