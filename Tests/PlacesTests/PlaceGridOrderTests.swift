@@ -46,6 +46,29 @@ import Testing
         }
     }
 
+    /// Origins, when a loaded kind has any, follow their places to their new handles (the
+    /// loader of a database sets none; a kind given them before it is finished keeps them).
+    @Test func originsFollowTheirPlacesToTheirNewHandles() throws {
+        let all = try places(3_000, seed: 5).sorted(by: { $0.id < $1.id })
+        var catalog = try PlaceCatalog()
+        var loader = catalog.loader(kind: "pharmacy", reservingCapacity: all.count)
+        for (line, place) in all.enumerated() {
+            try loader.append(place)
+            // Every other place has an origin: its line in an imagined file.
+            if line % 2 == 0 {
+                loader.collection.origins[UInt32(line)] = SourceLocation(file: "f.csv", position: .line(line + 2))
+            }
+        }
+        catalog.finish(&loader)
+        let index = try #require(catalog.collections["pharmacy"]?.index)
+        #expect(index.handles == (0..<UInt32(all.count)).map { $0 }, "the handles were renumbered")
+        #expect(catalog.collections["pharmacy"]?.handle(of: all[0].id) != 0, "the first place moved")
+        for (line, place) in all.enumerated() {
+            let expected = line % 2 == 0 ? SourceLocation(file: "f.csv", position: .line(line + 2)) : nil
+            #expect(catalog.origin(kind: "pharmacy", id: place.id) == expected, "\(place.id)")
+        }
+    }
+
     @Test func loadedCatalogAnswersAsAnAddedOneThroughEdits() throws {
         var random = SplitMix64(seed: 9)
         let all = try places(5_000, seed: 4)
