@@ -93,7 +93,11 @@ struct CSVScanner {
 
     /// A field's text with doubled quotes undone, or nil if it is not valid UTF-8.
     func string(_ field: Field) -> String? {
-        guard field.hasDoubledQuotes else { return String(validating: bytes[field.start..<field.end], as: UTF8.self) }
+        guard field.hasDoubledQuotes else {
+            return bytes.withUnsafeBufferPointer {
+                CSVScanner.validatedText(UnsafeBufferPointer(rebasing: $0[field.start..<field.end]))
+            }
+        }
         var unescaped: [UInt8] = []
         unescaped.reserveCapacity(field.end - field.start)
         var index = field.start
@@ -101,7 +105,36 @@ struct CSVScanner {
             unescaped.append(bytes[index])
             index += bytes[index] == CSVScanner.quote ? 2 : 1
         }
-        return String(validating: unescaped, as: UTF8.self)
+        return unescaped.withUnsafeBufferPointer(CSVScanner.validatedText)
+    }
+
+    /// The bytes as text if they are well-formed UTF-8, else nil.
+    ///
+    /// ASCII (checked eight bytes at a time) is decoded as it is; other text is decoded with
+    /// repair and kept only if nothing was repaired (the text's bytes are the input's: a repair
+    /// puts U+FFFD where the input held no well-formed character). `String(validating:as:)` does
+    /// the same, but through generic code that looks up type metadata on every call.
+    static func validatedText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if isASCII(bytes) { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    /// Whether every byte is below 0x80.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// The field's bytes when it has no doubled quotes (numbers never do), else nil.

@@ -22,6 +22,53 @@ import Testing
         #expect(file.origins == [SourceLocation(file: "test.csv", position: .line(2))])
     }
 
+    /// Fields must be well-formed UTF-8: a Latin-1 byte, a truncated or overlong sequence, a
+    /// surrogate or a code point past U+10FFFF is refused with its line and field; multi-byte
+    /// text, quoted or not, is kept as it is.
+    @Test func refusesFieldsThatAreNotUTF8AndKeepsThoseThatAre() throws {
+        let good = try reader.parse(
+            Array("id,name,lat,lon,note\na,Çiçek Eczanesi,1,2,\"日本, \"\"東京\"\"\"\nb,😀,3,4,x\n".utf8),
+            file: "t.csv")
+        #expect(good.places.map(\.name) == ["Çiçek Eczanesi", "😀"])
+        #expect(good.places[0].attributes["note"] == "日本, \"東京\"")
+        let bad: [[UInt8]] = [
+            [0xE7], [0xC3], [0xE6, 0x97], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF],
+        ]
+        for bytes in bad {
+            for quoted in [false, true] {
+                let field =
+                    quoted ? [UInt8(ascii: "\"")] + bytes + Array("\"\"x\"".utf8) : Array("Eczane ".utf8) + bytes
+                let text = Array("id,name,lat,lon\na,A,1,2\nb,".utf8) + field + Array(",3,4\n".utf8)
+                #expect(throws: PlacesError.invalidUTF8(SourceLocation(file: "t.csv", position: .line(3)), field: 2)) {
+                    try reader.parse(text, file: "t.csv")
+                }
+            }
+        }
+    }
+
+    /// `CSVScanner.validatedText` answers as the standard library's validating initializer does,
+    /// on random bytes and on UTF-8 text with random damage.
+    @Test func validatedTextAgreesWithTheStandardLibrary() {
+        var random = SplitMix64(seed: 11)
+        let samples = Array("aÇ日😀\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}\u{10FFFF}".utf8)
+        for round in 0..<50_000 {
+            let count = Int(random.next() % 24)
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            } else {
+                bytes = (0..<count).map { _ in samples[Int(random.next() % UInt64(samples.count))] }
+                if !bytes.isEmpty, random.next() % 2 == 0 {
+                    bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
+                }
+            }
+            let ours = bytes.withUnsafeBufferPointer(CSVScanner.validatedText)
+            let standard = String(validating: bytes, as: UTF8.self)
+            #expect(ours == standard, "\(bytes)")
+            if ours != standard { return }
+        }
+    }
+
     @Test func unquotesFieldsWithCommasDoubledQuotesAndLineBreaks() throws {
         let text = """
             id,name,lat,lon,address
