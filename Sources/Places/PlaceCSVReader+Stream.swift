@@ -32,66 +32,90 @@ extension PlaceCSVReader {
             let ended = try source.fill(&pending, until: target)
             // Whole lines only, until the end: a line break (CR LF) is never cut in two.
             let limit = ended ? pending.count : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)
-            var scanner = CSVScanner(
-                bytes: pending, file: file, start: 0, end: limit, line: line, atFileStart: atFileStart)
-            var kept = scanner.offset
-            var keptLine = line
-            var places: [Place] = []
-            var origins: [SourceLocation] = []
-            var skipped: [PlacesError] = []
-            while true {
-                // Where the record itself starts, past blank lines: what is kept for the next piece.
-                scanner.skipBlankLines()
-                let start = scanner.offset
-                let startLine = scanner.currentLine
-                let recordLine: Int?
-                do throws(PlacesError) {
-                    recordLine = try scanner.next(into: &fields)
-                } catch {
-                    // A quoted field that goes on in the next piece: read again with the rest.
-                    if !ended, case .unterminatedQuote = error {
-                        kept = start
-                        keptLine = startLine
-                        break
-                    }
-                    throw error
-                }
-                guard let recordLine else {
-                    kept = scanner.offset
-                    keptLine = scanner.currentLine
-                    break
-                }
-                kept = scanner.offset
-                keptLine = scanner.currentLine
-                let location = SourceLocation(file: file, position: .line(recordLine))
-                guard let header else {
-                    header = try Header(fields: fields, scanner: scanner, location: location)
-                    continue
-                }
-                do throws(PlacesError) {
-                    places.append(try place(fields, header: header, scanner: scanner, location: location))
-                    origins.append(location)
-                } catch {
-                    guard skipInvalid else { throw error }
-                    skipped.append(error)
-                }
-            }
-            if !places.isEmpty || !skipped.isEmpty {
-                try body(PlaceFile(path: file, places: places, origins: origins, skipped: skipped))
+            let piece = try scan(
+                pending, limit: limit, ended: ended, file: file, line: line, atFileStart: atFileStart, header: &header,
+                fields: &fields)
+            if !piece.places.isEmpty || !piece.skipped.isEmpty {
+                try body(PlaceFile(path: file, places: piece.places, origins: piece.origins, skipped: piece.skipped))
             }
             if ended {
                 guard header != nil else { throw PlacesError.missingHeader(file: file) }
                 return
             }
             // No whole record in the piece: read a larger one, up to the longest a record may be.
-            if kept == 0 && pending.count > Self.longestRecordBytes {
+            if piece.kept == 0 && pending.count > Self.longestRecordBytes {
                 throw PlacesError.recordTooLong(
                     SourceLocation(file: file, position: .line(line)), limitBytes: Self.longestRecordBytes)
             }
-            target = kept == 0 ? min(max(pending.count * 2, pieceBytes), Self.longestRecordBytes + 1) : pieceBytes
-            pending.removeFirst(kept)
-            line = keptLine
-            atFileStart = atFileStart && kept == 0
+            target =
+                piece.kept == 0 ? min(max(pending.count * 2, pieceBytes), Self.longestRecordBytes + 1) : pieceBytes
+            pending.removeFirst(piece.kept)
+            line = piece.keptLine
+            atFileStart = atFileStart && piece.kept == 0
         }
+    }
+
+    /// The records of `pending[..<limit]`, the header first if it is not read yet, and where the
+    /// bytes not used start (a record cut by the piece's end, or the end).
+    ///
+    /// Its own function so that the scanner's reference to `pending` ends with it: the caller then
+    /// trims `pending` in place instead of copying it.
+    private func scan(
+        _ pending: [UInt8], limit: Int, ended: Bool, file: String, line: Int, atFileStart: Bool, header: inout Header?,
+        fields: inout [CSVScanner.Field]
+    ) throws(PlacesError) -> (
+        places: [Place], origins: [SourceLocation], skipped: [PlacesError], kept: Int, keptLine: Int
+    ) {
+        var scanner = CSVScanner(
+            bytes: pending, file: file, start: 0, end: limit, line: line, atFileStart: atFileStart)
+        var kept = scanner.offset
+        var keptLine = line
+        // At most one record a line: room for all of them at once.
+        let lines = pending.withUnsafeBufferPointer { bytes in
+            bytes[..<limit].reduce(into: 0) { count, byte in count += byte == UInt8(ascii: "\n") ? 1 : 0 }
+        }
+        var places: [Place] = []
+        var origins: [SourceLocation] = []
+        var skipped: [PlacesError] = []
+        places.reserveCapacity(lines + 1)
+        origins.reserveCapacity(lines + 1)
+        while true {
+            // Where the record itself starts, past blank lines: what is kept for the next piece.
+            scanner.skipBlankLines()
+            let start = scanner.offset
+            let startLine = scanner.currentLine
+            let recordLine: Int?
+            do throws(PlacesError) {
+                recordLine = try scanner.next(into: &fields)
+            } catch {
+                // A quoted field that goes on in the next piece: read again with the rest.
+                if !ended, case .unterminatedQuote = error {
+                    kept = start
+                    keptLine = startLine
+                    break
+                }
+                throw error
+            }
+            guard let recordLine else {
+                kept = scanner.offset
+                keptLine = scanner.currentLine
+                break
+            }
+            kept = scanner.offset
+            keptLine = scanner.currentLine
+            let location = SourceLocation(file: file, position: .line(recordLine))
+            guard let header else {
+                header = try Header(fields: fields, scanner: scanner, location: location)
+                continue
+            }
+            do throws(PlacesError) {
+                places.append(try place(fields, header: header, scanner: scanner, location: location))
+                origins.append(location)
+            } catch {
+                guard skipInvalid else { throw error }
+                skipped.append(error)
+            }
+        }
+        return (places, origins, skipped, kept, keptLine)
     }
 }
