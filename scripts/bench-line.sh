@@ -66,7 +66,9 @@ row() { # label, results, pipeline, redis "rate client server", vicinity "…"
     awk -v l="$1" -v c="$2" -v p="$3" -v rr="$rr" -v rc="$rc" -v rs="$rs" -v vr="$vr" -v vc="$vc" -v vs="$vs" \
         'BEGIN { printf "  %-6s (%3d results) -P %-2d  redis %7.0f/s (cpu %5.1f + %5.1f µs)  vicinity %7.0f/s (cpu %5.1f + %5.1f µs)  ratio %.1fx\n", l, c, p, rr, rc, rs, vr, vc, vs, vr / rr }'
 }
-for point in "median 28.90500860848254 41.308095327014605" "sparse 28.921983114282227 41.24901001269346"; do
+median_lon=28.90500860848254
+median_lat=41.308095327014605
+for point in "median $median_lon $median_lat" "sparse 28.921983114282227 41.24901001269346"; do
     read -r name lon lat <<<"$point"
     results=$(count "$port" "$lon" "$lat")
     [[ $(count "$vport" "$lon" "$lat") == "$results" ]] || echo "warning: different result counts at $name"
@@ -83,7 +85,7 @@ done
 # server cost together on these cores when the server does nothing but send: cores / that cpu.
 # (Nothing is pinned: client and servers share all $(nproc) cores, as in the rows above.)
 cores=$(nproc)
-redis-cli -p "$port" geosearch city fromlonlat 28.90500860848254 41.308095327014605 byradius 500 m asc \
+redis-cli -p "$port" geosearch city fromlonlat "$median_lon" "$median_lat" byradius 500 m asc \
     | xargs redis-cli -p "$port" rpush same-bytes >/dev/null
 for pipeline in 1 16; do
     read -r lr lc ls <<<"$(bench "$port" "$redis_pid" "$pipeline" lrange same-bytes 0 -1)"
@@ -97,7 +99,7 @@ done
 echo "  -P 16 at the median point against the ceiling, in turn (GEOSEARCH on vicinity, then LRANGE on redis):"
 shares=()
 for round in 1 2 3; do
-    read -r vr vc vs <<<"$(bench "$vport" "$server" 16 geosearch city fromlonlat 28.90500860848254 41.308095327014605 byradius 500 m asc)"
+    read -r vr vc vs <<<"$(bench "$vport" "$server" 16 geosearch city fromlonlat "$median_lon" "$median_lat" byradius 500 m asc)"
     read -r lr lc ls <<<"$(bench "$port" "$redis_pid" 16 lrange same-bytes 0 -1)"
     share=$(awk -v v="$vr" -v c="$lc" -v s="$ls" -v n="$cores" 'BEGIN { printf "%.0f", 100 * v / (n * 1e6 / (c + s)) }')
     shares+=("$share")

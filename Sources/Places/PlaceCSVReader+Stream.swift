@@ -63,9 +63,7 @@ extension PlaceCSVReader {
     private func scan(
         _ pending: [UInt8], limit: Int, ended: Bool, file: String, line: Int, atFileStart: Bool, header: inout Header?,
         fields: inout [CSVScanner.Field]
-    ) throws(PlacesError) -> (
-        places: [Place], origins: [SourceLocation], skipped: [PlacesError], kept: Int, keptLine: Int
-    ) {
+    ) throws(PlacesError) -> ScannedPiece {
         var scanner = CSVScanner(
             bytes: pending, file: file, start: 0, end: limit, line: line, atFileStart: atFileStart)
         var kept = scanner.offset
@@ -116,6 +114,16 @@ extension PlaceCSVReader {
                 skipped.append(error)
             }
         }
-        return (places, origins, skipped, kept, keptLine)
+        return ScannedPiece(places: places, origins: origins, skipped: skipped, kept: kept, keptLine: keptLine)
+    }
+
+    /// What `scan` found in a piece.
+    private struct ScannedPiece {
+        var places: [Place]
+        var origins: [SourceLocation]
+        var skipped: [PlacesError]
+        /// Where the bytes not used start, and the line there.
+        var kept: Int
+        var keptLine: Int
     }
 }

@@ -27,6 +27,9 @@ func blocking<T: Sendable>(
     precondition(
         MultiThreadedEventLoopGroup.currentEventLoop == nil,
         "a PostgresPlaceStore method was called on an event loop, which it would block")
+    precondition(
+        !BlockingExecutor.isCurrentThread,
+        "a PostgresPlaceStore method was called from its own work, which it would block")
     let completion = Completion<T>()
     Task(executorPreference: BlockingExecutor.shared) {
         do {

@@ -81,14 +81,28 @@ struct ImportCommand: OutputCommand {
                     }
                     readerEnded.signal()
                 }
+                // The reader is waited for only once it has finished by itself (its last piece
+                // taken, or its error): when storing fails, it may be blocked reading a slow input,
+                // and the error is reported at once (its next `put` stops it).
+                var readerFinished = false
                 defer {
                     pipeline.cancel()
-                    readerEnded.wait()
+                    if readerFinished { readerEnded.wait() }
                 }
                 while true {
                     let waitStarted = DispatchTime.now().uptimeNanoseconds
-                    guard let piece = try pipeline.take() else { break }
+                    let next: ImportReader.Piece?
+                    do {
+                        next = try pipeline.take()
+                    } catch {
+                        readerFinished = true
+                        throw error
+                    }
                     waitNanoseconds += DispatchTime.now().uptimeNanoseconds - waitStarted
+                    guard let piece = next else {
+                        readerFinished = true
+                        break
+                    }
                     for warning in piece.warnings { output.warning(warning) }
                     // The database finds a kind and id read twice; the first place wins.
                     let repeats = try sink.write(piece.batch, origins: piece.origins)

@@ -84,8 +84,8 @@ struct TestDatabase: Sendable {
     }
 }
 
-/// Runs blocking work (a `PostgresPlaceStore` call) on a thread of its own, so that the test's
-/// task does not hold a thread of the cooperative pool the store's own work needs.
+/// Runs blocking work (a `PostgresPlaceStore` call) on a thread of its own, as the directory's
+/// writer and follower threads call the store: never from a task of the cooperative pool.
 func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }

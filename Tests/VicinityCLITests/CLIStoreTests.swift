@@ -141,6 +141,23 @@ import Testing
         #expect(try SQLitePlaceStore(path: db).places().count == 149_997)
     }
 
+    /// A repeat found while storing (the storing thread's error, not the reader's) stops the
+    /// import of a file of several pieces, naming both lines, and stores nothing.
+    @Test func aRepeatFoundWhileStoringStopsAnImportOfSeveralPieces() throws {
+        var rows = ["id,name,lat,lon"]
+        // About 9 MiB: three pieces; the repeat is in the second, of an id of the first.
+        for number in 0..<220_000 {
+            rows.append("p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)")
+        }
+        rows[120_001] = "p3,Again,1,1"
+        let db = TestEnvironment.freshDatabase()
+        let outcome = CLI.test(
+            ["import", "-", "--kind", "town", "--db", db], input: rows.joined(separator: "\n") + "\n")
+        #expect(outcome.status == 65)
+        #expect(outcome.standardError == "vicinity: <stdin>:120002: duplicate id \"p3\" (first at line 5)\n")
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing of the import is kept")
+    }
+
     @Test func skipInvalidReportsEachRowAndImportsTheRest() throws {
         let db = TestEnvironment.freshDatabase()
         let file = try Self.write("id,name,lat,lon\na,A,1,1\nb,B,nan,1\nc,C,1,1,extra\na,Again,2,2\nd,D,3,3\n")

@@ -40,7 +40,7 @@ import Testing
             taken.append(piece)
             #expect(put.load(ordering: .sequentiallyConsistent) - taken.count <= 2)
         }
-        ended.wait()
+        #expect(ended.wait(timeout: .now() + 60) == .success, "the reader ended")
         #expect(taken == Array(0..<1000))
     }
 
@@ -54,7 +54,7 @@ import Testing
         #expect(try pipeline.take() == 1)
         #expect(try pipeline.take() == 2)
         #expect(throws: Broken.self) { try pipeline.take() }
-        ended.wait()
+        #expect(ended.wait(timeout: .now() + 60) == .success, "the reader ended")
     }
 
     @Test func cancellingReleasesAWaitingReaderAndStopsIt() throws {
@@ -72,7 +72,7 @@ import Testing
         #expect(try pipeline.take() == 0)
         pipeline.cancel()
         // Ends without anyone taking again: every later put is refused.
-        ended.wait()
+        #expect(ended.wait(timeout: .now() + 60) == .success, "the reader ended")
         #expect(refused.load(ordering: .sequentiallyConsistent) >= 1)
     }
 }
