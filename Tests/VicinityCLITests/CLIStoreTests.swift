@@ -13,6 +13,15 @@ import Testing
         try TemporaryDirectory(prefix: "vicinity-import").write(name, text)
     }
 
+    /// A header and `count` rows of about 45 bytes (ids p0, p1, …; quoted names with a comma), so
+    /// that a file spans several of the import's 4 MiB pieces; rows[n] is line n + 1.
+    static func longRows(_ count: Int) -> [String] {
+        ["id,name,lat,lon"]
+            + (0..<count).map { number in
+                "p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)"
+            }
+    }
+
     static let three = """
         id,name,lat,lon,phone
         omur,Omur,41.087853,29.014096,0212 1
@@ -91,11 +100,8 @@ import Testing
 
     @Test func aLargeFileFromStandardInputIsReadInPieces() throws {
         let db = TestEnvironment.freshDatabase()
-        var rows = ["id,name,lat,lon"]
         // About 6 MiB: more than one piece.
-        for number in 0..<150_000 {
-            rows.append("p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)")
-        }
+        var rows = Self.longRows(150_000)
         rows.append("p7,Again,1,1")
         let outcome = CLI.test(
             ["import", "-", "--kind", "town", "--db", db], input: rows.joined(separator: "\n") + "\n")
@@ -111,11 +117,8 @@ import Testing
     /// The pieces after the first are read while the first is stored: a bad row there still stops
     /// the whole import, and with --skip-invalid the warnings come in file order.
     @Test func rowsOfALaterPieceAreCheckedAsTheFirstPieceIs() throws {
-        var rows = ["id,name,lat,lon"]
         // About 6 MiB: more than one piece.
-        for number in 0..<150_000 {
-            rows.append("p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)")
-        }
+        var rows = Self.longRows(150_000)
         rows[101] = "p100,Early,91,1"
         rows[140_001] = "p140000,Late,1,181"
         rows[140_003] = "p5,Again,1,1"
@@ -144,11 +147,8 @@ import Testing
     /// A repeat found while storing (the storing thread's error, not the reader's) stops the
     /// import of a file of several pieces, naming both lines, and stores nothing.
     @Test func aRepeatFoundWhileStoringStopsAnImportOfSeveralPieces() throws {
-        var rows = ["id,name,lat,lon"]
         // About 9 MiB: three pieces; the repeat is in the second, of an id of the first.
-        for number in 0..<220_000 {
-            rows.append("p\(number),\"Name, \(number) with a long tail\",\(number % 89),\(number % 179)")
-        }
+        var rows = Self.longRows(220_000)
         rows[120_001] = "p3,Again,1,1"
         let db = TestEnvironment.freshDatabase()
         let outcome = CLI.test(
