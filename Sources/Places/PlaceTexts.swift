@@ -156,14 +156,24 @@ struct PlaceTexts: Sendable {
     func forEachID(_ handles: UnsafeBufferPointer<UInt32>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         blockOffsets.withUnsafeBufferPointer { offsets in
             chunks.withUnsafeBufferPointer { chunks in
-                for index in handles.indices {
-                    let handle = Int(handles[index])
-                    precondition(handle < count, "handle \(handle) of \(count) texts")
-                    let (chunk, start) = Self.split(offsets[handle >> Self.blockBits])
+                var index = 0
+                // A chunk is opened once for each run of handles in it (a search's handles lie in
+                // one or two chunks), not once for each handle.
+                while index < handles.count {
+                    let first = Int(handles[index])
+                    precondition(first < count, "handle \(first) of \(count) texts")
+                    let chunk = Self.split(offsets[first >> Self.blockBits]).chunk
                     chunks[chunk].withUnsafeBufferPointer { bytes in
-                        var position = Self.skipEntries(bytes, from: start, count: handle & Self.blockMask)
-                        let length = Self.readLength(bytes, &position)
-                        body(index, UnsafeBufferPointer(rebasing: bytes[position..<position + length]))
+                        while index < handles.count {
+                            let handle = Int(handles[index])
+                            precondition(handle < count, "handle \(handle) of \(count) texts")
+                            let (handleChunk, start) = Self.split(offsets[handle >> Self.blockBits])
+                            guard handleChunk == chunk else { return }
+                            var position = Self.skipEntries(bytes, from: start, count: handle & Self.blockMask)
+                            let length = Self.readLength(bytes, &position)
+                            body(index, UnsafeBufferPointer(rebasing: bytes[position..<position + length]))
+                            index += 1
+                        }
                     }
                 }
             }
@@ -183,12 +193,20 @@ struct PlaceTexts: Sendable {
                 sum &+= offsets[Int(handle) >> Self.blockBits]
             }
             chunks.withUnsafeBufferPointer { chunks in
-                for handle in handles {
-                    let (chunk, position) = Self.split(offsets[Int(handle) >> Self.blockBits])
+                var index = 0
+                // A chunk opened once for each run of handles in it, as in `forEachID`.
+                while index < handles.count {
+                    let chunk = Self.split(offsets[Int(handles[index]) >> Self.blockBits]).chunk
                     chunks[chunk].withUnsafeBufferPointer { bytes in
-                        sum &+= UInt32(bytes[position])
-                        let next = position + 64
-                        if Int(handle) & Self.blockMask != 0 && next < bytes.count { sum &+= UInt32(bytes[next]) }
+                        while index < handles.count {
+                            let handle = Int(handles[index])
+                            let (handleChunk, position) = Self.split(offsets[handle >> Self.blockBits])
+                            guard handleChunk == chunk else { return }
+                            sum &+= UInt32(bytes[position])
+                            let next = position + 64
+                            if handle & Self.blockMask != 0 && next < bytes.count { sum &+= UInt32(bytes[next]) }
+                            index += 1
+                        }
                     }
                 }
             }

@@ -107,13 +107,7 @@ public enum FixedDecimal {
         if fractionDigits > 0 {
             out[end] = UInt8(ascii: ".")
             end += 1
-            var fraction = scaled % power
-            var position = end + fractionDigits - 1
-            while position >= end {
-                out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-                fraction /= 10
-                position -= 1
-            }
+            writeDigits(scaled % power, count: fractionDigits, to: out + end)
             end += fractionDigits
             if trimmingZeros {
                 while out[end - 1] == UInt8(ascii: "0") { end -= 1 }
@@ -131,20 +125,55 @@ public enum FixedDecimal {
     /// (1...20).
     @inline(__always)
     public static func writeDecimal(_ value: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var length = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            length += 1
-        }
-        var remaining = value
-        var position = length - 1
-        repeat {
-            out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-            remaining /= 10
-            position -= 1
-        } while position >= 0
+        // log10(2) ≈ 1233 / 4096: the digits of 2^(bits - 1), then one more if the value reaches
+        // the next power of ten.
+        let bits = 64 - value.leadingZeroBitCount
+        let guess = (bits &* 1_233) >> 12
+        let length = max(1, guess + (value >= powersOfTen[guess] ? 1 : 0))
+        writeDigits(value, count: length, to: out)
         return length
+    }
+
+    /// Writes the last `count` (0...20) decimal digits of `value`, with leading zeros, to `out`.
+    ///
+    /// Two digits a step, and a value of more than eight digits cut into eight-digit parts first:
+    /// the parts' divisions do not wait for each other, where one digit at a time would be a
+    /// chain of up to twenty.
+    @inline(__always)
+    static func writeDigits(_ value: UInt64, count: Int, to out: UnsafeMutablePointer<UInt8>) {
+        var rest = value
+        var end = count
+        while end > 8 {
+            writeEightDigits(UInt32(truncatingIfNeeded: rest % 100_000_000), to: out + end - 8)
+            rest /= 100_000_000
+            end -= 8
+        }
+        var low = UInt32(truncatingIfNeeded: rest % 100_000_000)
+        while end >= 2 {
+            writePair(low % 100, to: out + end - 2)
+            low /= 100
+            end -= 2
+        }
+        if end == 1 { out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: low % 10) }
+    }
+
+    /// Writes a value below 10^8 as exactly eight digits, with leading zeros: four pairs from two
+    /// halves, short chains of divisions by constants.
+    @inline(__always)
+    private static func writeEightDigits(_ value: UInt32, to out: UnsafeMutablePointer<UInt8>) {
+        let high = value / 10_000
+        let low = value % 10_000
+        writePair(high / 100, to: out)
+        writePair(high % 100, to: out + 2)
+        writePair(low / 100, to: out + 4)
+        writePair(low % 100, to: out + 6)
+    }
+
+    /// Writes a value below 100 as two digits.
+    @inline(__always)
+    private static func writePair(_ pair: UInt32, to out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+        out[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
     }
 
     /// 10^0 ... 10^19.

@@ -48,6 +48,49 @@ extension RedisGeo.DistanceFrom {
         return 2.0 * radius * Self.arcsine(root)
     }
 
+    /// What a batch function (`estimates`, `estimatesAlongParallel`) writes for `points`, as an array.
+    func batch(
+        _ points: [(longitude: Double, latitude: Double)],
+        _ body: (UnsafeBufferPointer<(longitude: Double, latitude: Double)>, UnsafeMutablePointer<Double>) -> Void
+    ) -> [Double] {
+        [Double](unsafeUninitializedCapacity: points.count) { buffer, count in
+            points.withUnsafeBufferPointer { points in
+                if let base = buffer.baseAddress { body(points, base) }
+            }
+            count = points.count
+        }
+    }
+
+    /// `estimate(longitude:latitude:)` of each of `points`, written to `out` (room for as many):
+    /// the same value to the bit, or NaN where `estimate` is nil.
+    ///
+    /// One loop of arithmetic whose only decisions are selections: a point's series and square
+    /// root do not wait for the previous point's to finish, so the processor works on several
+    /// points at once (a search's candidates come by the hundred).
+    func estimates(
+        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>
+    ) {
+        let limit = Self.seriesLimit
+        for index in points.indices {
+            let point = points[index]
+            // `estimate`'s operations, in its order.
+            let halfLongitude = (point.longitude * toRadians - longitudeRadians) / 2
+            let latitudeDifference = point.latitude * toRadians - latitudeRadians
+            let halfLatitude = latitudeDifference / 2
+            let v = Self.sine(halfLongitude)
+            let u = Self.sine(halfLatitude)
+            let pointCosine =
+                latitudeCosine * Self.cosine(latitudeDifference) - latitudeSine * Self.sine(latitudeDifference)
+            let a = u * u + latitudeCosine * pointCosine * v * v
+            let root = a.squareRoot()
+            let series = 2.0 * radius * Self.arcsine(root)
+            let near = abs(halfLongitude) <= limit && abs(halfLatitude) <= limit
+            let usable = near && a >= 0x1p-600 && root <= limit
+            let meridian = radius * abs(latitudeDifference)
+            out[index] = halfLongitude == 0 ? meridian : (usable ? series : .nan)
+        }
+    }
+
     /// Redis's distance from a point to the centre's meridian along the point's parallel (the
     /// width test of a box, `RedisGeo.distanceIfInRectangle`), estimated as `estimate` is and
     /// within the same bound; nil where `estimate` would be.
@@ -67,6 +110,29 @@ extension RedisGeo.DistanceFrom {
         let root = a.squareRoot()
         guard root <= limit else { return nil }
         return 2.0 * radius * Self.arcsine(root)
+    }
+
+    /// `estimateAlongParallel(longitude:latitude:)` of each of `points`, written to `out` (room for
+    /// as many): the same value to the bit, or NaN where it is nil (see `estimates(_:into:)`).
+    func estimatesAlongParallel(
+        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>
+    ) {
+        let limit = Self.seriesLimit
+        for index in points.indices {
+            let point = points[index]
+            // `estimateAlongParallel`'s operations, in its order.
+            let halfLongitude = (longitudeRadians - point.longitude * toRadians) / 2
+            let latitudeDifference = point.latitude * toRadians - latitudeRadians
+            let v = Self.sine(halfLongitude)
+            let pointCosine =
+                latitudeCosine * Self.cosine(latitudeDifference) - latitudeSine * Self.sine(latitudeDifference)
+            let a = pointCosine * pointCosine * v * v
+            let root = a.squareRoot()
+            let series = 2.0 * radius * Self.arcsine(root)
+            let near = abs(halfLongitude) <= limit && abs(latitudeDifference) <= 2 * limit
+            let usable = near && a >= 0x1p-600 && root <= limit
+            out[index] = halfLongitude == 0 ? 0 : (usable ? series : .nan)
+        }
     }
 
     /// sin x for |x| ≤ 0.02 by its Taylor series to x⁷ (the next term is below 1e-21 of x).

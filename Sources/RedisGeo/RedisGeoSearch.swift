@@ -172,11 +172,25 @@ public struct RedisGeoSearch: Sendable, Hashable {
             }
         }
         // Redis's scan order: by cell, then sorted-set order within the cell.
-        var scanOrder = Array(found.indices)
-        scanOrder.sort { a, b in
-            if cellOfHit[a] != cellOfHit[b] { return cellOfHit[a] < cellOfHit[b] }
-            if found[a].score != found[b].score { return found[a].score < found[b].score }
-            return membersPrecede(found[a].position, found[b].position)
+        let scores = found.map(\.score)
+        let hits = found
+        let packed = scores.withUnsafeBufferPointer { scores in
+            cellOfHit.withUnsafeBufferPointer { cells in
+                ScanOrderSort.order(
+                    scores: scores, cells: cells, cellMinimums: scannedRanges.map(\.minimum),
+                    membersPrecede: { membersPrecede(hits[$0].position, hits[$1].position) })
+            }
+        }
+        var scanOrder: [Int]
+        if let packed {
+            scanOrder = packed
+        } else {
+            scanOrder = Array(found.indices)
+            scanOrder.sort { a, b in
+                if cellOfHit[a] != cellOfHit[b] { return cellOfHit[a] < cellOfHit[b] }
+                if found[a].score != found[b].score { return found[a].score < found[b].score }
+                return membersPrecede(found[a].position, found[b].position)
+            }
         }
         found = scanOrder.map { found[$0] }
         // COUNT n ANY: Redis stops scanning once n members matched.
@@ -217,6 +231,25 @@ public struct RedisGeoSearch: Sendable, Hashable {
         var repeated = false
         found.reserveCapacity(candidates.count)
         cellOfHit.reserveCapacity(candidates.count)
+        // The estimates, all computed before any is used (`DistanceFrom.estimates`); along the
+        // parallels too for a box.
+        var estimates: [Double] = []
+        var alongParallels: [Double] = []
+        let isBox: Bool = {
+            if case .box = shape { return true }
+            return false
+        }()
+        if estimating, !centres.isEmpty {
+            estimates = centre.batch(centres, centre.estimates)
+            if isBox { alongParallels = centre.batch(centres, centre.estimatesAlongParallel) }
+        }
+        let (radiusLimit, halfHeight, halfWidth): (Double, Double, Double) = {
+            switch shape {
+            case .radius(let radius, let unit): return (radius * unit.metersPerUnit, 0, 0)
+            case .box(let width, let height, let unit):
+                return (0, height * unit.metersPerUnit / 2, width * unit.metersPerUnit / 2)
+            }
+        }()
         for (position, score) in candidates.enumerated() {
             var inside: RedisGeoHit?
             var tested = false
@@ -224,7 +257,15 @@ public struct RedisGeoSearch: Sendable, Hashable {
                 if !tested {
                     tested = true
                     let point = centres.isEmpty ? GeoHash.decode(score: score) : centres[position]
-                    inside = estimating ? estimatedHit(position, score, point) : exactHit(position, score, point)
+                    if !alongParallels.isEmpty {
+                        inside = estimatedBoxHit(
+                            position, score, point, estimates[position], alongParallels[position],
+                            halfHeight: halfHeight, halfWidth: halfWidth)
+                    } else if !estimates.isEmpty {
+                        inside = estimatedRadiusHit(position, score, point, estimates[position], limit: radiusLimit)
+                    } else {
+                        inside = estimating ? estimatedHit(position, score, point) : exactHit(position, score, point)
+                    }
                 }
                 guard let inside else { break }
                 if found.last?.position == position { repeated = true }
@@ -245,6 +286,40 @@ public struct RedisGeoSearch: Sendable, Hashable {
         return RedisGeoHit(
             position: position, score: score, longitude: point.longitude, latitude: point.latitude,
             distanceMeters: distance)
+    }
+
+    /// `estimatedHit` for a radius of `limit` meters, given the point's estimate (NaN: none).
+    @inline(__always)
+    private func estimatedRadiusHit(
+        _ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double), _ estimate: Double,
+        limit: Double
+    ) -> RedisGeoHit? {
+        guard !estimate.isNaN else { return exactHit(position, score, point) }
+        let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
+        if estimate - error > limit { return nil }
+        guard estimate + error <= limit else { return exactHit(position, score, point) }
+        return RedisGeoHit(
+            position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+            distanceMeters: estimate, distanceError: error)
+    }
+
+    /// `estimatedHit` for a box of half sides `halfHeight` and `halfWidth` meters, given the
+    /// point's estimates (NaN: none) of the distance and of the distance along its parallel.
+    @inline(__always)
+    private func estimatedBoxHit(
+        _ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double), _ estimate: Double,
+        _ along: Double, halfHeight: Double, halfWidth: Double
+    ) -> RedisGeoHit? {
+        let bound = RedisGeo.DistanceFrom.estimateRelativeError
+        // Redis `geohashGetDistanceIfInRectangle`: the meridian test is exact and cheap.
+        guard RedisGeo.latitudeDistance(point.latitude, latitude) <= halfHeight else { return nil }
+        guard !along.isNaN, !estimate.isNaN else { return exactHit(position, score, point) }
+        let alongError = along * bound
+        if along - alongError > halfWidth { return nil }
+        guard along + alongError <= halfWidth else { return exactHit(position, score, point) }
+        return RedisGeoHit(
+            position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+            distanceMeters: estimate, distanceError: estimate * bound)
     }
 
     /// `exactHit`, with the distance estimated when the estimate decides whether the position is

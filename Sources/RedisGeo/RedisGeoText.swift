@@ -43,9 +43,10 @@ public enum RedisGeoText {
         // these integers (`distance(meters:unit:)`). Every distance within the error, divided and
         // scaled with their roundings, lies within `margin` of `scaled`.
         let scaled = value * 10_000
-        // Below 1e15 the integer part converts exactly: no call to a rounding function.
-        let whole = UInt64(scaled)
-        let part = scaled - Double(whole)
+        // Below 1e15 the integer part converts exactly: no call to a rounding function, and
+        // through `Int64`, whose conversions are one instruction each way (`UInt64`'s are not).
+        let whole = UInt64(Int64(scaled))
+        let part = scaled - Double(Int64(whole))
         // The roundings of the division and of the product move the result by at most an ulp
         // of `value` (times 10,000) and two of `scaled`: each ulp is at most 2^-52 of its
         // (non-negative) number, so 2^-49 of `scaled` bounds them all, plus a floor for

@@ -60,6 +60,30 @@ import Testing
         #expect(largest < bound / 64, "largest relative difference \(largest)")
     }
 
+    /// The batches of a search's candidates give each point's `estimate` and
+    /// `estimateAlongParallel` to the bit (NaN for nil), near and far, on the centre's meridian
+    /// and parallel.
+    @Test func batchEstimatesEqualOneByOne() {
+        var random = SplitMix64(seed: 20_261_127)
+        for _ in 0..<2_000 {
+            let centre = Self.centre(&random)
+            let from = RedisGeo.DistanceFrom(longitude: centre.longitude, latitude: centre.latitude)
+            let points = (0..<Int(random.next() % 200)).map { _ in
+                Self.point(near: centre, spread: [0.01, 1.2, 3][Int(random.next() % 3)], &random)
+            }
+            let batch = from.batch(points, from.estimates)
+            let alongBatch = from.batch(points, from.estimatesAlongParallel)
+            for (index, point) in points.enumerated() {
+                let one = from.estimate(longitude: point.longitude, latitude: point.latitude)
+                let estimate = batch[index]
+                #expect(one?.bitPattern == (estimate.isNaN ? nil : estimate.bitPattern), "\(centre) to \(point)")
+                let along = from.estimateAlongParallel(longitude: point.longitude, latitude: point.latitude)
+                let alongEstimate = alongBatch[index]
+                #expect(along?.bitPattern == (alongEstimate.isNaN ? nil : alongEstimate.bitPattern), "\(point)")
+            }
+        }
+    }
+
     @Test func estimatesAreExactOnTheMeridian() {
         let from = RedisGeo.DistanceFrom(longitude: 28.9, latitude: 41.3)
         #expect(from.estimate(longitude: 28.9, latitude: 41.31) == from.distance(longitude: 28.9, latitude: 41.31))

@@ -52,6 +52,28 @@ import Testing
         #expect(FixedDecimal.format(value, fractionDigits: digits) == expected)
     }
 
+    /// Integers of every length, and the edges of each, as `String` prints them; fixed-width digit
+    /// runs keep their leading zeros.
+    @Test func decimalWriterPrintsEveryLength() {
+        var random = SplitMix64(seed: 20_261_127)
+        var values: [UInt64] = [0, .max, .max - 1]
+        var power: UInt64 = 1
+        for _ in 0..<19 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        for _ in 0..<10_000 { values.append(random.next() >> (random.next() % 64)) }
+        var buffer = [UInt8](repeating: 0, count: 24)
+        for value in values {
+            let length = buffer.withUnsafeMutableBufferPointer { FixedDecimal.writeDecimal(value, to: $0.baseAddress!) }
+            #expect(String(decoding: buffer[..<length], as: UTF8.self) == String(value))
+            let count = Int(random.next() % 21)
+            buffer.withUnsafeMutableBufferPointer { FixedDecimal.writeDigits(value, count: count, to: $0.baseAddress!) }
+            let padded = String(repeating: "0", count: 20) + String(value)
+            #expect(String(decoding: buffer[..<count], as: UTF8.self) == String(padded.suffix(count)))
+        }
+    }
+
     /// The 128-bit fast path against glibc's own printf and against the arbitrary-length one, on
     /// values of every magnitude, ties (multiples of powers of two), and the edges of the fast path.
     @Test func fixedDecimalFastPathMatchesGlibcPrintf() {
