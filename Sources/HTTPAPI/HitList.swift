@@ -47,11 +47,20 @@ struct HitList<Echo: HitListEcho> {
         return json.bytes
     }
 
-    /// The document as compact JSON in a buffer from `allocator`.
+    /// The document as compact JSON in a buffer from `allocator`: written straight into it when
+    /// it fits in `estimatedBytes` (most do), else copied into it once written.
     func jsonBuffer(_ allocator: ByteBufferAllocator) -> ByteBuffer {
-        var json = JSONText(capacity: estimatedBytes)
-        write(to: &json)
-        return json.buffer(allocator)
+        let room = estimatedBytes
+        var buffer = allocator.buffer(capacity: room)
+        var spilled: ByteBuffer?
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: room) { bytes in
+            var json = JSONText(writingInto: UnsafeMutableRawBufferPointer(rebasing: bytes[..<room]))
+            write(to: &json)
+            guard json.ownsBytes else { return json.count }
+            spilled = json.buffer(allocator)
+            return 0
+        }
+        return spilled ?? buffer
     }
 }
 
@@ -186,16 +195,16 @@ extension JSONText {
             raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
             bearing(hits[index].bearingDegrees)
             raw(",\"distance_m\":")
-            decimal(hits[index].distanceMeters, decimals: ServedPrecision.distanceDecimals)
+            distance(hits[index].distanceMeters)
             raw(",\"id\":")
             string(hits[index].id)
             raw(",\"kind\":")
             string(hits[index].kind)
             let coordinate = hits[index].coordinate
             raw(",\"lat\":")
-            decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
+            degrees(coordinate.latitude)
             raw(",\"lon\":")
-            decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
+            degrees(coordinate.longitude)
             raw(",\"name\":")
             string(hits[index].name)
             if let opening = hits[index].opening {
@@ -245,15 +254,15 @@ extension JSONText {
                 raw(index > 0 ? ",{\"bearing_deg\":" : "{\"bearing_deg\":")
                 bearing(answer.bearings[index])
                 raw(",\"distance_m\":")
-                decimal(hit.distanceMeters, decimals: ServedPrecision.distanceDecimals)
+                distance(hit.distanceMeters)
                 raw(",\"id\":")
                 let coordinate = answer.coordinates[index]
                 found.withIDAndName(hit.handle) { id, name in
                     if JSONText.isPlainASCII(id) { plainString(utf8: id) } else { string(utf8: id) }
                     raw(kindAndLatitude)
-                    decimal(coordinate.latitude, decimals: ServedPrecision.coordinateDecimals)
+                    degrees(coordinate.latitude)
                     raw(",\"lon\":")
-                    decimal(coordinate.longitude, decimals: ServedPrecision.coordinateDecimals)
+                    degrees(coordinate.longitude)
                     raw(",\"name\":")
                     // ASCII is the name's `String` byte for byte; other bytes go through one, as
                     // `PlaceHandleHits.name` makes it (bytes that are not UTF-8 are repaired).

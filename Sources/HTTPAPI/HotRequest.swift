@@ -36,6 +36,11 @@ struct HotRequest: Sendable {
     /// decoder is then never reached).
     let operation: Result<Operation, HTTPAPIError>
 
+    /// Each operation's query parameters (`QueryParameter.byOperation`), looked up once.
+    private static let nearbyParameters = QueryParameter.byOperation["findNearby"] ?? []
+    private static let nearestParameters = QueryParameter.byOperation["findNearest"] ?? []
+    private static let nearbyUsersParameters = QueryParameter.byOperation["findNearbyUsers"] ?? []
+
     /// The converter the generated server reads `Accept` with (`HTTPServer.configuration`).
     static let converter = Converter(configuration: HTTPServer.configuration)
 
@@ -50,10 +55,11 @@ struct HotRequest: Sendable {
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }) else { return nil }
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]
+        let parameters: [QueryParameter]
         switch path {
-        case "/v1/nearby": operationID = "findNearby"
-        case "/v1/nearest": operationID = "findNearest"
-        case "/v1/users/nearby": operationID = "findNearbyUsers"
+        case "/v1/nearby": (operationID, parameters) = ("findNearby", HotRequest.nearbyParameters)
+        case "/v1/nearest": (operationID, parameters) = ("findNearest", HotRequest.nearestParameters)
+        case "/v1/users/nearby": (operationID, parameters) = ("findNearbyUsers", HotRequest.nearbyUsersParameters)
         default: return nil
         }
         route = String(path)
@@ -61,7 +67,6 @@ struct HotRequest: Sendable {
         headerFields = fields
         let query = mark.map { target[target.utf8.index(after: $0)...] } ?? ""
         guard let values = HotRequest.values(of: query) else { return nil }
-        guard let parameters = QueryParameter.byOperation[operationID] else { return nil }
         do {
             // Without `%` in the query, `values` holds the texts `QueryTextMiddleware.items` reads
             // (`+` a space in both, every pair with `=`, names as written): no second parse. With
@@ -168,8 +173,16 @@ struct HotRequest: Sendable {
         /// The most distinct names kept: more than any hot operation takes, and few enough that
         /// the scans stay short (a query naming more goes to the generated server).
         static let maximumNames = 16
-        private var names: [Substring] = []
-        private var texts: [[String]] = []
+        private var names: [Substring]
+        private var texts: [[String]]
+
+        /// Room for `capacity` names without growing.
+        init(capacity: Int) {
+            names = []
+            texts = []
+            names.reserveCapacity(capacity)
+            texts.reserveCapacity(capacity)
+        }
 
         /// How many distinct names the query has.
         var nameCount: Int { names.count }
@@ -201,11 +214,14 @@ struct HotRequest: Sendable {
     static func values(of query: Substring) -> QueryPairs? {
         // Split on the byte `&`: for printable ASCII the same as on the `Character`, without
         // looking for grapheme breaks.
-        var pairs = query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
-        if pairs.last?.isEmpty == true { pairs.removeLast() }
-        var values = QueryPairs()
-        for pairBytes in pairs {
-            let pair = Substring(pairBytes)
+        var values = QueryPairs(capacity: QueryPairs.maximumNames)
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            let pair = Substring(utf8[start..<end])
+            // The next pair starts after the `&`; one after the last `&` is left out when empty.
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
             guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
             let name = pair[..<equals]
             guard !name.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {

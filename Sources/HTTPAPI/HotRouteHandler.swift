@@ -2,7 +2,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 /// Answers the requests `HotRoutes` takes on the connection's event loop, before Hummingbird's
 /// request task sees them; passes every other request on, whole, to Hummingbird.
@@ -49,6 +51,11 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let routes: HotRoutes
+    /// The context of the HTTP/1 request decoder, which sits right after the response encoder:
+    /// an answer's head and body written from it go to the encoder at once, past the handlers
+    /// between (`send`). Nil (everything goes the whole way) when the pipeline has no such decoder,
+    /// and once the channel is gone (a context refers to the whole pipeline).
+    private var encoderEntry: ChannelHandlerContext?
     /// Requests passed on (or waiting to be) whose answer has not ended yet.
     private var owed = 0
     /// Whether the parts of the request being read are passed on.
@@ -69,7 +76,10 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// An error waiting in the queue is being passed on again from the pipeline's head.
     private var refiring = false
 
-    init(routes: HotRoutes) { self.routes = routes }
+    init(routes: HotRoutes, encoderEntry: ChannelHandlerContext? = nil) {
+        self.routes = routes
+        self.encoderEntry = encoderEntry
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -158,6 +168,7 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func finish() {
         finished = true
+        encoderEntry = nil
         waiting.removeAll()
     }
 
@@ -237,21 +248,44 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Head, body (not for HEAD) and end, as Hummingbird writes a whole body; flushed later.
     ///
+    /// The head and the body go straight to the HTTP/1 encoder as its own parts (`encoderEntry`,
+    /// the same conversion as `HTTP1ToHTTPServerCodec`'s, so the same bytes): the handlers between
+    /// do nothing with them (none of them watches an answer's head or body but for an event
+    /// stream's, which is never a hot answer). The end goes the whole way, so that every handler
+    /// that counts answers (`HTTPConnectionStateHandler`'s idle timeout and graceful shutdown,
+    /// `ParserErrorHandler`) sees it, after the head and body, in order.
+    ///
     /// A write can make the channel unwritable, and `channelWritabilityChanged` then flushes what
     /// was written: the answer is marked unflushed after its last part, so that the parts written
     /// after such a flush are flushed too.
     private func send(_ answer: HotRoutes.Answer, for request: HotRequest, context: ChannelHandlerContext) {
-        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        if request.method != .head, answer.body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        let hasBody = request.method != .head && answer.body.readableBytes > 0
+        if let encoderEntry {
+            encoderEntry.write(NIOAny(HTTPServerResponsePart.head(Self.encoderHead(answer.head))), promise: nil)
+            if hasBody {
+                encoderEntry.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(answer.body))), promise: nil)
+            }
+        } else {
+            context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+            if hasBody { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
         }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
         unflushed = true
     }
 
+    /// `head` as the HTTP/1 encoder takes it: what `HTTP1ToHTTPServerCodec` makes of it (HTTP/1.1,
+    /// the status's code and reason, the fields in order by their names as written).
+    static func encoderHead(_ head: HTTPResponse) -> HTTPResponseHead {
+        HTTPResponseHead(
+            version: .http1_1,
+            status: HTTPResponseStatus(statusCode: head.status.code, reasonPhrase: head.status.reasonPhrase),
+            headers: HTTPHeaders(head.headerFields.map { ($0.name.rawName, $0.value) }))
+    }
+
     /// Puts a `HotRouteHandler` after Hummingbird's `HTTPConnectionStateHandler` once the
     /// connection's pipeline is complete (Hummingbird adds that handler after the additional ones
-    /// it is given), then leaves.
+    /// it is given), and a `RequestHeadCodec` in the place of its `HTTP1ToHTTPServerCodec`, then
+    /// leaves.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
         typealias InboundOut = HTTPRequestPart
@@ -261,13 +295,19 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
         func channelActive(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
-            let handler = HotRouteHandler(routes: routes)
+            let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let handler = HotRouteHandler(routes: routes, encoderEntry: decoder)
             do {
                 let state = try pipeline.context(handlerType: HTTPConnectionStateHandler.self)
                 try pipeline.addHandler(handler, position: .after(state.handler))
             } catch {
                 // Without the state handler (another Hummingbird), here: the answers still go out.
                 try? pipeline.addHandler(handler, position: .after(self))
+            }
+            if let codec = try? pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self),
+                (try? pipeline.addHandler(RequestHeadCodec(), position: .after(codec.handler))) != nil
+            {
+                pipeline.removeHandler(context: codec, promise: nil)
             }
             context.fireChannelActive()
             pipeline.removeHandler(context: context, promise: nil)

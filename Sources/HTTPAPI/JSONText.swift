@@ -12,10 +12,15 @@ import NIOCore
 /// requires, and keep all other UTF-8 as it is.
 ///
 /// The bytes grow in one buffer that this value owns; `bytes` copies them out once at the end.
+/// Or they are written into room the caller lends (`init(writingInto:)`, a `ByteBuffer`'s) for
+/// as long as they fit there, and then moved to a buffer of their own.
 struct JSONText: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private var count = 0
+    /// The bytes written so far.
+    private(set) var count = 0
+    /// Whether `base` is this value's to free, or the caller's room (`init(writingInto:)`).
+    private(set) var ownsBytes = true
     private static let hexDigits: StaticString = "0123456789abcdef"
     /// Room for any number: the longest `Double` text is 24 bytes (`-2.2250738585072014e-308`).
     private static let numberRoom = 32
@@ -26,7 +31,18 @@ struct JSONText: ~Copyable {
         base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    /// Writes into `room` (the caller's, which must outlive this value) while the text fits in
+    /// it; past that, the text moves to a buffer of its own (`ownsBytes`).
+    ///
+    /// - Parameter room: 64 bytes or more.
+    init(writingInto room: UnsafeMutableRawBufferPointer) {
+        precondition(room.count >= 64 && room.baseAddress != nil, "room for less than 64 bytes")
+        capacity = room.count
+        base = room.baseAddress!.bindMemory(to: UInt8.self, capacity: room.count)
+        ownsBytes = false
+    }
+
+    deinit { if ownsBytes { base.deallocate() } }
 
     /// The text written so far.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
@@ -50,9 +66,10 @@ struct JSONText: ~Copyable {
         let grown = max(capacity * 2, count + more)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         moved.update(from: base, count: count)
-        base.deallocate()
+        if ownsBytes { base.deallocate() }
         base = moved
         capacity = grown
+        ownsBytes = true
     }
 
     @inline(__always)
@@ -219,9 +236,22 @@ struct JSONText: ~Copyable {
             to: base + count, trimmed: true, power: RoundedDecimal.power(decimals), decimals: decimals)
     }
 
+    /// Appends a distance in meters as served (`ServedPrecision.distance`): to the millimetre.
+    ///
+    /// A function of its own, small, so that `decimal` and the digits' writer are inlined into it
+    /// with the precision a constant (every division by a constant); in a long caller, such as a
+    /// list's loop, the compiler may leave them calls that divide by a variable.
+    @inline(never)
+    mutating func distance(_ meters: Double) { decimal(meters, decimals: ServedPrecision.distanceDecimals) }
+
+    /// Appends a latitude or longitude in degrees as served (`ServedPrecision.degrees`): to
+    /// 1e-7°. A function of its own for the reason `distance` is.
+    @inline(never)
+    mutating func degrees(_ degrees: Double) { decimal(degrees, decimals: ServedPrecision.coordinateDecimals) }
+
     /// Appends a bearing in degrees as served (`ServedPrecision.bearing`): to 0.01°, one that
-    /// rounds to 360 written 0.
-    @inline(__always)
+    /// rounds to 360 written 0. A function of its own for the reason `distance` is.
+    @inline(never)
     mutating func bearing(_ degrees: Double) {
         let decimals = ServedPrecision.bearingDecimals
         guard let rounded = RoundedDecimal(degrees, decimals: decimals) else {

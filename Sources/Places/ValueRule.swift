@@ -18,8 +18,8 @@ public struct ValueRule<Value: Sendable>: Sendable {
     public let noun: String
     /// The valid values in words, after "expected", e.g. `a number of degrees from -90 to 90`.
     public let expected: String
-    private let read: @Sendable (String) -> Value?
-    private let accepts: @Sendable (Value) -> Bool
+    @usableFromInline let read: @Sendable (String) -> Value?
+    @usableFromInline let accepts: @Sendable (Value) -> Bool
     private let show: @Sendable (Value) -> String
     private let failure: @Sendable (String) -> PlacesError
 
@@ -56,8 +56,13 @@ public struct ValueRule<Value: Sendable>: Sendable {
         return value
     }
 
-    /// Whether `text` is a valid value.
-    public func isValid(_ text: String) -> Bool { read(text).map(accepts) ?? false }
+    /// Whether `text` is a valid value. Inlinable, so that a caller that knows `Value` (an HTTP
+    /// parameter's check of every request) does not go through the generic code.
+    @inlinable
+    public func isValid(_ text: String) -> Bool {
+        guard let value = read(text) else { return false }
+        return accepts(value)
+    }
 
     /// The error for `text` (as given), with the rule's message.
     public func invalid(_ text: String) -> PlacesError { failure(text) }
