@@ -37,9 +37,18 @@ struct HotRequest: Sendable {
     let operation: Result<Operation, HTTPAPIError>
 
     /// Each operation's query parameters (`QueryParameter.byOperation`), looked up once.
-    private static let nearbyParameters = QueryParameter.byOperation["findNearby"] ?? []
-    private static let nearestParameters = QueryParameter.byOperation["findNearest"] ?? []
-    private static let nearbyUsersParameters = QueryParameter.byOperation["findNearbyUsers"] ?? []
+    private static let nearbyParameters = parameters(of: "findNearby")
+    private static let nearestParameters = parameters(of: "findNearest")
+    private static let nearbyUsersParameters = parameters(of: "findNearbyUsers")
+
+    /// An operation's parameters; an operation the contract does not have is a programming error
+    /// (its query would be checked against no rules).
+    private static func parameters(of operation: String) -> [QueryParameter] {
+        guard let parameters = QueryParameter.byOperation[operation] else {
+            preconditionFailure("openapi.yaml has no operation \(operation)")
+        }
+        return parameters
+    }
 
     /// The converter the generated server reads `Accept` with (`HTTPServer.configuration`).
     static let converter = Converter(configuration: HTTPServer.configuration)

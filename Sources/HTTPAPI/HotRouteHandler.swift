@@ -273,14 +273,9 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         unflushed = true
     }
 
-    /// `head` as the HTTP/1 encoder takes it: what `HTTP1ToHTTPServerCodec` makes of it (HTTP/1.1,
-    /// the status's code and reason, the fields in order by their names as written).
-    static func encoderHead(_ head: HTTPResponse) -> HTTPResponseHead {
-        HTTPResponseHead(
-            version: .http1_1,
-            status: HTTPResponseStatus(statusCode: head.status.code, reasonPhrase: head.status.reasonPhrase),
-            headers: HTTPHeaders(head.headerFields.map { ($0.name.rawName, $0.value) }))
-    }
+    /// `head` as the HTTP/1 encoder takes it: the conversion `HTTP1ToHTTPServerCodec` applies
+    /// (HTTP/1.1, the status's code and reason, the fields in order by their names as written).
+    static func encoderHead(_ head: HTTPResponse) -> HTTPResponseHead { HTTPResponseHead(head) }
 
     /// Puts a `HotRouteHandler` after Hummingbird's `HTTPConnectionStateHandler` once the
     /// connection's pipeline is complete (Hummingbird adds that handler after the additional ones
@@ -295,8 +290,7 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
         func channelActive(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
-            let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            let handler = HotRouteHandler(routes: routes, encoderEntry: decoder)
+            let handler = HotRouteHandler(routes: routes, encoderEntry: Self.encoderEntry(pipeline))
             do {
                 let state = try pipeline.context(handlerType: HTTPConnectionStateHandler.self)
                 try pipeline.addHandler(handler, position: .after(state.handler))
@@ -311,6 +305,19 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             context.fireChannelActive()
             pipeline.removeHandler(context: context, promise: nil)
+        }
+
+        /// The request decoder's context, where a hot answer's head and body are written so that
+        /// they reach the encoder at once: only when no handler between the decoder and this one
+        /// must see every part of an answer (NIO's pipelining assistant, protocol error handler and
+        /// response-header validator, which Hummingbird leaves out today), else nil (every part
+        /// then goes through the whole pipeline).
+        static func encoderEntry(_ pipeline: ChannelPipeline.SynchronousOperations) -> ChannelHandlerContext? {
+            guard (try? pipeline.context(handlerType: HTTPServerPipelineHandler.self)) == nil,
+                (try? pipeline.context(handlerType: HTTPServerProtocolErrorHandler.self)) == nil,
+                (try? pipeline.context(handlerType: NIOHTTPResponseHeadersValidator.self)) == nil
+            else { return nil }
+            return try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
         }
     }
 }

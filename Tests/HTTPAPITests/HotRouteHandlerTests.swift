@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import NIOHTTPTypes
 import Testing
 
@@ -209,5 +210,24 @@ import Testing
         #expect(channel.isActive)
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(!channel.isActive)
+    }
+
+    /// Hot answers' head and body go straight to the encoder only in a pipeline without NIO's
+    /// pipelining assistant, protocol error handler and header validator, which must see every
+    /// part of an answer.
+    @Test func answersSkipToTheEncoderOnlyWhereNoHandlerMustSeeEveryPart() throws {
+        let plain = EmbeddedChannel()
+        // As Hummingbird's HTTP1Channel configures it.
+        try plain.pipeline.syncOperations.configureHTTPServerPipeline(
+            withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false)
+        #expect(HotRouteHandler.Installer.encoderEntry(plain.pipeline.syncOperations) != nil)
+        for (assistance, errors, validation) in [(true, false, false), (false, true, false), (false, false, true)] {
+            let channel = EmbeddedChannel()
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withPipeliningAssistance: assistance, withErrorHandling: errors,
+                withOutboundHeaderValidation: validation)
+            #expect(HotRouteHandler.Installer.encoderEntry(channel.pipeline.syncOperations) == nil)
+        }
+        _ = try plain.finish()
     }
 }

@@ -128,6 +128,15 @@ import Testing
             let fast = try search.hits(
                 candidates: candidates, order: order, count: count, membersPrecede: { $0 < $1 }, estimating: true)
             #expect(fast.map(\.position) == exact.map(\.position), "round \(round): \(shape) \(order) \(count)")
+            // With the candidates' centres given, as the server gives them: the batch estimates.
+            let centred = try search.hits(
+                candidates: candidates, centres: candidates.map { GeoHash.decode(score: $0) }, order: order,
+                count: count, membersPrecede: { $0 < $1 }, estimating: true)
+            #expect(centred.map(\.position) == exact.map(\.position), "round \(round): centres given")
+            #expect(
+                zip(centred, fast).allSatisfy {
+                    $0.distanceMeters == $1.distanceMeters && $0.distanceError == $1.distanceError
+                })
             for (estimate, truth) in zip(fast, exact) {
                 #expect(estimate.score == truth.score && estimate.longitude == truth.longitude)
                 #expect(abs(estimate.distanceMeters - truth.distanceMeters) <= estimate.distanceError)
