@@ -1,0 +1,141 @@
+extension RedisGeoSearch {
+    /// The candidates inside the shape, once per scanned cell holding them, in candidate order,
+    /// with the index of that cell in the scan.
+    /// `repeated`: whether a candidate was found in more than one scanned cell (and is reported
+    /// more than once).
+    func collect(
+        _ candidates: [Double], centres: [(longitude: Double, latitude: Double)], estimating: Bool
+    ) -> (found: [RedisGeoHit], cells: [Int], repeated: Bool) {
+        let ranges = scannedRanges
+        var found: [RedisGeoHit] = []
+        var cellOfHit: [Int] = []
+        var repeated = false
+        found.reserveCapacity(candidates.count)
+        cellOfHit.reserveCapacity(candidates.count)
+        // The estimates, all computed before any is used (`DistanceFrom.estimates`); along the
+        // parallels too for a box.
+        var estimates: [Double] = []
+        var alongParallels: [Double] = []
+        let isBox: Bool = {
+            if case .box = shape { return true }
+            return false
+        }()
+        if estimating, !centres.isEmpty {
+            estimates = centre.batch(centres, centre.estimates)
+            if isBox { alongParallels = centre.batch(centres, centre.estimatesAlongParallel) }
+        }
+        let (radiusLimit, halfHeight, halfWidth): (Double, Double, Double) = {
+            switch shape {
+            case .radius(let radius, let unit): return (radius * unit.metersPerUnit, 0, 0)
+            case .box(let width, let height, let unit):
+                return (0, height * unit.metersPerUnit / 2, width * unit.metersPerUnit / 2)
+            }
+        }()
+        for (position, score) in candidates.enumerated() {
+            var inside: RedisGeoHit?
+            var tested = false
+            for (cell, range) in ranges.enumerated() where score >= range.minimum && score < range.maximum {
+                if !tested {
+                    tested = true
+                    let point = centres.isEmpty ? GeoHash.decode(score: score) : centres[position]
+                    if !alongParallels.isEmpty {
+                        inside = estimatedBoxHit(
+                            position, score, point, estimates[position], alongParallels[position],
+                            halfHeight: halfHeight, halfWidth: halfWidth)
+                    } else if !estimates.isEmpty {
+                        inside = estimatedRadiusHit(position, score, point, estimates[position], limit: radiusLimit)
+                    } else {
+                        inside = estimating ? estimatedHit(position, score, point) : exactHit(position, score, point)
+                    }
+                }
+                guard let inside else { break }
+                if found.last?.position == position { repeated = true }
+                found.append(inside)
+                cellOfHit.append(cell)
+            }
+        }
+        return (found, cellOfHit, repeated)
+    }
+
+    /// The hit for a decoded position if it is in the shape, with its exact distance.
+    private func exactHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))
+        -> RedisGeoHit?
+    {
+        guard let distance = distanceIfInside(longitude: point.longitude, latitude: point.latitude) else {
+            return nil
+        }
+        return RedisGeoHit(
+            position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+            distanceMeters: distance)
+    }
+
+    /// `estimatedHit` for a radius of `limit` meters, given the point's estimate (NaN: none).
+    @inline(__always)
+    private func estimatedRadiusHit(
+        _ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double), _ estimate: Double,
+        limit: Double
+    ) -> RedisGeoHit? {
+        guard !estimate.isNaN else { return exactHit(position, score, point) }
+        let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
+        if estimate - error > limit { return nil }
+        guard estimate + error <= limit else { return exactHit(position, score, point) }
+        return RedisGeoHit(
+            position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+            distanceMeters: estimate, distanceError: error)
+    }
+
+    /// `estimatedHit` for a box of half sides `halfHeight` and `halfWidth` meters, given the
+    /// point's estimates (NaN: none) of the distance and of the distance along its parallel.
+    @inline(__always)
+    private func estimatedBoxHit(
+        _ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double), _ estimate: Double,
+        _ along: Double, halfHeight: Double, halfWidth: Double
+    ) -> RedisGeoHit? {
+        let bound = RedisGeo.DistanceFrom.estimateRelativeError
+        // Redis `geohashGetDistanceIfInRectangle`: the meridian test is exact and cheap.
+        guard RedisGeo.latitudeDistance(point.latitude, latitude) <= halfHeight else { return nil }
+        guard !along.isNaN, !estimate.isNaN else { return exactHit(position, score, point) }
+        let alongError = along * bound
+        if along - alongError > halfWidth { return nil }
+        guard along + alongError <= halfWidth else { return exactHit(position, score, point) }
+        return RedisGeoHit(
+            position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+            distanceMeters: estimate, distanceError: estimate * bound)
+    }
+
+    /// `exactHit`, with the distance estimated when the estimate decides whether the position is
+    /// in the shape.
+    private func estimatedHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))
+        -> RedisGeoHit?
+    {
+        let bound = RedisGeo.DistanceFrom.estimateRelativeError
+        switch shape {
+        case .radius(let radius, let unit):
+            let limit = radius * unit.metersPerUnit
+            guard let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude) else {
+                return exactHit(position, score, point)
+            }
+            let error = estimate * bound
+            if estimate - error > limit { return nil }
+            guard estimate + error <= limit else { return exactHit(position, score, point) }
+            return RedisGeoHit(
+                position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+                distanceMeters: estimate, distanceError: error)
+        case .box(let width, let height, let unit):
+            // Redis `geohashGetDistanceIfInRectangle`: the meridian test is exact and cheap.
+            let heightMeters = height * unit.metersPerUnit
+            guard RedisGeo.latitudeDistance(point.latitude, latitude) <= heightMeters / 2 else { return nil }
+            let halfWidth = width * unit.metersPerUnit / 2
+            guard
+                let along = centre.estimateAlongParallel(longitude: point.longitude, latitude: point.latitude),
+                let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude)
+            else { return exactHit(position, score, point) }
+            let alongError = along * bound
+            if along - alongError > halfWidth { return nil }
+            guard along + alongError <= halfWidth else { return exactHit(position, score, point) }
+            return RedisGeoHit(
+                position: position, score: score, longitude: point.longitude, latitude: point.latitude,
+                distanceMeters: estimate, distanceError: estimate * bound)
+        }
+    }
+}
