@@ -44,8 +44,20 @@ extension RedisGeoSearch {
                             halfHeight: halfHeight, halfWidth: halfWidth)
                     } else if !estimates.isEmpty {
                         inside = estimatedRadiusHit(position, score, point, estimates[position], limit: radiusLimit)
+                    } else if estimating {
+                        // One candidate at a time (no centres given): its estimates here.
+                        let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude) ?? .nan
+                        if isBox {
+                            let along =
+                                centre.estimateAlongParallel(longitude: point.longitude, latitude: point.latitude)
+                                ?? .nan
+                            inside = estimatedBoxHit(
+                                position, score, point, estimate, along, halfHeight: halfHeight, halfWidth: halfWidth)
+                        } else {
+                            inside = estimatedRadiusHit(position, score, point, estimate, limit: radiusLimit)
+                        }
                     } else {
-                        inside = estimating ? estimatedHit(position, score, point) : exactHit(position, score, point)
+                        inside = exactHit(position, score, point)
                     }
                 }
                 guard let inside else { break }
@@ -69,7 +81,8 @@ extension RedisGeoSearch {
             distanceMeters: distance)
     }
 
-    /// `estimatedHit` for a radius of `limit` meters, given the point's estimate (NaN: none).
+    /// The hit for a decoded position in a radius of `limit` meters, given its distance estimate
+    /// (NaN: none): with the estimate as its distance when the estimate decides, else `exactHit`.
     @inline(__always)
     private func estimatedRadiusHit(
         _ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double), _ estimate: Double,
@@ -84,8 +97,8 @@ extension RedisGeoSearch {
             distanceMeters: estimate, distanceError: error)
     }
 
-    /// `estimatedHit` for a box of half sides `halfHeight` and `halfWidth` meters, given the
-    /// point's estimates (NaN: none) of the distance and of the distance along its parallel.
+    /// The same for a box of half sides `halfHeight` and `halfWidth` meters, given the point's
+    /// estimates (NaN: none) of the distance and of the distance along its parallel.
     @inline(__always)
     private func estimatedBoxHit(
         _ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double), _ estimate: Double,
@@ -101,41 +114,5 @@ extension RedisGeoSearch {
         return RedisGeoHit(
             position: position, score: score, longitude: point.longitude, latitude: point.latitude,
             distanceMeters: estimate, distanceError: estimate * bound)
-    }
-
-    /// `exactHit`, with the distance estimated when the estimate decides whether the position is
-    /// in the shape.
-    private func estimatedHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))
-        -> RedisGeoHit?
-    {
-        let bound = RedisGeo.DistanceFrom.estimateRelativeError
-        switch shape {
-        case .radius(let radius, let unit):
-            let limit = radius * unit.metersPerUnit
-            guard let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude) else {
-                return exactHit(position, score, point)
-            }
-            let error = estimate * bound
-            if estimate - error > limit { return nil }
-            guard estimate + error <= limit else { return exactHit(position, score, point) }
-            return RedisGeoHit(
-                position: position, score: score, longitude: point.longitude, latitude: point.latitude,
-                distanceMeters: estimate, distanceError: error)
-        case .box(let width, let height, let unit):
-            // Redis `geohashGetDistanceIfInRectangle`: the meridian test is exact and cheap.
-            let heightMeters = height * unit.metersPerUnit
-            guard RedisGeo.latitudeDistance(point.latitude, latitude) <= heightMeters / 2 else { return nil }
-            let halfWidth = width * unit.metersPerUnit / 2
-            guard
-                let along = centre.estimateAlongParallel(longitude: point.longitude, latitude: point.latitude),
-                let estimate = centre.estimate(longitude: point.longitude, latitude: point.latitude)
-            else { return exactHit(position, score, point) }
-            let alongError = along * bound
-            if along - alongError > halfWidth { return nil }
-            guard along + alongError <= halfWidth else { return exactHit(position, score, point) }
-            return RedisGeoHit(
-                position: position, score: score, longitude: point.longitude, latitude: point.latitude,
-                distanceMeters: estimate, distanceError: estimate * bound)
-        }
     }
 }
