@@ -17,6 +17,8 @@ extension PlaceCatalog {
         /// The last id appended while every id appended so far was ASCII and each sorted after the
         /// one before (bytewise); nil once one did not.
         var lastASCIIID: [UInt8]? = []
+        /// Whether ids known to be distinct were appended without being recorded as the last.
+        var lastIDUnknown = false
         /// Handles of new ids not yet in the id table, with their ids' hashes: recorded a batch at a
         /// time (`PlaceIDMap.insertAbsent(_:hashes:in:)`), before any id is looked up.
         var pendingHandles: [UInt32] = []
@@ -33,7 +35,7 @@ extension PlaceCatalog {
         ///
         /// - Throws: `PlacesError.duplicateID` for an id appended before, `.geo(.handleOutOfRange)`
         ///   past `GridIndex.maximumHandle` places.
-        public mutating func append(_ place: Place) throws(PlacesError) {
+        public mutating func append(_ place: Place, distinct: Bool = false) throws(PlacesError) {
             precondition(place.kind == collection.kind, "a loader takes places of its own kind")
             let handle = UInt32(collection.count)
             var id = place.id
@@ -41,7 +43,9 @@ extension PlaceCatalog {
             var failure: PlacesError?
             id.withUTF8 { id in
                 name.withUTF8 { name in
-                    do throws(PlacesError) { try append(id: id, name: name, at: place.coordinate) } catch {
+                    do throws(PlacesError) {
+                        try append(id: id, name: name, at: place.coordinate, distinct: distinct)
+                    } catch {
                         failure = error
                     }
                 }
@@ -53,13 +57,17 @@ extension PlaceCatalog {
         /// Appends a place of the loader's kind without attributes, its id and name given as UTF-8
         /// bytes (a database row's columns, read in place: no `Place`, no `String`).
         ///
+        /// - Parameter distinct: whether the caller knows the id's bytes differ from those of
+        ///   every id appended before (a store that keeps ids unique), so that an ASCII id needs
+        ///   no lookup; canonically equivalent spellings are still found.
         /// - Throws: as `append(_:)`.
         public mutating func append(
-            id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, at coordinate: Coordinate
+            id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>, at coordinate: Coordinate,
+            distinct: Bool = false
         ) throws(PlacesError) {
             let handle = UInt32(collection.count)
             guard Int(handle) <= GridIndex.maximumHandle else { throw .geo(.handleOutOfRange(Int(handle))) }
-            if isNew(id) {
+            if isNew(id, distinct: distinct) {
                 pendingHandles.append(handle)
                 pendingHashes.append(PlaceIDMap.hash(id))
             } else {
@@ -87,12 +95,21 @@ extension PlaceCatalog {
             pendingHashes.removeAll(keepingCapacity: true)
         }
 
-        /// Whether `id` is known to be new without looking: rows in key order (a database's) need
-        /// no comparison, since an ASCII id after the last of ASCII ids in byte order is none of
-        /// them, and only an ASCII id equals an ASCII id. Records `id` as the last.
-        private mutating func isNew(_ id: UnsafeBufferPointer<UInt8>) -> Bool {
-            let follows = lastASCIIID.map { $0.lexicographicallyPrecedes(id) } ?? false
-            guard follows, !id.contains(where: { $0 >= 0x80 }) else {
+        /// Whether `id` is known to be new without looking: while every id so far was ASCII, an
+        /// ASCII id whose bytes differ from theirs is none of them (only an ASCII id equals an
+        /// ASCII id). The bytes differ when the caller says so (`distinct`), or when ids come in
+        /// byte order, each after the last (recorded as the last); an id that does neither ends
+        /// the shortcut for the loader.
+        private mutating func isNew(_ id: UnsafeBufferPointer<UInt8>, distinct: Bool) -> Bool {
+            guard lastASCIIID != nil, !id.contains(where: { $0 >= 0x80 }) else {
+                lastASCIIID = nil
+                return false
+            }
+            if distinct {
+                lastIDUnknown = true
+                return true
+            }
+            guard !lastIDUnknown, lastASCIIID?.lexicographicallyPrecedes(id) == true else {
                 lastASCIIID = nil
                 return false
             }

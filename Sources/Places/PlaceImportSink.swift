@@ -8,6 +8,28 @@ public protocol PlaceImportSink: AnyObject {
     /// - Returns: the places left out as repeats, in order: their offset in the piece and where
     ///   the first place of that kind and id was read.
     func write(_ places: PlaceImport, origins: [SourceLocation]) throws -> [(offset: Int, firstAt: SourceLocation)]
+
+    /// Ends the writing: a sink that finds repeats only once every piece is in (SQLite's, which
+    /// sorts the pieces by key) answers them here, in the order they were read; `write` then
+    /// answers none. Called once, after the last `write`; the store calls it when `body` did not.
+    func finish() throws -> [PlaceRepeat]
+}
+
+/// A place left out of an import because its kind and id were read before.
+public struct PlaceRepeat: Sendable, Equatable {
+    public var kind: String
+    public var id: String
+    /// Where the repeat was read.
+    public var at: SourceLocation
+    /// Where the place kept (the first of that kind and id) was read.
+    public var firstAt: SourceLocation
+
+    public init(kind: String, id: String, at: SourceLocation, firstAt: SourceLocation) {
+        self.kind = kind
+        self.id = id
+        self.at = at
+        self.firstAt = firstAt
+    }
 }
 
 extension BulkPlaceStore {
@@ -51,4 +73,6 @@ private final class MemoryImportSink: PlaceImportSink {
         }
         return repeats
     }
+
+    func finish() throws -> [PlaceRepeat] { [] }
 }

@@ -76,9 +76,11 @@ enum DatabaseIdentity: Equatable {
             }
             if applicationID == 0 && tables.isEmpty { return .empty }
             // Made before databases were marked: Vicinity's tables and only Vicinity's migrations.
-            let unmarked = Set(["grdb_migrations", "place", "setting", "user"])
-            let logTables = Set(["change_log", "change_log_head"])
-            if applicationID == 0, Set(tables).subtracting(logTables) == unmarked, !migrations.isEmpty {
+            let unmarked = Set(["grdb_migrations", "setting", "user"])
+            let laterTables = Set(["change_log", "change_log_head"])
+            let placeTables = [Set(["place"]), Set(["place_kind", "place_bucket"])]
+            let found = Set(tables).subtracting(laterTables)
+            if applicationID == 0, placeTables.contains(where: { found == unmarked.union($0) }), !migrations.isEmpty {
                 guard unknownMigrations.isEmpty else {
                     throw .newerSchema(
                         path: path, schema: migrations.count, writtenBy: writtenBy,

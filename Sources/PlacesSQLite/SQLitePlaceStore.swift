@@ -21,6 +21,9 @@ public final class SQLitePlaceStore: PlaceStore {
     public let path: String
     /// The read-only connection the change log is followed on, opened on first use.
     let logConnection = Mutex<DatabaseQueue?>(nil)
+    /// The most bytes of sorted places an import holds in memory before they go to a temporary
+    /// table (tests lower it).
+    let importMemoryBudget = Mutex(ChunkStore.defaultMemoryBudget)
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///
@@ -174,6 +177,47 @@ public final class SQLitePlaceStore: PlaceStore {
                         WHERE lat IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v6: places in buckets") { db in
+            // A kind's places in blobs of a few dozen (PlaceBucket): an import writes each blob
+            // once and an edit rewrites one. The coordinate and id checks the place rows had are
+            // made by the code that writes and reads the blobs (BucketReader, forEachEntry).
+            try db.execute(
+                sql: """
+                    CREATE TABLE place_kind (
+                        kind TEXT NOT NULL PRIMARY KEY CHECK (length(kind) BETWEEN 1 AND 64 AND kind <> 'user'),
+                        number INTEGER NOT NULL UNIQUE CHECK (number BETWEEN 1 AND 2147483647),
+                        seed INTEGER NOT NULL,
+                        buckets INTEGER NOT NULL CHECK (buckets BETWEEN 1 AND 4294967295),
+                        count INTEGER NOT NULL CHECK (count > 0)
+                    );
+                    CREATE TABLE place_bucket (
+                        key INTEGER NOT NULL PRIMARY KEY CHECK (key > 4294967295),
+                        data BLOB NOT NULL CHECK (length(data) > 5)
+                    );
+                    """)
+            let importer = try BucketImport(db: db, logging: false)
+            let statement = try db.makeStatement(
+                sql: "SELECT kind, id, name, lat, lon, attributes FROM place ORDER BY kind, id")
+            var names = AttributeCoding.NameCache()
+            var piece: [Place] = []
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                let (attributeNames, values) = AttributeCoding.decode(row[5] as String, names: &names)
+                piece.append(
+                    Place(
+                        id: row[1], kind: row[0], name: row[2],
+                        coordinate: try Coordinate(latitude: row[3], longitude: row[4]),
+                        attributeNames: attributeNames, attributeValues: values))
+                if piece.count == 65_536 {
+                    try importer.add(piece, origins: nil)
+                    piece.removeAll(keepingCapacity: true)
+                }
+            }
+            try importer.add(piece, origins: nil)
+            _ = try importer.finish()
+            try importer.drop()
+            try db.execute(sql: "DROP TABLE place")
+        }
         return migrator
     }()
 
@@ -223,18 +267,9 @@ public final class SQLitePlaceStore: PlaceStore {
         let returning = "RETURNING \(userColumns)"
         switch change {
         case .putPlace(let place):
-            let existed =
-                try Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT 1 FROM place WHERE kind = ? AND id = ?"),
-                    arguments: [place.kind, place.id]) ?? false
-            try db.cachedStatement(sql: upsertPlaceSQL).execute(arguments: [
-                place.kind, place.id, place.name, place.coordinate.latitude, place.coordinate.longitude,
-                AttributeCoding.encode(place),
-            ])
-            return (change, existed)
+            return (change, try putPlace(place, in: db))
         case .removePlace(let kind, let id):
-            try db.cachedStatement(sql: "DELETE FROM place WHERE kind = ? AND id = ?").execute(arguments: [kind, id])
-            guard db.changesCount > 0 else { throw PlacesError.noSuchPlace(kind: kind, id: id) }
+            guard try removePlace(kind: kind, id: id, in: db) else { throw PlacesError.noSuchPlace(kind: kind, id: id) }
             return (change, nil)
         case .addUser(let user, let digest), .putUser(let user, let digest):
             let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [user.id]) ?? false
@@ -344,176 +379,51 @@ public final class SQLitePlaceStore: PlaceStore {
         )
     }
 
-    /// The upsert for `rows` places at once.
-    static func upsertPlacesSQL(rows: Int) -> String {
-        "INSERT INTO place (kind, id, name, lat, lon, attributes) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-                + """
-                 ON CONFLICT (kind, id) DO UPDATE SET
-                    name = excluded.name, lat = excluded.lat, lon = excluded.lon, attributes = excluded.attributes
-                """
-    }
-
-    static let upsertPlaceSQL = """
-        INSERT INTO place (kind, id, name, lat, lon, attributes) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (kind, id) DO UPDATE SET
-            name = excluded.name, lat = excluded.lat, lon = excluded.lon, attributes = excluded.attributes
-        """
-
     // MARK: - Reading
 
-    /// Every stored place, in (kind, id) order.
+    /// Every stored place, in (kind, id) byte order.
     public func places() throws(SQLiteStoreError) -> [Place] {
-        try fetchPlaces(where: "", arguments: [])
-    }
-
-    func fetchPlaces(where condition: String, arguments: StatementArguments) throws(SQLiteStoreError) -> [Place] {
-        try read { db in try SQLitePlaceStore.fetchPlaces(db, where: condition, arguments: arguments) }
-    }
-
-    /// Places in (kind, id) order, read through SQLite's C API.
-    static func fetchPlaces(_ db: Database, where condition: String, arguments: StatementArguments) throws -> [Place] {
-        let statement = try db.makeStatement(
-            sql: "SELECT kind, id, name, lat, lon, attributes FROM place \(condition) ORDER BY kind, id")
-        try statement.setArguments(arguments)
-        defer { withExtendedLifetime(statement) {} }
-        let raw = statement.sqliteStatement
-        var places: [Place] = []
-        var names = AttributeCoding.NameCache()
-        var kind = ""
-        while true {
-            let status = sqlite3_step(raw)
-            if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else {
-                throw SQLiteStoreError.corrupt(String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            // Rows come in kind order: one String per kind, shared by its places.
-            let rowKind = text(raw, 0)
-            if rowKind != kind { kind = rowKind }
-            let coordinate = try Coordinate(
-                latitude: sqlite3_column_double(raw, 3), longitude: sqlite3_column_double(raw, 4))
-            let (attributeNames, values) = AttributeCoding.decode(text(raw, 5), names: &names)
-            places.append(
-                Place(
-                    id: text(raw, 1), kind: kind, name: text(raw, 2), coordinate: coordinate,
-                    attributeNames: attributeNames, attributeValues: values))
-        }
-        return places
+        try read { db in try SQLitePlaceStore.fetchPlaces(db) }
     }
 
     /// Every place, as `loadDirectory` reads them.
-    func loadPlaces() throws(SQLiteStoreError) -> [Place] {
-        let path = self.path
-        return try read { db in try SQLitePlaceStore.loadPlaces(db, path: path) }
-    }
-
-    /// Every place, read in two key ranges on two connections at once when there are many.
-    ///
-    /// Runs inside `db`'s transaction; when that holds the write lock no other writer can commit
-    /// meanwhile, so the second connection reads the same state.
-    static func loadPlaces(_ db: Database, path: String) throws -> [Place] {
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0
-        guard count >= 200_000,
-            let middle = try Row.fetchOne(
-                db, sql: "SELECT kind, id FROM place ORDER BY kind, id LIMIT 1 OFFSET ?", arguments: [count / 2])
-        else { return try fetchPlaces(db, where: "", arguments: []) }
-        let bound: StatementArguments = [middle["kind"] as String, middle["id"] as String]
-        let second = LoadedHalf()
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            defer { done.signal() }
-            second.set(
-                Result { () throws(SQLiteStoreError) in
-                    do {
-                        var configuration = Configuration()
-                        configuration.readonly = true
-                        let other = try DatabaseQueue(path: path, configuration: configuration)
-                        return try other.read { db in
-                            try fetchPlaces(db, where: "WHERE (kind, id) >= (?, ?)", arguments: bound)
-                        }
-                    } catch let error as SQLiteStoreError {
-                        throw error
-                    } catch {
-                        throw .corrupt(SQLiteStoreError.reason(of: error))
-                    }
-                })
-        }
-        var places = try fetchPlaces(db, where: "WHERE (kind, id) < (?, ?)", arguments: bound)
-        done.wait()
-        places += try second.result.get()
-        return places
-    }
+    func loadPlaces() throws(SQLiteStoreError) -> [Place] { try places() }
 
     /// Every stored place, read in one pass straight into a catalog's columns (no `[Place]`, no
-    /// second copy): rows come in (kind, id) order, each kind into a loader reserved for its count.
-    /// A place without attributes (almost all) goes from SQLite's column bytes to the catalog's
-    /// arenas as it is: no `Place` and no `String` per row.
+    /// second copy): kind by kind, bucket by bucket, each kind into a loader reserved for its
+    /// count. A place without attributes (almost all) goes from the bucket's bytes to the
+    /// catalog's arenas as it is: no `Place` and no `String` per place. The buckets keep each id
+    /// once (`forEachEntry` checks), so the loader looks no id up, except where kinds stored
+    /// apart are one kind to `String` (canonically equivalent spellings stored before kinds were
+    /// composed): those are loaded together, and their ids looked up.
     static func loadCatalog(_ db: Database, cellSizeMeters: Double?) throws -> PlaceCatalog {
         var catalog = try PlaceCatalog(cellSizeMeters: cellSizeMeters)
-        var counts: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) AS n FROM place GROUP BY kind") {
-            counts[row["kind"] as String] = row["n"] as Int
+        var groups: [String: [StoredKind]] = [:]
+        var order: [String] = []
+        for kind in try storedKinds(db) {
+            if groups[kind.name] == nil { order.append(kind.name) }
+            groups[kind.name, default: []].append(kind)
         }
-        let statement = try db.makeStatement(
-            sql: "SELECT kind, id, name, lat, lon, attributes FROM place ORDER BY kind, id")
-        defer { withExtendedLifetime(statement) {} }
-        let raw = statement.sqliteStatement
         var names = AttributeCoding.NameCache()
-        var loader: PlaceCatalog.Loader?
-        // The current kind's UTF-8, which each row's kind is compared with in place.
-        var kindBytes: [UInt8] = []
-        while true {
-            let status = sqlite3_step(raw)
-            if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else {
-                throw SQLiteStoreError.corrupt(String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            if loader == nil || !bytes(raw, 0).elementsEqual(kindBytes) {
-                // Another kind, unless only its bytes differ (a canonically equivalent spelling
-                // stored before kinds were composed): then the same loader goes on.
-                let kind = text(raw, 0)
-                kindBytes = Array(bytes(raw, 0))
-                if loader?.kind != kind {
-                    if var done = loader {
-                        // Dropped before the grid is built, so that its arrays are not shared (copied).
-                        loader = nil
-                        catalog.finish(&done)
+        for name in order {
+            let group = groups[name] ?? []
+            let distinct = group.count == 1
+            var loader = catalog.loader(kind: name, reservingCapacity: group.reduce(0) { $0 + $1.count })
+            for kind in group {
+                try forEachEntry(db, of: kind) { entry in
+                    let coordinate = try coordinate(entry)
+                    // ASCII bytes are valid UTF-8 as they are; any other text goes through `String`,
+                    // which repairs invalid UTF-8 as every other reader of the database does.
+                    if entry.attributes.isEmpty && isASCII(entry.id) && isASCII(entry.name) {
+                        try loader.append(id: entry.id, name: entry.name, at: coordinate, distinct: distinct)
+                    } else {
+                        try loader.append(try place(entry, kind: name, names: &names), distinct: distinct)
                     }
-                    loader = catalog.loader(kind: kind, reservingCapacity: counts[kind] ?? 0)
                 }
             }
-            let coordinate = try Coordinate(
-                latitude: sqlite3_column_double(raw, 3), longitude: sqlite3_column_double(raw, 4))
-            let attributes = bytes(raw, 5)
-            let id = bytes(raw, 1)
-            let name = bytes(raw, 2)
-            // ASCII bytes are valid UTF-8 as they are; any other text goes through `String`, which
-            // repairs invalid UTF-8 as every other reader of the database does.
-            if isEmptyAttributes(attributes) && isASCII(id) && isASCII(name) {
-                try loader?.append(id: id, name: name, at: coordinate)
-            } else {
-                let (attributeNames, values) = AttributeCoding.decode(
-                    String(decoding: attributes, as: UTF8.self), names: &names)
-                let place = Place(
-                    id: text(raw, 1), kind: loader?.kind ?? String(decoding: kindBytes, as: UTF8.self),
-                    name: text(raw, 2),
-                    coordinate: coordinate, attributeNames: attributeNames, attributeValues: values)
-                try loader?.append(place)
-            }
-        }
-        if var done = loader {
-            loader = nil
-            catalog.finish(&done)
+            catalog.finish(&loader)
         }
         return catalog
-    }
-
-    /// Whether an `attributes` text holds no attribute: `[]` as `AttributeCoding` writes it, or
-    /// `{}`, the first schema's default.
-    private static func isEmptyAttributes(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.count == 2
-            && ((text[0] == UInt8(ascii: "[") && text[1] == UInt8(ascii: "]"))
-                || (text[0] == UInt8(ascii: "{") && text[1] == UInt8(ascii: "}")))
     }
 
     private static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -626,10 +536,4 @@ public final class SQLitePlaceStore: PlaceStore {
             throw .corrupt(SQLiteStoreError.reason(of: error))
         }
     }
-}
-
-/// The second half of a load, read on another thread (the semaphore orders the access).
-private final class LoadedHalf: @unchecked Sendable {
-    private(set) var result: Result<[Place], SQLiteStoreError> = .success([])
-    func set(_ result: Result<[Place], SQLiteStoreError>) { self.result = result }
 }

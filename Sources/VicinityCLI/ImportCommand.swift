@@ -117,6 +117,14 @@ struct ImportCommand: OutputCommand {
                     imported += piece.batch.places.count - repeats.count
                     bar.update(imported)
                 }
+                // A store that sorts the pieces aside finds repeats only now, all of them.
+                for late in try sink.finish() {
+                    let problem = PlacesError.duplicateID(late.id, at: late.at, firstAt: late.firstAt).description
+                    guard skipInvalid else { throw CLIError.data(problem) }
+                    output.warning("skipped \(problem)")
+                    skipped += 1
+                    imported -= 1
+                }
             }
         } catch let error as CLIError {
             throw error

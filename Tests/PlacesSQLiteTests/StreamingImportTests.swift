@@ -64,7 +64,10 @@ import Testing
             }
         }
         #expect(try streamed.places() == whole.places())
-        #expect(try Self.changes(streamed) == Self.changes(whole))
+        // The same changes; their order within the import follows each store's own hash seeds.
+        #expect(
+            try Self.changes(streamed).map(ChangeCoding.encode).sorted()
+                == Self.changes(whole).map(ChangeCoding.encode).sorted())
     }
 
     @Test func aKeyWrittenTwiceIsLeftOutAndNamesTheFirst() throws {
@@ -86,16 +89,23 @@ import Testing
             try second.add(try Self.place("a", name: "Second"))
             try second.add(try Self.place("a", kind: "cafe"))
             try second.add(try Self.place("c"))
-            let repeats = try sink.write(
-                second,
-                origins: [
-                    .init(file: "two.json", position: .feature(0)), .init(file: "two.json", position: .feature(1)),
-                    .init(file: "two.json", position: .feature(2)), .init(file: "two.json", position: .feature(3)),
-                ])
-            #expect(repeats.map(\.offset) == [1, 3])
             #expect(
-                repeats.map(\.firstAt) == [
-                    .init(file: "one.csv", position: .line(2)), .init(file: "two.json", position: .feature(0)),
+                try sink.write(
+                    second,
+                    origins: [
+                        .init(file: "two.json", position: .feature(0)), .init(file: "two.json", position: .feature(1)),
+                        .init(file: "two.json", position: .feature(2)), .init(file: "two.json", position: .feature(3)),
+                    ]
+                ).isEmpty)
+            // Found when the pieces are merged, in reading order.
+            #expect(
+                try sink.finish() == [
+                    PlaceRepeat(
+                        kind: "pharmacy", id: "a", at: .init(file: "two.json", position: .feature(1)),
+                        firstAt: .init(file: "one.csv", position: .line(2))),
+                    PlaceRepeat(
+                        kind: "pharmacy", id: "c", at: .init(file: "two.json", position: .feature(3)),
+                        firstAt: .init(file: "two.json", position: .feature(0))),
                 ])
         }
         #expect(try store.places(kind: "pharmacy").first { $0.id == "a" }?.name == "First")

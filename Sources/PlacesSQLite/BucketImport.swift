@@ -1,0 +1,493 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Geo
+import Places
+
+/// An import into the place buckets, inside the caller's write transaction, holding about one
+/// piece in memory whatever the import's size.
+///
+/// Each piece is sorted by kind, then by the order the buckets keep (`PlaceBucket.orderKey` of
+/// the id's hash, then id bytes, then reading order), and written as runs of chunks to a temporary
+/// table. `finish` merges each kind's runs: places of the same kind and id meet there, the first
+/// read is kept and the others answered as repeats. A kind that was empty, or is replaced, gets a
+/// new layout sized for its places and each bucket is written once, in key order; a kind that
+/// holds places already is first grown to the size it will need, then each bucket the import
+/// touches is read, merged and written once. The changes go to the log in the merge's order (a
+/// replaced kind's places not imported again logged as removed where they would have been).
+final class BucketImport {
+    private let db: Database
+    private let logging: Bool
+    private var kinds: [KindImport] = []
+    private var kindIndex: [String: Int] = [:]
+    private var files: [String] = []
+    private var fileIndex: [String: Int] = [:]
+    /// The file of the last origin coded and its number: a piece's origins all name one file.
+    private var lastFile: (name: String, index: Int)?
+    private var sequence = 0
+    private var runs = 0
+    /// The current piece's records in reading order, and where each ends.
+    private var records: [UInt8] = []
+    private var recordEnds: [Int] = []
+    /// The runs' chunks.
+    private let store: ChunkStore
+    /// The places stored by `finish`, repeats left out.
+    private(set) var written = 0
+    /// Records per chunk of a run.
+    static let recordsPerChunk = 1_024
+
+    /// What the import holds for one kind.
+    private struct KindImport {
+        var name: String
+        var stored: StoredKind?
+        var seed: UInt64
+        var replaced = false
+        /// Each run's number and chunks.
+        var runs: [(number: Int, chunks: Int)] = []
+        /// Places given, repeats included.
+        var count = 0
+    }
+
+    /// Prepares the temporary tables (any left over from an earlier import are dropped).
+    ///
+    /// - Parameters:
+    ///   - logging: whether `finish` appends the changes to the log (not for a migration).
+    ///   - memoryBudget: the most bytes of sorted places held in memory before they go to disk.
+    init(db: Database, logging: Bool, memoryBudget: Int = ChunkStore.defaultMemoryBudget) throws {
+        self.db = db
+        self.logging = logging
+        store = ChunkStore(db: db, memoryBudget: memoryBudget)
+        try db.execute(
+            sql: """
+                DROP TABLE IF EXISTS temp.vicinity_import_chunk;
+                DROP TABLE IF EXISTS temp.vicinity_import_log;
+                CREATE TEMP TABLE vicinity_import_chunk (key INTEGER PRIMARY KEY, data BLOB NOT NULL);
+                CREATE TEMP TABLE vicinity_import_log (key INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
+                """)
+    }
+
+    /// Drops the temporary tables.
+    func drop() throws {
+        try db.execute(sql: "DROP TABLE temp.vicinity_import_chunk; DROP TABLE temp.vicinity_import_log")
+    }
+
+    /// Marks a kind as replaced: its stored places that the import does not put back are removed.
+    func replace(kind: String) throws {
+        kinds[try state(of: kind)].replaced = true
+    }
+
+    /// Whether `kind` is replaced.
+    func isReplaced(_ kind: String) -> Bool { kindIndex[kind].map { kinds[$0].replaced } ?? false }
+
+    private func state(of kind: String) throws -> Int {
+        if let index = kindIndex[kind] { return index }
+        let stored = try SQLitePlaceStore.storedKind(db, kind)
+        kinds.append(KindImport(name: kind, stored: stored, seed: stored?.seed ?? UInt64.random(in: .min ... .max)))
+        kindIndex[kind] = kinds.count - 1
+        return kinds.count - 1
+    }
+
+    /// Sorts a piece and writes it as runs, one per kind in it.
+    ///
+    /// The records are coded in reading order first, into one buffer, and then copied in sorted
+    /// order: the sorted pass reads a few compact megabytes, not the piece's places.
+    ///
+    /// - Parameter origins: where each place was read (as long as `places`), or nil.
+    func add(_ places: [Place], origins: [SourceLocation]?) throws {
+        precondition(origins == nil || origins?.count == places.count, "one origin per place")
+        var keys: [(order: UInt64, kind: Int, offset: Int)] = []
+        keys.reserveCapacity(places.count)
+        records.removeAll(keepingCapacity: true)
+        recordEnds.removeAll(keepingCapacity: true)
+        recordEnds.reserveCapacity(places.count)
+        var last: (name: String, index: Int)?
+        for (offset, place) in places.enumerated() {
+            let kind: Int
+            if let last, last.name == place.kind {
+                kind = last.index
+            } else {
+                kind = try state(of: place.kind)
+                last = (place.kind, kind)
+            }
+            var id = place.id
+            let seed = kinds[kind].seed
+            let order = PlaceBucket.orderKey(id.withUTF8 { PlaceBucket.hash($0, seed: seed) })
+            keys.append((order, kind, offset))
+            // A record: the order key (8 bytes), the sequence number in the import, the file
+            // (1-based; 0 for none) and the position (zigzag), all LEB128, then the bucket entry.
+            withUnsafeBytes(of: order.littleEndian) { records.append(contentsOf: $0) }
+            BucketWriter.appendLength(sequence + offset, to: &records)
+            let (file, position) = code(origins?[offset])
+            BucketWriter.appendLength(file, to: &records)
+            BucketWriter.appendLength(Int(bitPattern: UInt(bitPattern: position << 1 ^ position >> 63)), to: &records)
+            SQLitePlaceStore.appendEntry(place, to: &records)
+            recordEnds.append(records.count)
+        }
+        BucketImport.sort(&keys) { a, b in
+            let (x, y) = (places[a].id.utf8, places[b].id.utf8)
+            if !x.elementsEqual(y) { return x.lexicographicallyPrecedes(y) }
+            return a < b
+        }
+        var start = 0
+        while start < keys.count {
+            var end = start
+            while end < keys.count && keys[end].kind == keys[start].kind { end += 1 }
+            try writeRun(keys[start..<end])
+            start = end
+        }
+        sequence += places.count
+    }
+
+    /// Sorts keys by kind, order key, then `tie` (given two offsets): by kind with a counting
+    /// sort, then each kind's keys into buckets by the order key's top bits (hashes are uniform,
+    /// so a bucket holds about one key), each bucket finished by insertion.
+    static func sort(
+        _ keys: inout [(order: UInt64, kind: Int, offset: Int)], tie: (Int, Int) -> Bool
+    ) {
+        guard keys.count > 1 else { return }
+        func less(_ a: (order: UInt64, kind: Int, offset: Int), _ b: (order: UInt64, kind: Int, offset: Int)) -> Bool {
+            a.order != b.order ? a.order < b.order : tie(a.offset, b.offset)
+        }
+        let kinds = (keys.map(\.kind).max() ?? 0) + 1
+        var sorted = keys
+        if kinds > 1 {
+            var starts = [Int](repeating: 0, count: kinds + 1)
+            for key in keys { starts[key.kind + 1] += 1 }
+            for kind in 0..<kinds { starts[kind + 1] += starts[kind] }
+            var next = starts
+            for key in keys {
+                sorted[next[key.kind]] = key
+                next[key.kind] += 1
+            }
+            keys = sorted
+        }
+        var start = 0
+        while start < keys.count {
+            var end = start + 1
+            while end < keys.count && keys[end].kind == keys[start].kind { end += 1 }
+            let count = end - start
+            let bits = max(1, min(20, Int.bitWidth - count.leadingZeroBitCount))
+            var starts = [Int](repeating: 0, count: (1 << bits) + 1)
+            for index in start..<end { starts[Int(keys[index].order >> UInt64(64 - bits)) + 1] += 1 }
+            for bucket in 0..<(1 << bits) { starts[bucket + 1] += starts[bucket] }
+            var next = starts
+            for index in start..<end {
+                let bucket = Int(keys[index].order >> UInt64(64 - bits))
+                sorted[start + next[bucket]] = keys[index]
+                next[bucket] += 1
+            }
+            for bucket in 0..<(1 << bits) where starts[bucket + 1] - starts[bucket] > 1 {
+                let low = start + starts[bucket]
+                for index in (low + 1)..<(start + starts[bucket + 1]) {
+                    let key = sorted[index]
+                    var slot = index
+                    while slot > low && less(key, sorted[slot - 1]) {
+                        sorted[slot] = sorted[slot - 1]
+                        slot -= 1
+                    }
+                    sorted[slot] = key
+                }
+            }
+            start = end
+        }
+        keys = sorted
+    }
+
+    /// Writes one kind's sorted records (of `records`) as a run of chunks: the number of records
+    /// (4 bytes), then the records.
+    private func writeRun(_ keys: ArraySlice<(order: UInt64, kind: Int, offset: Int)>) throws {
+        let run = runs
+        runs += 1
+        var chunks = 0
+        var bytes: [UInt8] = []
+        var count = 0
+        func flush() throws {
+            guard count > 0 else { return }
+            withUnsafeBytes(of: UInt32(count).littleEndian) { for index in 0..<4 { bytes[index] = $0[index] } }
+            try store.put(bytes, key: Int64(run) << 24 | Int64(chunks))
+            chunks += 1
+            count = 0
+        }
+        try records.withUnsafeBufferPointer { records in
+            for key in keys {
+                if count == 0 {
+                    bytes.removeAll(keepingCapacity: true)
+                    bytes += [0, 0, 0, 0]
+                }
+                let start = key.offset == 0 ? 0 : recordEnds[key.offset - 1]
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: records[start..<recordEnds[key.offset]]))
+                count += 1
+                if count == Self.recordsPerChunk { try flush() }
+            }
+        }
+        try flush()
+        let kind = keys.first!.kind
+        kinds[kind].runs.append((run, chunks))
+        kinds[kind].count += keys.count
+    }
+
+    /// An origin as two integers: its file (1-based, 0 for none), and its line (> 0), its feature
+    /// (< 0: -1 is feature 0) or 0 for the whole file.
+    private func code(_ origin: SourceLocation?) -> (file: Int, position: Int) {
+        guard let origin else { return (0, 0) }
+        let file: Int
+        if let lastFile, lastFile.name == origin.file {
+            file = lastFile.index
+        } else if let index = fileIndex[origin.file] {
+            file = index
+        } else {
+            files.append(origin.file)
+            file = files.count
+            fileIndex[origin.file] = file
+        }
+        lastFile = (origin.file, file)
+        switch origin.position {
+        case .file: return (file, 0)
+        case .line(let line): return (file, line)
+        case .feature(let index): return (file, -index - 1)
+        }
+    }
+
+    private func origin(file: Int, position: Int) -> SourceLocation {
+        let name = file > 0 && file <= files.count ? files[file - 1] : ""
+        switch position {
+        case 0: return SourceLocation(file: name)
+        case 1...: return SourceLocation(file: name, position: .line(position))
+        default: return SourceLocation(file: name, position: .feature(-position - 1))
+        }
+    }
+
+    /// Merges every kind's runs into its buckets and logs the changes.
+    ///
+    /// - Returns: the places left out as repeats, in reading order.
+    func finish() throws -> [PlaceRepeat] {
+        var repeats: [(sequence: Int, value: PlaceRepeat)] = []
+        var log = ImportLogBuffer(db: db, enabled: logging)
+        let order = kinds.indices.sorted { kinds[$0].name.utf8.lexicographicallyPrecedes(kinds[$1].name.utf8) }
+        for index in order {
+            let kind = kinds[index]
+            var merge = try RunMerge(store: store, runs: kind.runs)
+            let onRepeat = { [self] (record: RunRecord, first: (file: Int, position: Int)) in
+                repeats.append(
+                    (
+                        record.sequence,
+                        PlaceRepeat(
+                            kind: kind.name, id: String(decoding: record.entry.id, as: UTF8.self),
+                            at: origin(file: record.file, position: record.position),
+                            firstAt: origin(file: first.file, position: first.position))
+                    ))
+            }
+            if let stored = kind.stored, !kind.replaced {
+                written += try mergeIntoStored(stored, kind: kind, merge: &merge, log: &log, onRepeat: onRepeat)
+            } else {
+                written += try writeFresh(kind, merge: &merge, log: &log, onRepeat: onRepeat)
+            }
+        }
+        try log.appendToLog()
+        return repeats.sorted { $0.sequence < $1.sequence }.map(\.value)
+    }
+
+    /// Writes a kind that was empty or is replaced under a new number: each bucket once, in key
+    /// order; a replaced kind's old buckets are read alongside (same seed, so in the same order)
+    /// for the places to log as removed, then deleted.
+    private func writeFresh(
+        _ kind: KindImport, merge: inout RunMerge, log: inout ImportLogBuffer,
+        onRepeat: (RunRecord, (file: Int, position: Int)) -> Void
+    ) throws -> Int {
+        var record = try SQLitePlaceStore.newKind(
+            db, kind.name, seed: kind.seed, layout: BucketLayout(forCount: kind.count))
+        var old = try kind.stored.map { try OldBuckets(db: db, kind: $0) }
+        var bucket = BucketWriter()
+        var address = -1
+        var kindText = kind.name
+        try kindText.withUTF8 { kindBytes in
+            try merge.forEach(onRepeat: onRepeat) { entry, order in
+                while let oldOrder = old?.order, let oldID = old?.entry?.id,
+                    oldOrder < order || (oldOrder == order && oldID.lexicographicallyPrecedes(entry.id))
+                {
+                    try log.add(removing: oldID, kind: kindBytes)
+                    try old?.advance()
+                }
+                if let oldOrder = old?.order, oldOrder == order, old?.entry?.id.elementsEqual(entry.id) == true {
+                    try old?.advance()
+                }
+                let target = record.layout.address(order.bitsReversed)
+                if target != address {
+                    if address >= 0 {
+                        try SQLitePlaceStore.writeBucket(
+                            db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
+                    }
+                    bucket = BucketWriter(reservingCapacity: 4_096)
+                    address = target
+                }
+                bucket.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
+                record.count += 1
+                try log.add(putting: entry, kind: kindBytes, name: kind.name)
+            }
+            while let oldID = old?.entry?.id {
+                try log.add(removing: oldID, kind: kindBytes)
+                try old?.advance()
+            }
+        }
+        if address >= 0 {
+            try SQLitePlaceStore.writeBucket(db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
+        }
+        if let stored = kind.stored {
+            let keys = PlaceBucket.keys(ofKind: stored.number)
+            try db.execute(
+                sql: "DELETE FROM place_bucket WHERE key BETWEEN ? AND ?",
+                arguments: [keys.lowerBound, keys.upperBound])
+        }
+        try SQLitePlaceStore.save(record, in: db)
+        return record.count
+    }
+
+    /// Merges the import into a kind that holds places: grown first to the buckets the sum needs,
+    /// then each bucket the import touches read, merged and written once.
+    private func mergeIntoStored(
+        _ stored: StoredKind, kind: KindImport, merge: inout RunMerge, log: inout ImportLogBuffer,
+        onRepeat: (RunRecord, (file: Int, position: Int)) -> Void
+    ) throws -> Int {
+        var record = stored
+        while record.layout.isCrowded(count: stored.count + kind.count) {
+            try SQLitePlaceStore.split(db, kind: &record)
+        }
+        var group = BucketWriter()
+        var groupOrders: [UInt64] = []
+        var groupRanges: [Range<Int>] = []
+        var address = -1
+        var written = 0
+        func flush() throws {
+            guard address >= 0 else { return }
+            let key = PlaceBucket.key(kind: record.number, address: address)
+            let old = try SQLitePlaceStore.readBucket(db, key: key) ?? []
+            var merged = BucketWriter(reservingCapacity: old.count + group.bytes.count)
+            var next = 0
+            var oldCount = 0
+            try group.bytes.withUnsafeBytes { added in
+                func takeAdded(upTo order: UInt64?, id: UnsafeBufferPointer<UInt8>?) throws {
+                    while next < groupOrders.count {
+                        let range = groupRanges[next]
+                        if let order, let id {
+                            let addedID = try BucketEntryParser.id(in: UnsafeRawBufferPointer(rebasing: added[range]))
+                            guard
+                                groupOrders[next] < order
+                                    || (groupOrders[next] == order && !id.lexicographicallyPrecedes(addedID))
+                            else { return }
+                        }
+                        merged.append(entryBytes: UnsafeRawBufferPointer(rebasing: added[range]))
+                        next += 1
+                    }
+                }
+                try old.withUnsafeBytes { raw in
+                    if !raw.isEmpty {
+                        var reader = try BucketReader(raw)
+                        while let entry = try reader.next() {
+                            oldCount += 1
+                            let order = PlaceBucket.orderKey(PlaceBucket.hash(entry.id, seed: record.seed))
+                            let before = next
+                            try takeAdded(upTo: order, id: entry.id)
+                            if next > before,
+                                groupOrders[next - 1] == order,
+                                try BucketEntryParser.id(
+                                    in: UnsafeRawBufferPointer(rebasing: added[groupRanges[next - 1]])
+                                )
+                                .elementsEqual(entry.id)
+                            {
+                                continue
+                            }
+                            merged.append(entryBytes: UnsafeRawBufferPointer(rebasing: raw[entry.bytes]))
+                        }
+                    }
+                    try takeAdded(upTo: nil, id: nil)
+                }
+            }
+            record.count += merged.count - oldCount
+            try SQLitePlaceStore.writeBucket(db, key: key, merged)
+        }
+        var kindText = kind.name
+        try kindText.withUTF8 { kindBytes in
+            try merge.forEach(onRepeat: onRepeat) { entry, order in
+                let target = record.layout.address(order.bitsReversed)
+                if target != address {
+                    try flush()
+                    group = BucketWriter(reservingCapacity: 4_096)
+                    groupOrders.removeAll(keepingCapacity: true)
+                    groupRanges.removeAll(keepingCapacity: true)
+                    address = target
+                }
+                let start = group.bytes.count
+                group.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
+                groupOrders.append(order)
+                groupRanges.append(start..<group.bytes.count)
+                written += 1
+                try log.add(putting: entry, kind: kindBytes, name: kind.name)
+            }
+        }
+        try flush()
+        try SQLitePlaceStore.save(record, in: db)
+        return written
+    }
+}
+
+/// An entry of a run or a bucket as the merge hands it on: its fields, and its bytes as a bucket
+/// holds them.
+struct MergedEntry {
+    var id: UnsafeBufferPointer<UInt8>
+    var name: UnsafeBufferPointer<UInt8>
+    var latitude: Double
+    var longitude: Double
+    var attributes: UnsafeBufferPointer<UInt8>
+    var raw: UnsafeBufferPointer<UInt8>
+}
+
+/// Reads the fields of one bucket entry.
+enum BucketEntryParser {
+    /// The entry's id (the first field).
+    static func id(in bytes: UnsafeRawBufferPointer) throws(SQLiteStoreError) -> UnsafeBufferPointer<UInt8> {
+        var offset = 0
+        return try text(bytes, &offset)
+    }
+
+    /// The entry starting at `offset`, which moves past it.
+    static func entry(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError) -> MergedEntry {
+        let start = offset
+        let id = try text(bytes, &offset)
+        let name = try text(bytes, &offset)
+        guard bytes.count - offset >= 16 else { throw .corrupt("an import record cut short") }
+        let latitude = Double(
+            bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+        let longitude = Double(
+            bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+        offset += 16
+        let attributes = try text(bytes, &offset)
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        return MergedEntry(
+            id: id, name: name, latitude: latitude, longitude: longitude, attributes: attributes,
+            raw: UnsafeBufferPointer(start: base + start, count: offset - start))
+    }
+
+    /// A LEB128 number at `offset`, which moves past it.
+    static func number(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError) -> Int {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard offset < bytes.count, shift < 64 else { throw .corrupt("an import record cut short") }
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return Int(truncatingIfNeeded: value) }
+            shift += 7
+        }
+    }
+
+    private static func text(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError)
+        -> UnsafeBufferPointer<UInt8>
+    {
+        let length = try number(bytes, &offset)
+        guard length >= 0, length <= bytes.count - offset else { throw .corrupt("an import record cut short") }
+        let start = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
+        offset += length
+        return UnsafeBufferPointer(start: start, count: length)
+    }
+}
