@@ -300,12 +300,13 @@ final class BucketImport {
         var bucket = BucketWriter()
         var address = -1
         var kindText = kind.name
-        try kindText.withUTF8 { kindBytes in
+        try kindText.withUTF8 { try log.start(kind: $0) }
+        do {
             try merge.forEach(onRepeat: onRepeat) { entry, order in
                 while let oldOrder = old?.order, let oldID = old?.entry?.id,
                     oldOrder < order || (oldOrder == order && oldID.lexicographicallyPrecedes(entry.id))
                 {
-                    try log.add(removing: oldID, kind: kindBytes)
+                    try log.add(removing: oldID)
                     try old?.advance()
                 }
                 if let oldOrder = old?.order, oldOrder == order, old?.entry?.id.elementsEqual(entry.id) == true {
@@ -322,10 +323,10 @@ final class BucketImport {
                 }
                 bucket.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
                 record.count += 1
-                try log.add(putting: entry, kind: kindBytes, name: kind.name)
+                try log.add(putting: entry)
             }
             while let oldID = old?.entry?.id {
-                try log.add(removing: oldID, kind: kindBytes)
+                try log.add(removing: oldID)
                 try old?.advance()
             }
         }
@@ -406,7 +407,8 @@ final class BucketImport {
             try SQLitePlaceStore.writeBucket(db, key: key, merged)
         }
         var kindText = kind.name
-        try kindText.withUTF8 { kindBytes in
+        try kindText.withUTF8 { try log.start(kind: $0) }
+        do {
             try merge.forEach(onRepeat: onRepeat) { entry, order in
                 let target = record.layout.address(order.bitsReversed)
                 if target != address {
@@ -421,7 +423,7 @@ final class BucketImport {
                 groupOrders.append(order)
                 groupRanges.append(start..<group.bytes.count)
                 written += 1
-                try log.add(putting: entry, kind: kindBytes, name: kind.name)
+                try log.add(putting: entry)
             }
         }
         try flush()
@@ -481,7 +483,8 @@ enum BucketEntryParser {
         }
     }
 
-    private static func text(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError)
+    /// A text (a LEB128 length and its bytes) at `offset`, which moves past it.
+    static func text(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError)
         -> UnsafeBufferPointer<UInt8>
     {
         let length = try number(bytes, &offset)

@@ -192,3 +192,47 @@ extension SQLitePlaceStore {
         }
     }
 }
+
+extension SQLitePlaceStore {
+    /// Appends `count` changes given as ready rows (`PackedPlaceChanges` blobs) under the next
+    /// positions, inside the caller's write transaction: `rows` calls its argument with each row's
+    /// number of changes and blob, in order, and they must add up to `count`.
+    ///
+    /// - Returns: the position of the last change.
+    @discardableResult
+    static func appendPackedToLog(
+        count: Int, in db: Database,
+        rows: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> LogPosition {
+        guard count > 0 else { return try fetchHead(db).position }
+        let now = Date().timeIntervalSince1970
+        guard
+            let end = try Int64.fetchOne(
+                db, sql: "UPDATE change_log_head SET position = position + ?, committed_at = ? RETURNING position",
+                arguments: [count, now])
+        else { throw SQLiteStoreError.corrupt("the change log has no head row") }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO change_log (position, last_position, tx_end, committed_at, change) VALUES (?, ?, ?, ?, ?)"
+        ).sqliteStatement
+        var next = end - Int64(count) + 1
+        try rows { changes, blob in
+            guard changes > 0, next + Int64(changes) - 1 <= end else {
+                throw SQLiteStoreError.writeFailed("the import's log holds more changes than it said")
+            }
+            var status = sqlite3_bind_int64(insert, 1, next)
+            status |= sqlite3_bind_int64(insert, 2, next + Int64(changes) - 1)
+            status |= sqlite3_bind_int64(insert, 3, end)
+            status |= sqlite3_bind_double(insert, 4, now)
+            status |= sqlite3_bind_blob(insert, 5, blob.baseAddress, Int32(blob.count), transient)
+            let stepped = status == SQLITE_OK ? sqlite3_step(insert) : status
+            sqlite3_reset(insert)
+            guard stepped == SQLITE_DONE else {
+                throw SQLiteStoreError.writeFailed(
+                    "the change log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            next += Int64(changes)
+        }
+        guard next == end + 1 else { throw SQLiteStoreError.writeFailed("the import's log holds fewer changes than it said") }
+        return LogPosition(end)
+    }
+}
