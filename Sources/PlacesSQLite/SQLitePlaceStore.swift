@@ -174,6 +174,7 @@ public final class SQLitePlaceStore: PlaceStore {
                         WHERE lat IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v5: packed change log") { db in try SQLitePlaceStore.packChangeLog(db) }
         return migrator
     }()
 
