@@ -234,16 +234,17 @@ private final class StreamingImportSink: PlaceImportSink {
         defer { sqlite3_finalize(removed) }
         let imported = try prepare("SELECT change FROM temp.vicinity_import_key ORDER BY kind, id")
         defer { sqlite3_finalize(imported) }
-        try SQLitePlaceStore.appendToLog(count: removedCount + written, in: db) { offset, statement, parameter in
+        try SQLitePlaceStore.appendToLog(count: removedCount + written, in: db) { offset, bytes in
             if offset < removedCount {
                 guard sqlite3_step(removed) == SQLITE_ROW else { throw failure("the import's log") }
                 let change = ChangeCoding.encode(
                     .removePlace(kind: SQLitePlaceStore.text(removed, 0), id: SQLitePlaceStore.text(removed, 1)))
-                return bindText(statement, parameter, change)
+                bytes += change.utf8
+                return
             }
             guard sqlite3_step(imported) == SQLITE_ROW else { throw failure("the import's log") }
-            // Copied by SQLite as it is bound: the row's bytes last only until the next step.
-            return bindBytes(statement, parameter, SQLitePlaceStore.bytes(imported, 0))
+            // Copied as it is appended: the row's bytes last only until the next step.
+            bytes += SQLitePlaceStore.bytes(imported, 0)
         }
     }
 }
