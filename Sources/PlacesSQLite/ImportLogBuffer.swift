@@ -56,7 +56,8 @@ struct ImportLogBuffer {
         let stepped = status == SQLITE_OK ? sqlite3_step(raw) : status
         sqlite3_reset(raw)
         guard stepped == SQLITE_DONE else {
-            throw SQLiteStoreError.writeFailed("the import's log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            throw SQLiteStoreError.writeFailed(
+                "the import's log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
         rows += 1
         total += packed.count
@@ -81,7 +82,8 @@ struct ImportLogBuffer {
                     let count = Int(sqlite3_column_int64(raw, 0))
                     try body(
                         count,
-                        UnsafeRawBufferPointer(start: sqlite3_column_blob(raw, 1), count: Int(sqlite3_column_bytes(raw, 1))))
+                        UnsafeRawBufferPointer(
+                            start: sqlite3_column_blob(raw, 1), count: Int(sqlite3_column_bytes(raw, 1))))
                 }
             }
         }

@@ -93,7 +93,9 @@ struct PackedPlaceChanges {
             default:
                 throw SQLiteStoreError.corrupt("a change-log row holding a change tagged \(tag)")
             }
-            guard index < expected else { break }
+            guard index < expected else {
+                throw SQLiteStoreError.corrupt("a change-log row holds more changes than its \(expected) positions")
+            }
             try body(index, change)
             index += 1
         }

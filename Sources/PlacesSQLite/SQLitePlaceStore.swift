@@ -177,6 +177,7 @@ public final class SQLitePlaceStore: PlaceStore {
                         WHERE lat IS NOT NULL;
                     """)
         }
+        migrator.registerMigration("v5: packed change log") { db in try SQLitePlaceStore.packChangeLog(db) }
         migrator.registerMigration("v6: places in buckets") { db in
             // A kind's places in blobs of a few dozen (PlaceBucket): an import writes each blob
             // once and an edit rewrites one. The coordinate and id checks the place rows had are
