@@ -76,6 +76,9 @@ struct HotRequest: Sendable {
         headerFields = fields
         let query = mark.map { target[target.utf8.index(after: $0)...] } ?? ""
         guard let values = HotRequest.values(of: query) else { return nil }
+        // The decimal parameters' values as their check read them: the same `Double` as the
+        // generated decoder's `Double(_:)` of a text the check accepts (`DecimalNumber.parse`).
+        var decimals = Decimals()
         do {
             // Without `%` in the query, `values` holds the texts `QueryTextMiddleware.items` reads
             // (`+` a space in both, every pair with `=`, names as written): no second parse. With
@@ -84,7 +87,11 @@ struct HotRequest: Sendable {
             if query.utf8.contains(UInt8(ascii: "%")) {
                 try QueryTextMiddleware.check(QueryTextMiddleware.items(of: target), against: parameters)
             } else {
-                try QueryTextMiddleware.check(against: parameters) { values[$0] }
+                try QueryTextMiddleware.check(against: parameters, texts: { values[$0] }) {
+                    (parameter, text) throws(HTTPAPIError) in
+                    guard parameter.decimalValue != nil else { return try parameter.check(text: text) }
+                    decimals.note(try parameter.checkedDecimal(text: text), of: parameter.name)
+                }
             }
         } catch {
             operation = .failure(error)
@@ -95,23 +102,36 @@ struct HotRequest: Sendable {
         for name in [MinimumPositionMiddleware.minimumPositionField, MinimumPositionMiddleware.waitField] {
             if let text = fields[name], Int64(text) == nil { return nil }
         }
-        guard let decoded = HotRequest.operation(operationID, values, fields) else { return nil }
+        guard let decoded = HotRequest.operation(operationID, values, decimals, fields) else { return nil }
         operation = .success(decoded)
     }
 
     /// The operation's query and `Accept` as the generated deserializer decodes them, and its
     /// serializer's check that `application/json` is acceptable; nil when any of it would fail.
-    private static func operation(_ operationID: String, _ values: QueryPairs, _ fields: HTTPFields)
-        -> Operation?
-    {
-        let converter = HotRequest.converter
+    private static func operation(
+        _ operationID: String, _ values: QueryPairs, _ decimals: Decimals, _ fields: HTTPFields
+    ) -> Operation? {
+        // Without `Accept` the converter reads nothing (`validateAcceptIfPresent` returns at once,
+        // the defaults stand): it is not even copied then.
+        let hasAccept = fields[.accept] != nil
+        /// A decimal parameter's first value: the one its check read, else `Double(_:)`'s; nil
+        /// when the query does not name it.
+        func decimal(_ name: String) throws -> Double? {
+            guard let text = values[name]?.first else { return nil }
+            guard let value = decimals[name] ?? Double(text) else { throw Unreadable() }
+            return value
+        }
+        func requiredDecimal(_ name: String) throws -> Double {
+            guard let value = try decimal(name) else { throw Unreadable() }
+            return value
+        }
         do {
-            try converter.validateAcceptIfPresent("application/json", in: fields)
+            if hasAccept { try HotRequest.converter.validateAcceptIfPresent("application/json", in: fields) }
             switch operationID {
             case "findNearby":
                 let query = try Operations.FindNearby.Input.Query(
-                    lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
-                    radius: optional(values["radius"], { Double($0) }), kind: values["kind"]?.first,
+                    lat: requiredDecimal("lat"), lon: requiredDecimal("lon"),
+                    radius: decimal("radius"), kind: values["kind"]?.first,
                     limit: optional(values["limit"], { Int($0) }),
                     model: optional(values["model"], Components.Schemas.DistanceModelName.init(rawValue:)),
                     open: values["open"]?.first, _where: values["where"],
@@ -120,9 +140,9 @@ struct HotRequest: Sendable {
                     query, accept: try accept(in: fields, defaults: nearbyAcceptDefaults), crs: values["crs"]?.first)
             case "findNearest":
                 let query = try Operations.FindNearest.Input.Query(
-                    lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
+                    lat: requiredDecimal("lat"), lon: requiredDecimal("lon"),
                     count: optional(values["count"], { Int($0) }),
-                    maxDistance: optional(values["max_distance"], { Double($0) }), kind: values["kind"]?.first,
+                    maxDistance: decimal("max_distance"), kind: values["kind"]?.first,
                     model: optional(values["model"], Components.Schemas.DistanceModelName.init(rawValue:)),
                     open: values["open"]?.first, _where: values["where"],
                     format: optional(values["format"], Components.Schemas.ResultFormat.init(rawValue:)))
@@ -130,11 +150,11 @@ struct HotRequest: Sendable {
                     query, accept: try accept(in: fields, defaults: nearestAcceptDefaults), crs: values["crs"]?.first)
             default:
                 let query = try Operations.FindNearbyUsers.Input.Query(
-                    lat: required(values["lat"], { Double($0) }), lon: required(values["lon"], { Double($0) }),
-                    radius: optional(values["radius"], { Double($0) }), limit: optional(values["limit"], { Int($0) }))
-                if fields[.accept] != nil {
+                    lat: requiredDecimal("lat"), lon: requiredDecimal("lon"),
+                    radius: decimal("radius"), limit: optional(values["limit"], { Int($0) }))
+                if hasAccept {
                     let _: [AcceptHeaderContentType<Operations.FindNearbyUsers.AcceptableContentType>] =
-                        try converter.extractAcceptHeaderIfPresent(in: fields)
+                        try HotRequest.converter.extractAcceptHeaderIfPresent(in: fields)
                 }
                 return .nearbyUsers(query)
             }
@@ -158,119 +178,46 @@ struct HotRequest: Sendable {
         return try converter.extractAcceptHeaderIfPresent(in: fields)
     }
 
+    /// The first value of each decimal parameter as its check read it, by name: a hot query has
+    /// at most four (`lat`, `lon`, `radius` or `max_distance`), kept without an allocation and
+    /// looked up by comparing names. A fifth is not kept (its text is read again).
+    struct Decimals {
+        private var first: (name: String, value: Double)?
+        private var second: (name: String, value: Double)?
+        private var third: (name: String, value: Double)?
+        private var fourth: (name: String, value: Double)?
+
+        /// Notes `value` for `name` unless one was noted before (the first value is the one read).
+        mutating func note(_ value: Double, of name: String) {
+            guard self[name] == nil else { return }
+            if first == nil {
+                first = (name, value)
+            } else if second == nil {
+                second = (name, value)
+            } else if third == nil {
+                third = (name, value)
+            } else if fourth == nil {
+                fourth = (name, value)
+            }
+        }
+
+        /// The value noted for `name`, nil when none was.
+        subscript(name: String) -> Double? {
+            if let first, first.name == name { return first.value }
+            if let second, second.name == name { return second.value }
+            if let third, third.name == name { return third.value }
+            if let fourth, fourth.name == name { return fourth.value }
+            return nil
+        }
+    }
+
     /// Why a value cannot be read here (the request goes to the generated server).
     private struct Unreadable: Error {}
-
-    /// The first value, converted.
-    private static func required<T>(_ values: [String]?, _ convert: (String) -> T?) throws -> T {
-        guard let text = values?.first, let value = convert(text) else { throw Unreadable() }
-        return value
-    }
 
     /// The first value converted, nil when the parameter is absent.
     private static func optional<T>(_ values: [String]?, _ convert: (String) -> T?) throws -> T? {
         guard let text = values?.first else { return nil }
         guard let value = convert(text) else { throw Unreadable() }
         return value
-    }
-
-    /// The values of a query by name, each name's in order, found by comparing the name's bytes: a
-    /// query has a handful of names, all printable ASCII (`init` sends any other target to the
-    /// generated server), for which byte equality is `String` equality, and a scan of a few pairs
-    /// costs less than hashing `Substring`s into a dictionary.
-    struct QueryPairs {
-        /// The most distinct names kept: more than any hot operation takes, and few enough that
-        /// the scans stay short (a query naming more goes to the generated server).
-        static let maximumNames = 16
-        private var names: [Substring]
-        private var texts: [[String]]
-
-        /// Room for `capacity` names without growing.
-        init(capacity: Int) {
-            names = []
-            texts = []
-            names.reserveCapacity(capacity)
-            texts.reserveCapacity(capacity)
-        }
-
-        /// How many distinct names the query has.
-        var nameCount: Int { names.count }
-
-        /// The values of `name`, in order; nil when the query does not name it.
-        subscript(name: String) -> [String]? {
-            var name = name
-            return name.withUTF8 { wanted in
-                for index in names.indices where names[index].utf8.elementsEqual(wanted) { return texts[index] }
-                return nil
-            }
-        }
-
-        fileprivate mutating func append(_ text: String, to name: Substring) {
-            if let index = names.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
-                texts[index].append(text)
-            } else {
-                names.append(name)
-                texts.append([text])
-            }
-        }
-    }
-
-    /// The query's values by name, in order, decoded as the generated decoder decodes them (`+` a
-    /// space, then percent-decoding; a value that is not valid percent-encoded UTF-8 becomes
-    /// empty). Nil for a query the generated decoder refuses (a pair without `=`, an empty pair
-    /// but for one after the last `&`), whose names need decoding, or that has more than
-    /// `QueryPairs.maximumNames` names.
-    static func values(of query: Substring) -> QueryPairs? {
-        // Split on the byte `&`: for printable ASCII the same as on the `Character`, without
-        // looking for grapheme breaks.
-        var values = QueryPairs(capacity: QueryPairs.maximumNames)
-        let utf8 = query.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex {
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
-            let pair = Substring(utf8[start..<end])
-            // The next pair starts after the `&`; one after the last `&` is left out when empty.
-            start = end < utf8.endIndex ? utf8.index(after: end) : end
-            guard let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
-            let name = pair[..<equals]
-            guard !name.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
-                return nil
-            }
-            values.append(decoded(pair[pair.utf8.index(after: equals)...]), to: name)
-            if values.nameCount > QueryPairs.maximumNames { return nil }
-        }
-        return values
-    }
-
-    /// `+` as a space, `%XY` as the byte 0xXY; empty when a `%` is not followed by two hexadecimal
-    /// digits or the bytes are not UTF-8.
-    static func decoded(_ text: Substring) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
-            return String(text)
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    return ""
-                }
-                bytes.append(high << 4 | low)
-            default: bytes.append(byte)
-            }
-        }
-        return String(bytes: bytes, encoding: .utf8) ?? ""
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -75,6 +75,8 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var unflushed = false
     /// An error waiting in the queue is being passed on again from the pipeline's head.
     private var refiring = false
+    /// The connection's remote address and its IP address as text, made once (`client(of:)`).
+    private var peerText: (peer: SocketAddress, text: String?)?
 
     init(routes: HotRoutes, encoderEntry: ChannelHandlerContext? = nil) {
         self.routes = routes
@@ -166,6 +168,16 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
+    /// `peer.ipAddress`, made once a connection (a connection's remote address does not change;
+    /// the text is made by `inet_ntop` and a new `String`).
+    private func client(of peer: SocketAddress?) -> String? {
+        guard let peer else { return nil }
+        if let peerText, peerText.peer == peer { return peerText.text }
+        let text = peer.ipAddress
+        peerText = (peer, text)
+        return text
+    }
+
     private func finish() {
         finished = true
         encoderEntry = nil
@@ -182,7 +194,8 @@ final class HotRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 guard context.channel.isWritable, answeredThisTurn < Self.answersPerTurn else { break }
                 waiting.removeFirst()
                 answeredThisTurn += 1
-                send(routes.answer(request, from: context.channel.remoteAddress), for: request, context: context)
+                let peer = context.channel.remoteAddress
+                send(routes.answer(request, from: peer, client: client(of: peer)), for: request, context: context)
                 continue
             }
             waiting.removeFirst()

@@ -91,18 +91,24 @@ final class HotRoutes: Sendable {
 
     /// The answer to a request `accept` took, with the headers Hummingbird adds (`Date`,
     /// `Server`); logged as `RequestLogMiddleware` logs.
-    func answer(_ request: HotRequest, from peer: SocketAddress?) -> Answer {
-        let started = ContinuousClock.now
+    ///
+    /// - Parameters:
+    ///   - peer: the connection's remote address.
+    ///   - client: `peer`'s IP address as text (`SocketAddress.ipAddress`), which a connection
+    ///     makes once for all its requests (`HotRouteHandler`).
+    func answer(_ request: HotRequest, from peer: SocketAddress?, client: String?) -> Answer {
+        // The log's duration only: without a logger the clock is not read.
+        let started = logger == nil ? nil : ContinuousClock.now
         answered.add(1, ordering: .relaxed)
         var answer: Answer
         if let limiter, let refusal = RateLimitMiddleware.refusal(by: limiter, of: peer, at: now()) {
             answer = HotRoutes.problem(refusal, length: true)
         } else {
-            answer = served(request, client: peer?.ipAddress)
+            answer = served(request, client: client)
         }
         answer.head.headerFields[.date] = HTTPDate.now
         if let serverName { answer.head.headerFields[.server] = serverName }
-        if let logger {
+        if let logger, let started {
             RequestLogMiddleware.log(
                 to: logger, method: request.method, route: request.route, peer: peer, status: answer.head.status.code,
                 since: started)
@@ -138,16 +144,25 @@ final class HotRoutes: Sendable {
             try BearerTokenMiddleware.resolvedToken(in: field, directory: api.directory)
         }
         let operation = try request.operation.get()
-        return try RequestToken.$current.withValue(token) {
-            try RequestClient.$address.withValue(client) { try work(operation) }
+        return try HotRoutes.binding(token, to: RequestToken.$current) {
+            try HotRoutes.binding(client, to: RequestClient.$address) { try work(operation) }
         }
+    }
+
+    /// `body` with `local` bound to `value`, as `withValue` binds it; `body` alone when the
+    /// binding would change nothing (both nil: no token, no `crs`), which saves the binding's
+    /// allocation on most requests.
+    @inline(__always)
+    static func binding<R>(_ value: String?, to local: TaskLocal<String?>, _ body: () throws -> R) rethrows -> R {
+        if value == nil, local.get() == nil { return try body() }
+        return try local.withValue(value, operation: body)
     }
 
     /// The handler's work and the generated serializer's answer.
     private func work(_ operation: HotRequest.Operation) throws -> Answer {
         switch operation {
         case .nearby(let query, let accept, let crs):
-            let reply = try CompatibilityParameters.$crs.withValue(crs) {
+            let reply = try HotRoutes.binding(crs, to: CompatibilityParameters.$crs) {
                 try api.nearbyReply(query, accept: accept, byHandle: true)
             }
             switch reply {
@@ -155,7 +170,9 @@ final class HotRoutes: Sendable {
             case .list(let list): return HotRoutes.json(list.jsonBuffer(HotRoutes.allocator), vary: true, length: false)
             }
         case .nearest(let query, let accept, let crs):
-            let reply = try CompatibilityParameters.$crs.withValue(crs) { try api.nearestReply(query, accept: accept) }
+            let reply = try HotRoutes.binding(crs, to: CompatibilityParameters.$crs) {
+                try api.nearestReply(query, accept: accept)
+            }
             switch reply {
             case .seeOther(let location): return HotRoutes.seeOther(location)
             case .list(let list): return HotRoutes.json(list.jsonBuffer(HotRoutes.allocator), vary: true, length: false)

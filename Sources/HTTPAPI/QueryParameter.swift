@@ -20,21 +20,31 @@ struct QueryParameter: Sendable {
     let allowsBlanks: Bool
     /// Whether a text, as sent, is a valid value.
     private let accepts: @Sendable (String) -> Bool
+    /// For a decimal parameter (a `ValueRule<Double>`'s: `lat`, `radius`, …): the value of a text
+    /// the rule accepts, nil for one it refuses; nil for the other parameters. `HotRequest` keeps
+    /// the value it checks, instead of reading the text a second time.
+    let decimalValue: (@Sendable (String) -> Double?)?
 
     /// A parameter read by one of `Vocabulary`'s rules: its noun, range and message.
     init<Value>(
         _ name: String, _ rule: ValueRule<Value>, required: Bool = false, maximumCount: Int = 1,
         allowsBlanks: Bool = false
     ) {
+        var decimalValue: (@Sendable (String) -> Double?)?
+        if let decimal = rule as? ValueRule<Double> {
+            decimalValue = { (text: String) -> Double? in try? decimal.parse(text) }
+        }
         self.init(
             name: name, noun: rule.noun, expected: rule.expected, required: required, maximumCount: maximumCount,
-            allowsBlanks: allowsBlanks, accepts: rule.isValid)
+            allowsBlanks: allowsBlanks, accepts: rule.isValid, decimalValue: decimalValue)
     }
 
     private init(
         name: String, noun: String, expected: String, required: Bool, maximumCount: Int = 1,
-        allowsBlanks: Bool = false, accepts: @escaping @Sendable (String) -> Bool
+        allowsBlanks: Bool = false, accepts: @escaping @Sendable (String) -> Bool,
+        decimalValue: (@Sendable (String) -> Double?)? = nil
     ) {
+        self.decimalValue = decimalValue
         self.name = name
         self.noun = noun
         self.expected = expected
@@ -128,6 +138,15 @@ struct QueryParameter: Sendable {
     /// with the latitude's message instead of failing in the generated code (issue 15).
     func check(text: String) throws(HTTPAPIError) {
         guard accepts(text), allowsBlanks || !QueryParameter.hasBlankEnd(text) else { throw invalid(text) }
+    }
+
+    /// `check(text:)` of a decimal parameter (`decimalValue` not nil), returning the value the
+    /// rule read: the same test, the same error.
+    func checkedDecimal(text: String) throws(HTTPAPIError) -> Double {
+        guard let value = decimalValue?(text), allowsBlanks || !QueryParameter.hasBlankEnd(text) else {
+            throw invalid(text)
+        }
+        return value
     }
 
     /// Whether the first or the last character of `text` is whitespace (`Character.isWhitespace`,

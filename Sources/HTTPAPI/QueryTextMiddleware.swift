@@ -54,9 +54,20 @@ struct QueryTextMiddleware: ServerMiddleware {
     /// `check(_:against:)` of the values `texts` finds by name (nil for a name the query lacks),
     /// for a caller that has read the query its own way.
     static func check(against parameters: [QueryParameter], texts: (String) -> [String]?) throws(HTTPAPIError) {
+        try check(against: parameters, texts: texts) { (parameter, text) throws(HTTPAPIError) in
+            try parameter.check(text: text)
+        }
+    }
+
+    /// `check(against:texts:)` with each text checked by `checkText` (`QueryParameter.check(text:)`
+    /// or a check that keeps what it read), in the same order.
+    static func check(
+        against parameters: [QueryParameter], texts: (String) -> [String]?,
+        checkText: (QueryParameter, String) throws(HTTPAPIError) -> Void
+    ) throws(HTTPAPIError) {
         for parameter in parameters {
             if let texts = texts(parameter.name) {
-                for text in texts { try parameter.check(text: text) }
+                for text in texts { try checkText(parameter, text) }
                 // The generated decoder would take the first of a single value and drop the rest
                 // silently; a list (`where`) takes them all, up to its most.
                 guard texts.count <= parameter.maximumCount else { throw parameter.repeated(texts.count) }

@@ -90,16 +90,21 @@ enum QueryValues {
         format: Components.Schemas.ResultFormat?, accept: [AcceptHeaderContentType<T>]
     ) -> Bool {
         if let format { return format == .geojson }
-        let ranked = accept.enumerated().sorted {
-            ($0.element.quality.doubleValue, -$0.offset) > ($1.element.quality.doubleValue, -$1.offset)
-        }
-        for entry in ranked where entry.element.quality.doubleValue > 0 {
-            switch entry.element.contentType.rawValue {
-            case "application/geo+json": return true
-            case "application/json": return false
+        // The first of the highest quality among the two types (later ones of the same quality
+        // rank below it): one pass, no sorted copy.
+        var best: (quality: Double, geoJSON: Bool)?
+        for entry in accept {
+            let quality = entry.quality.doubleValue
+            guard quality > 0 else { continue }
+            let geoJSON: Bool
+            switch entry.contentType.rawValue {
+            case "application/geo+json": geoJSON = true
+            case "application/json": geoJSON = false
             default: continue
             }
+            if let best, best.quality >= quality { continue }
+            best = (quality, geoJSON)
         }
-        return false
+        return best?.geoJSON ?? false
     }
 }

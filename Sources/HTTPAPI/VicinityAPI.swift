@@ -48,7 +48,9 @@ public struct VicinityAPI: Sendable {
     ///
     /// - Throws: `.places(.invalidToken)` for a token that names no one (401, also on reads).
     func principal() throws(HTTPAPIError) -> Principal {
-        let token = RequestToken.current
+        // No token (or an empty one) is the anonymous principal whatever the directory holds
+        // (`PlaceDirectory.principal(presenting:)`): no read lock taken for it.
+        guard let token = RequestToken.current, !token.isEmpty else { return .anonymous }
         return try read { directory throws(PlacesError) in try directory.principal(presenting: token) }
     }
 

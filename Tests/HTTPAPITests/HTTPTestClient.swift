@@ -60,6 +60,27 @@ final class HTTPTestClient: @unchecked Sendable {
         }
     }
 
+    /// Sends `request` again and again, each after the last answer, for `duration`; the answers'
+    /// statuses, in order. The whole loop runs on the client's dispatch thread, so the pace of
+    /// the requests does not hang on the test's concurrency pool, which a full parallel run can
+    /// keep busy for seconds between two awaits (a pause longer than a server's idle timeout
+    /// closes the connection in the middle of the loop).
+    func exchangeRepeatedly(_ request: Request, for duration: Duration) async throws -> [Int] {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(
+                    with: Result {
+                        let started = ContinuousClock.now
+                        var statuses: [Int] = []
+                        while ContinuousClock.now - started < duration {
+                            statuses.append(try self.blockingExchange(request, reconnect: true).status)
+                        }
+                        return statuses
+                    })
+            }
+        }
+    }
+
     enum Failure: Error { case connect, closed, malformed(String) }
 
     private func blockingExchange(_ request: Request, reconnect: Bool) throws -> Response {

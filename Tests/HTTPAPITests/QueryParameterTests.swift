@@ -35,4 +35,59 @@ import Testing
             }
         }
     }
+
+    /// `HotRequest` keeps the value a decimal parameter's check read instead of `Double(_:)` of
+    /// the text, which the generated decoder uses: for every text the check accepts they must be
+    /// the same `Double`, bit for bit.
+    @Test func aCheckedDecimalIsTheGeneratedDecodersDouble() throws {
+        var texts = [
+            "41.088154", "41.308095327014605", "28.90500860848254", "-0", "0", "+41.088", "41.", ".5", "4.1088154e1",
+            "2.9e1", "1e3", "250.5", "90", "-90", "-89.99999999999999999", "0.1", "0.30000000000000004",
+            "179.99999999999999", "1E2", "00012.5", "1e-5", "12345678901234567890e-18", "nan", "0x10", " 41", "",
+        ]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let digits = Int.random(in: 1...22, using: &random)
+            var text = Bool.random(using: &random) ? "-" : ""
+            text += String(Int.random(in: 0...179, using: &random)) + "."
+            for _ in 0..<digits { text += String(Int.random(in: 0...9, using: &random)) }
+            texts.append(text)
+        }
+        var differing: [String] = []
+        for parameter in [QueryParameter.latitude("lat"), .longitude("lon"), .radius, .maxDistance] {
+            #expect(parameter.decimalValue != nil, "\(parameter.name)")
+            for text in texts {
+                let plain = (try? parameter.check(text: text)) != nil
+                guard let value = try? parameter.checkedDecimal(text: text) else {
+                    // A refused text: refused by the plain check too.
+                    if plain { differing.append("\(parameter.name)=\(text): refused, accepted by the check") }
+                    continue
+                }
+                guard plain, let decoded = Double(text), value.bitPattern == decoded.bitPattern else {
+                    differing.append("\(parameter.name)=\(text): \(value) against \(String(describing: Double(text)))")
+                    continue
+                }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5))")
+        #expect(QueryParameter.limit.decimalValue == nil)
+        #expect(QueryParameter.kind.decimalValue == nil)
+    }
+
+    /// The values `HotRequest` keeps by name: the first noted for each, up to four names.
+    @Test func decimalsKeepTheFirstValueOfEachName() {
+        var decimals = HotRequest.Decimals()
+        #expect(decimals["lat"] == nil)
+        decimals.note(1, of: "lat")
+        decimals.note(2, of: "lon")
+        decimals.note(3, of: "lat")
+        decimals.note(4, of: "radius")
+        decimals.note(5, of: "max_distance")
+        decimals.note(6, of: "fifth")
+        #expect(decimals["lat"] == 1)
+        #expect(decimals["lon"] == 2)
+        #expect(decimals["radius"] == 4)
+        #expect(decimals["max_distance"] == 5)
+        #expect(decimals["fifth"] == nil)
+    }
 }
