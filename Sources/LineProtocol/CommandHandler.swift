@@ -272,7 +272,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var keys = Set<String>()
         while commands.count < queue.count, commands.count < CommandHandler.maximumGroup {
             let request = queue[commands.count]
-            guard let first = request.arguments.first, first.readableBytes <= 16,
+            guard let first = request.arguments.first, CommandHandler.mayBeGroupable(first),
                 let name = first.getString(at: first.readerIndex, length: first.readableBytes),
                 LineService.groupableWrites.contains(name.uppercased()),
                 let arguments = CommandHandler.strings(request.arguments),
@@ -284,6 +284,19 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard commands.count > 1 else { return nil }
         queue.removeFirst(commands.count)
         return commands
+    }
+
+    /// Whether a command name may be one of `LineService.groupableWrites`, from its length and
+    /// first letter alone: false for the reads that come in pipelines (GEOSEARCH, NEARBY, PING, …),
+    /// which then need no text made of their name.
+    static func mayBeGroupable(_ name: ByteBuffer) -> Bool {
+        guard let first = name.getInteger(at: name.readerIndex, as: UInt8.self) else { return false }
+        switch (ASCII.lowercased(first), name.readableBytes) {
+        case (UInt8(ascii: "g"), 6), (UInt8(ascii: "z"), 4), (UInt8(ascii: "p"), 9), (UInt8(ascii: "u"), 8...15):
+            return true
+        default:
+            return false
+        }
     }
 
     private func finishGroup(_ replies: [RESPReply], context: ChannelHandlerContext, resume: Bool) {
@@ -370,9 +383,11 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var strings: [String] = []
         strings.reserveCapacity(arguments.count)
         for argument in arguments {
-            guard let text = argument.getString(at: argument.readerIndex, length: argument.readableBytes),
-                text.utf8.elementsEqual(argument.readableBytesView)
-            else { return nil }
+            // Checked and copied in one pass over the bytes.
+            let text = argument.withUnsafeReadableBytes { raw in
+                raw.withMemoryRebound(to: UInt8.self) { String(validating: $0, as: UTF8.self) }
+            }
+            guard let text else { return nil }
             strings.append(text)
         }
         return strings

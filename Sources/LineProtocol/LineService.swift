@@ -26,6 +26,30 @@ public final class LineService: Sendable {
     /// The table's entries of the commands `execute` runs, by upper-case name, for the central
     /// arity check (the table also describes commands this service does not run).
     static let runnable: [String: CommandDescription] = CommandTable.byName.filter { commandNames.contains($0.key) }
+    /// `runnable` as the checks of every command read it: each entry behind one reference, so
+    /// that a lookup retains one object rather than each of a description's fields.
+    static let checks: [String: CommandCheck] = runnable.mapValues(CommandCheck.init)
+
+    /// What `execute` checks of a command before running it: its arity, its name, whether it is
+    /// an admin command (not shown to monitors), and the same of its subcommands by name.
+    final class CommandCheck: Sendable {
+        /// Lower case; `container|sub` for a subcommand.
+        let name: String
+        let arity: Int
+        let isAdmin: Bool
+        let subcommands: [String: CommandCheck]
+
+        init(_ description: CommandDescription) {
+            name = description.name
+            arity = description.arity
+            isAdmin = description.flags.contains("admin")
+            subcommands = Dictionary(
+                description.subcommands.map { ($0.name, CommandCheck($0)) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// `CommandDescription.accepts(wordCount:)`.
+        func accepts(wordCount count: Int) -> Bool { arity >= 0 ? count == arity : count >= -arity }
+    }
 
     public init(directory: DurableDirectory) {
         self.directory = directory
@@ -83,12 +107,12 @@ public final class LineService: Sendable {
         let counters = statistics.counters(for: upperName)
         let statistics = self.statistics
         let slowLog = self.slowLog
-        var described: CommandDescription?
-        if let entry = LineService.runnable[upperName] {
+        var described: CommandCheck?
+        if let entry = LineService.checks[upperName] {
             described = entry
             if !entry.subcommands.isEmpty, arguments.count >= 2 {
                 let subName = entry.name + "|" + arguments[1].lowercased()
-                guard let sub = entry.subcommands.first(where: { $0.name == subName }) else {
+                guard let sub = entry.subcommands[subName] else {
                     var refused = session
                     refused.transaction?.failed = true
                     completion(.error(LineService.unknownSubcommand(arguments[1], of: upperName)), refused)
@@ -115,7 +139,7 @@ public final class LineService: Sendable {
             completion(.error(line), running)
             return
         }
-        if let described, clients.isMonitored, !described.flags.contains("admin") {
+        if let described, clients.isMonitored, !described.isAdmin {
             feedMonitors(arguments, session)
         }
         session.record?.begin(described?.name ?? upperName.lowercased())

@@ -88,13 +88,14 @@ public enum FixedDecimal {
             let shift = value.isNormal ? 52 - Int(value.exponent) : 1074
             let product = UInt128(significand) * UInt128(power)
             if shift == 0 {
-                scaled = UInt64(product)
+                scaled = UInt64(truncatingIfNeeded: product)
             } else if shift < 128 {
-                let quotient = product >> shift
-                let remainder = product & ((1 << shift) - 1)
-                let half = UInt128(1) << (shift - 1)
+                // Masking shifts: the shift is known to be in range, so no checks of it.
+                let quotient = product &>> shift
+                let remainder = product & ((1 &<< shift) &- 1)
+                let half = UInt128(1) &<< (shift - 1)
                 let roundsUp = remainder > half || (remainder == half && quotient & 1 == 1)
-                scaled = UInt64(quotient) + (roundsUp ? 1 : 0)
+                scaled = UInt64(truncatingIfNeeded: quotient) &+ (roundsUp ? 1 : 0)
             }
         }
         let negative = value.sign == .minus
@@ -103,11 +104,16 @@ public enum FixedDecimal {
             out[end] = UInt8(ascii: "-")
             end += 1
         }
-        end += writeDecimal(scaled / power, to: out + end)
+        // Coordinates' 17 decimals divide by a constant: a multiplication, not a division.
+        let (whole, fraction) =
+            fractionDigits == 17
+            ? scaled.quotientAndRemainder(dividingBy: 100_000_000_000_000_000)
+            : scaled.quotientAndRemainder(dividingBy: power)
+        end += writeDecimal(whole, to: out + end)
         if fractionDigits > 0 {
             out[end] = UInt8(ascii: ".")
             end += 1
-            writeDigits(scaled % power, count: fractionDigits, to: out + end)
+            writeDigits(fraction, count: fractionDigits, to: out + end)
             end += fractionDigits
             if trimmingZeros {
                 while out[end - 1] == UInt8(ascii: "0") { end -= 1 }

@@ -7,6 +7,14 @@ extension RedisGeoSearch {
         _ candidates: [Double], centres: [(longitude: Double, latitude: Double)], estimating: Bool
     ) -> (found: [RedisGeoHit], cells: [Int], repeated: Bool) {
         let ranges = scannedRanges
+        // Unless a cell is scanned twice, the cells do not overlap: the first holding a candidate
+        // is the only one.
+        let disjoint = ranges.indices.allSatisfy { first in
+            ranges.indices.allSatisfy { second in
+                first == second || ranges[first].maximum <= ranges[second].minimum
+                    || ranges[second].maximum <= ranges[first].minimum
+            }
+        }
         var found: [RedisGeoHit] = []
         var cellOfHit: [Int] = []
         var repeated = false
@@ -64,6 +72,7 @@ extension RedisGeoSearch {
                 if found.last?.position == position { repeated = true }
                 found.append(inside)
                 cellOfHit.append(cell)
+                if disjoint { break }
             }
         }
         return (found, cellOfHit, repeated)

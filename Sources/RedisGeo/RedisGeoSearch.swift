@@ -156,13 +156,19 @@ public struct RedisGeoSearch: Sendable, Hashable {
         // Redis sorts the whole reply with a stable merge sort (equal distances stay in scan order)
         // unless COUNT cuts it, and its partial sort is not stable.
         let stable = !repeated && (limit == 0 || found.count <= limit)
-        if sortOrder != .unsorted && !any,
-            let sorted = Self.sortedIfDistinct(
+        if sortOrder != .unsorted && !any {
+            if limit != 0, found.count > limit, found.count <= PackedDistanceSort.maximumCount {
+                // COUNT cuts the reply: only the first `limit` need ordering.
+                if let first = Self.firstIfDistinct(found, count: limit, descending: sortOrder == .descending) {
+                    return first
+                }
+            } else if let sorted = Self.sortedIfDistinct(
                 found, descending: sortOrder == .descending, samePlaceTies: stable, membersPrecede: membersPrecede)
-        {
-            found = sorted
-            if limit != 0, found.count > limit { found.removeSubrange(limit...) }
-            return found
+            {
+                found = sorted
+                if limit != 0, found.count > limit { found.removeSubrange(limit...) }
+                return found
+            }
         }
         // Redis's own sorts decide ties below: they compare the exact distances.
         if sortOrder != .unsorted {
@@ -260,6 +266,50 @@ public struct RedisGeoSearch: Sendable, Hashable {
             order[run].sort { membersPrecede(hits[$0].position, hits[$1].position) }
         }
         return order.map { hits[$0] }
+    }
+
+    /// The `count` nearest hits (farthest when descending) in order, fewer than the hits, when
+    /// their distances differ from each other and from every other hit's by more than their
+    /// errors (and none is NaN): then they are exactly what Redis's partial sort puts first, in
+    /// its order, whatever ties the other hits hold. Nil otherwise.
+    ///
+    /// Redis's partial quicksort is not stable but sorts the wanted positions correctly: with the
+    /// first `count` distances strictly apart from each other and from the rest, those positions
+    /// can hold nothing else.
+    static func firstIfDistinct(_ hits: [RedisGeoHit], count: Int, descending: Bool) -> [RedisGeoHit]? {
+        guard count > 0, count < hits.count else { return nil }
+        let distances = hits.map(\.distanceMeters)
+        guard
+            let order = distances.withUnsafeBufferPointer({
+                PackedDistanceSort.first(count, of: $0, descending: descending)
+            }), let last = order.last
+        else { return nil }
+        return hits.withUnsafeBufferPointer { hits -> [RedisGeoHit]? in
+            for index in order.indices.dropFirst() {
+                let previous = hits[order[index - 1]]
+                let next = hits[order[index]]
+                let nearer = descending ? next : previous
+                let farther = descending ? previous : next
+                guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
+                else { return nil }
+            }
+            var chosen = [Bool](repeating: false, count: hits.count)
+            for index in order { chosen[index] = true }
+            // The last one chosen against every hit left out; the comparisons fail for NaN.
+            let edge = hits[last]
+            if descending {
+                let bound = edge.distanceMeters - edge.distanceError
+                for index in hits.indices where !chosen[index] {
+                    guard bound > hits[index].distanceMeters + hits[index].distanceError else { return nil }
+                }
+            } else {
+                let bound = edge.distanceMeters + edge.distanceError
+                for index in hits.indices where !chosen[index] {
+                    guard hits[index].distanceMeters - hits[index].distanceError > bound else { return nil }
+                }
+            }
+            return order.map { hits[$0] }
+        }
     }
 
     /// `sortedIfDistinct` for what `PackedDistanceSort` does not take (negative or infinite

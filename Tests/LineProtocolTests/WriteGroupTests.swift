@@ -8,6 +8,19 @@ import Testing
 /// Pipelined writes already queued on one connection run together: they share commits, replies
 /// stay in request order and go out once the writes are stored.
 @Suite(.timeLimit(.minutes(1))) struct WriteGroupTests {
+    /// The quick test on a name's bytes lets every groupable write through, in any case, and
+    /// keeps the pipelined reads out.
+    @Test func groupableNamesPassTheQuickTest() {
+        for name in LineService.groupableWrites {
+            for spelling in [name, name.lowercased()] {
+                #expect(CommandHandler.mayBeGroupable(ByteBuffer(string: spelling)), "\(spelling)")
+            }
+        }
+        for name in ["GEOSEARCH", "geosearch", "NEARBY", "PING", "GEORADIUS_RO", "GET", "", "ZCARD"] {
+            #expect(!CommandHandler.mayBeGroupable(ByteBuffer(string: name)), "\(name)")
+        }
+    }
+
     @Test func queuedWritesShareOneCommitAndKeepTheirOrder() async throws {
         let connection = try await TransactionTests.connect()
         defer { connection.directory.close() }
