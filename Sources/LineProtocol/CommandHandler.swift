@@ -383,9 +383,14 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var strings: [String] = []
         strings.reserveCapacity(arguments.count)
         for argument in arguments {
-            // Checked and copied in one pass over the bytes.
+            // Decoded with repair, then kept only if its bytes come back unchanged (valid UTF-8);
+            // `String(validating:as:)` would do both at once but is generic code, slow per call,
+            // and needs macOS 15.
             let text = argument.withUnsafeReadableBytes { raw in
-                raw.withMemoryRebound(to: UInt8.self) { String(validating: $0, as: UTF8.self) }
+                raw.withMemoryRebound(to: UInt8.self) { bytes -> String? in
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    return text.utf8.count == bytes.count && text.utf8.elementsEqual(bytes) ? text : nil
+                }
             }
             guard let text else { return nil }
             strings.append(text)

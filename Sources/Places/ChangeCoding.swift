@@ -76,22 +76,6 @@ public enum ChangeCoding {
         }
     }
 
-    /// Appends `encode(.putPlace(…))`'s UTF-8 bytes for a place without attributes whose kind, id
-    /// and name are given as UTF-8 bytes.
-    public static func appendPutPlace(
-        kind: UnsafeBufferPointer<UInt8>, id: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>,
-        latitude: Double, longitude: Double, to bytes: inout [UInt8]
-    ) {
-        bytes.append(UInt8(ascii: "P"))
-        appendField(kind, to: &bytes)
-        appendField(id, to: &bytes)
-        appendField(name, to: &bytes)
-        bytes.append(0x09)
-        bytes += NumberText.plain(latitude).utf8
-        bytes.append(0x09)
-        bytes += NumberText.plain(longitude).utf8
-    }
-
     private static func appendField(_ field: String, to bytes: inout [UInt8]) {
         var field = field
         field.withUTF8 { appendField($0, to: &bytes) }

@@ -19,7 +19,9 @@ final class BucketImport {
     private let db: Database
     private let logging: Bool
     private var kinds: [KindImport] = []
-    private var kindIndex: [String: Int] = [:]
+    /// The kinds by their exact bytes, as the store keeps them apart (two spellings of one kind
+    /// that `String` holds equal must not share a record).
+    private var kindIndex: [[UInt8]: Int] = [:]
     private var files: [String] = []
     private var fileIndex: [String: Int] = [:]
     /// The file of the last origin coded and its number: a piece's origins all name one file.
@@ -77,13 +79,14 @@ final class BucketImport {
     }
 
     /// Whether `kind` is replaced.
-    func isReplaced(_ kind: String) -> Bool { kindIndex[kind].map { kinds[$0].replaced } ?? false }
+    func isReplaced(_ kind: String) -> Bool { kindIndex[Array(kind.utf8)].map { kinds[$0].replaced } ?? false }
 
     private func state(of kind: String) throws -> Int {
-        if let index = kindIndex[kind] { return index }
+        let key = Array(kind.utf8)
+        if let index = kindIndex[key] { return index }
         let stored = try SQLitePlaceStore.storedKind(db, kind)
         kinds.append(KindImport(name: kind, stored: stored, seed: stored?.seed ?? UInt64.random(in: .min ... .max)))
-        kindIndex[kind] = kinds.count - 1
+        kindIndex[key] = kinds.count - 1
         return kinds.count - 1
     }
 
@@ -103,12 +106,13 @@ final class BucketImport {
         var last: (name: String, index: Int)?
         for (offset, place) in places.enumerated() {
             let kind: Int
-            if let last, last.name == place.kind {
+            if let last, last.name.utf8.elementsEqual(place.kind.utf8) {
                 kind = last.index
             } else {
                 kind = try state(of: place.kind)
                 last = (place.kind, kind)
             }
+            try SQLitePlaceStore.checkStorable(place)
             var id = place.id
             let seed = kinds[kind].seed
             let order = PlaceBucket.orderKey(id.withUTF8 { PlaceBucket.hash($0, seed: seed) })

@@ -4,7 +4,8 @@ import GRDBSQLite
 import Places
 
 /// The change-log rows of an import, made while the merge runs (binary, `PackedPlaceChanges`: a
-/// row of up to `changesPerRow` changes to places of one kind) and kept on a temporary table until
+/// row of up to `changesPerRow` changes to places of one kind, cut after
+/// `SQLitePlaceStore.bytesPerRow` bytes) and kept on a temporary table until
 /// their number is known at its end, then appended to the log in order.
 struct ImportLogBuffer {
     private let db: Database
@@ -33,14 +34,19 @@ struct ImportLogBuffer {
     mutating func add(removing id: UnsafeBufferPointer<UInt8>) throws {
         guard enabled else { return }
         packed.appendRemove(id: id)
-        if packed.count == Self.changesPerRow { try flush() }
+        if isFull { try flush() }
     }
 
     /// Adds the storing of a place of the current kind.
     mutating func add(putting entry: MergedEntry) throws {
         guard enabled else { return }
         packed.appendPut(entry: UnsafeRawBufferPointer(entry.raw))
-        if packed.count == Self.changesPerRow { try flush() }
+        if isFull { try flush() }
+    }
+
+    /// Whether the row holds as many changes, or as many bytes, as a log row takes.
+    private var isFull: Bool {
+        packed.count == Self.changesPerRow || packed.bytes.count >= SQLitePlaceStore.bytesPerRow
     }
 
     private mutating func flush() throws {

@@ -48,9 +48,6 @@ struct PackedPlaceChanges {
         count += 1
     }
 
-    /// Whether a row's value is such a blob.
-    static func isPacked(_ value: UnsafeRawBufferPointer) -> Bool { value.first == format }
-
     /// Calls `body` with each change a blob holds, in order, with its offset.
     ///
     /// - Parameter expected: the number of changes the row must hold.

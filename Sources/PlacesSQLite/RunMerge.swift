@@ -251,6 +251,9 @@ final class OldBuckets {
     private(set) var entry: BucketEntry?
     /// The order key of `entry`.
     private(set) var order: UInt64?
+    /// Places read so far, and the id of the last.
+    private var read = 0
+    private var lastID: [UInt8] = []
 
     init(db: Database, kind: StoredKind) throws {
         self.db = db
@@ -263,8 +266,17 @@ final class OldBuckets {
     func advance() throws {
         while true {
             if let next = try reader?.next() {
-                entry = next
-                order = PlaceBucket.orderKey(PlaceBucket.hash(next.id, seed: kind.seed))
+                let nextOrder = PlaceBucket.orderKey(PlaceBucket.hash(next.id, seed: kind.seed))
+                // In order, or the removals logged beside the merge would be wrong. (The last id is
+                // a copy: the bucket it was read from may have been replaced since.)
+                if let order, !(order < nextOrder || (order == nextOrder && lastID.lexicographicallyPrecedes(next.id)))
+                {
+                    throw SQLiteStoreError.corrupt("kind \"\(kind.name)\" holds places out of order")
+                }
+                (entry, order) = (next, nextOrder)
+                lastID.removeAll(keepingCapacity: true)
+                lastID.append(contentsOf: next.id)
+                read += 1
                 return
             }
             let statement = try db.cachedStatement(
@@ -273,6 +285,9 @@ final class OldBuckets {
             let raw = statement.sqliteStatement
             defer { sqlite3_reset(raw) }
             guard sqlite3_step(raw) == SQLITE_ROW else {
+                guard read == kind.count else {
+                    throw SQLiteStoreError.corrupt("kind \"\(kind.name)\" holds \(read) places, not \(kind.count)")
+                }
                 (entry, order, reader) = (nil, nil, nil)
                 return
             }

@@ -102,6 +102,17 @@ extension SQLitePlaceStore {
         }
     }
 
+    /// Refuses a place the buckets must not hold, whatever path it came by (the checks the place
+    /// table's columns made): an empty id, or a coordinate out of range.
+    static func checkStorable(_ place: Place) throws(SQLiteStoreError) {
+        let (latitude, longitude) = (place.coordinate.latitude, place.coordinate.longitude)
+        guard !place.id.isEmpty, !place.kind.isEmpty, (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else {
+            throw .writeFailed(
+                "place \"\(place.id)\" of kind \"\(place.kind)\" at \(latitude), \(longitude) cannot be stored")
+        }
+    }
+
     /// A place's bytes in a bucket.
     static func entryBytes(_ place: Place) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -152,6 +163,7 @@ extension SQLitePlaceStore {
     ///
     /// - Returns: whether a place of that kind and id was stored before (and is now replaced).
     static func putPlace(_ place: Place, in db: Database) throws -> Bool {
+        try checkStorable(place)
         var kind = try storedKind(db, place.kind) ?? newKind(db, place.kind)
         var id = place.id
         let existed = try id.withUTF8 { id in try rewriteBucket(db, kind: kind, id: id, with: entryBytes(place)) }

@@ -20,7 +20,7 @@ extension SQLitePlaceStore: BulkPlaceStore {
     ) throws(SQLiteStoreError) {
         try bulkWrite { db in
             let importer = try BucketImport(db: db, logging: true, memoryBudget: importMemoryBudget.withLock { $0 })
-            for kind in replacingKinds.sorted() { try importer.replace(kind: kind) }
+            for kind in Set(replacingKinds.map(PlaceDirectory.composed)).sorted() { try importer.replace(kind: kind) }
             try importer.add(batch.places, origins: nil)
             _ = try importer.finish()
             try importer.drop()

@@ -23,7 +23,10 @@ extension SQLitePlaceStore {
             try bulkWrite { db in
                 let importer = try BucketImport(db: db, logging: true, memoryBudget: importMemoryBudget.withLock { $0 })
                 let sink = BucketImportSink(importer: importer, replacingEveryKind: replacingEveryKindWritten)
-                for kind in replacingKinds.sorted() { try importer.replace(kind: kind) }
+                // Kinds are stored composed (`PlaceDirectory.checked`): so is a kind to replace.
+                for kind in Set(replacingKinds.map(PlaceDirectory.composed)).sorted() {
+                    try importer.replace(kind: kind)
+                }
                 do {
                     try body(sink)
                 } catch {
@@ -58,7 +61,7 @@ private final class BucketImportSink: PlaceImportSink {
         precondition(!finished, "a piece written after the import's end")
         precondition(origins.count == batch.places.count, "one origin per place")
         if replacingEveryKind {
-            for place in batch.places where place.kind != lastReplaced {
+            for place in batch.places where !(lastReplaced?.utf8.elementsEqual(place.kind.utf8) ?? false) {
                 if !importer.isReplaced(place.kind) { try importer.replace(kind: place.kind) }
                 lastReplaced = place.kind
             }

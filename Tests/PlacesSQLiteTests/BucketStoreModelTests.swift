@@ -178,6 +178,53 @@ import Testing
         #expect(!tables.contains("place"))
         #expect(tables.contains("place_bucket"))
     }
+
+    /// A kind to replace given in another spelling (decomposed) replaces the stored kind, which is
+    /// kept composed: one kind, loadable, holding only the import's places.
+    @Test func aReplacedKindSpelledDecomposedReplacesTheStoredKind() throws {
+        let store = try SQLitePlaceStore(path: try SQLitePlaceStoreTests.temporaryDatabase())
+        var generator = SeededGenerator(seed: 4)
+        let composed = "caf\u{E9}"
+        var old = PlaceImport()
+        for number in 0..<300 { try old.add(try Self.place("o\(number)", kind: composed, &generator)) }
+        try store.store(old, replacingKinds: [], progress: nil)
+        try store.storeStreaming(replacingKinds: ["cafe\u{301}"], replacingEveryKindWritten: false, progress: nil) {
+            sink in
+            var piece = PlaceImport()
+            for number in 0..<20 { try piece.add(try Self.place("n\(number)", kind: composed, &generator)) }
+            _ = try sink.write(
+                piece, origins: (0..<20).map { Places.SourceLocation(file: "f", position: .line($0 + 2)) })
+        }
+        #expect(try store.places().map(\.id).sorted() == (0..<20).map { "n\($0)" }.sorted())
+        #expect(try store.loadSnapshot().directory.places.count(kind: composed) == 20)
+    }
+
+    /// Rows of two spellings of one kind (stored before kinds were composed) stay two kinds of
+    /// their own bytes when moved into buckets: no place is lost.
+    @Test func twoSpellingsOfAKindMoveIntoBucketsApart() throws {
+        let path = try SQLitePlaceStoreTests.temporaryDatabase()
+        let queue = try DatabaseQueue(path: path)
+        try SQLitePlaceStore.migrator.migrate(queue, upTo: "v4: people's privacy")
+        try queue.write { db in
+            for (kind, id) in [
+                ("caf\u{E9}", "a"), ("caf\u{E9}", "same"), ("cafe\u{301}", "b"), ("cafe\u{301}", "same"),
+            ] {
+                try db.execute(
+                    sql: "INSERT INTO place (kind, id, name, lat, lon) VALUES (?, ?, 'N', 1, 2)", arguments: [kind, id])
+            }
+        }
+        try queue.close()
+        let places = try SQLitePlaceStore(path: path).places()
+        #expect(places.count == 4)
+        #expect(Set(places.map { Array($0.kind.utf8) }).count == 2)
+    }
+
+    @Test func aPlaceWithoutAnIdIsRefused() throws {
+        let store = try SQLitePlaceStore(path: try SQLitePlaceStoreTests.temporaryDatabase())
+        let place = Place(id: "", kind: "pharmacy", name: "N", coordinate: try Coordinate(latitude: 1, longitude: 2))
+        #expect(throws: SQLiteStoreError.self) { try store.upsert([place]) }
+        #expect(try store.places().isEmpty)
+    }
 }
 
 /// SplitMix64: a repeatable random sequence for a seed.
