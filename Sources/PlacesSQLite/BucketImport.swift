@@ -62,15 +62,13 @@ final class BucketImport {
         try db.execute(
             sql: """
                 DROP TABLE IF EXISTS temp.vicinity_import_chunk;
-                DROP TABLE IF EXISTS temp.vicinity_import_log;
                 CREATE TEMP TABLE vicinity_import_chunk (key INTEGER PRIMARY KEY, data BLOB NOT NULL);
-                CREATE TEMP TABLE vicinity_import_log (key INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL);
                 """)
     }
 
     /// Drops the temporary tables.
     func drop() throws {
-        try db.execute(sql: "DROP TABLE temp.vicinity_import_chunk; DROP TABLE temp.vicinity_import_log")
+        try db.execute(sql: "DROP TABLE temp.vicinity_import_chunk")
     }
 
     /// Marks a kind as replaced: its stored places that the import does not put back are removed.
@@ -266,7 +264,7 @@ final class BucketImport {
     /// - Returns: the places left out as repeats, in reading order.
     func finish() throws -> [PlaceRepeat] {
         var repeats: [(sequence: Int, value: PlaceRepeat)] = []
-        var log = ImportLogBuffer(db: db, enabled: logging)
+        var log = ImportLogBuffer(db: db, store: store, enabled: logging)
         let order = kinds.indices.sorted { kinds[$0].name.utf8.lexicographicallyPrecedes(kinds[$1].name.utf8) }
         for index in order {
             let kind = kinds[index]

@@ -5,11 +5,16 @@ import Places
 
 /// The change-log rows of an import, made while the merge runs (binary, `PackedPlaceChanges`: a
 /// row of up to `changesPerRow` changes to places of one kind, cut after
-/// `SQLitePlaceStore.bytesPerRow` bytes) and kept on a temporary table until
-/// their number is known at its end, then appended to the log in order.
+/// `SQLitePlaceStore.bytesPerRow` bytes) and kept with the import's sorted places (in memory up to
+/// its budget, then on disk) until their number is known at its end, then appended to the log in
+/// order.
 struct ImportLogBuffer {
     private let db: Database
+    /// Where the rows wait: the import's chunk store, under negative keys (-1 for the first).
+    private let store: ChunkStore
     private let enabled: Bool
+    /// The number of changes of each row.
+    private var counts: [Int] = []
     private var packed = PackedPlaceChanges(kind: UnsafeBufferPointer(start: nil, count: 0))
     private var kind: [UInt8] = []
     private var rows = 0
@@ -17,8 +22,9 @@ struct ImportLogBuffer {
     /// The most changes a row holds.
     static let changesPerRow = 4_096
 
-    init(db: Database, enabled: Bool) {
+    init(db: Database, store: ChunkStore, enabled: Bool) {
         self.db = db
+        self.store = store
         self.enabled = enabled
     }
 
@@ -51,20 +57,8 @@ struct ImportLogBuffer {
 
     private mutating func flush() throws {
         guard packed.count > 0 else { return }
-        let statement = try db.cachedStatement(
-            sql: "INSERT INTO temp.vicinity_import_log (key, count, data) VALUES (?, ?, ?)")
-        let raw = statement.sqliteStatement
-        var status = sqlite3_bind_int64(raw, 1, Int64(rows))
-        status |= sqlite3_bind_int64(raw, 2, Int64(packed.count))
-        status |= packed.bytes.withUnsafeBytes {
-            sqlite3_bind_blob(raw, 3, $0.baseAddress, Int32($0.count), transient)
-        }
-        let stepped = status == SQLITE_OK ? sqlite3_step(raw) : status
-        sqlite3_reset(raw)
-        guard stepped == SQLITE_DONE else {
-            throw SQLiteStoreError.writeFailed(
-                "the import's log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
+        try store.put(packed.bytes, key: -Int64(rows) - 1)
+        counts.append(packed.count)
         rows += 1
         total += packed.count
         kind.withUnsafeBufferPointer { packed.start(kind: $0) }
@@ -75,22 +69,12 @@ struct ImportLogBuffer {
         guard enabled else { return }
         try flush()
         guard total > 0 else { return }
-        let statement = try db.makeStatement(sql: "SELECT count, data FROM temp.vicinity_import_log ORDER BY key")
-        let raw = statement.sqliteStatement
-        try withExtendedLifetime(statement) {
-            try SQLitePlaceStore.appendPackedToLog(count: total, in: db) { body in
-                while true {
-                    let status = sqlite3_step(raw)
-                    if status == SQLITE_DONE { return }
-                    guard status == SQLITE_ROW else {
-                        throw SQLiteStoreError.writeFailed(String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                    }
-                    let count = Int(sqlite3_column_int64(raw, 0))
-                    try body(
-                        count,
-                        UnsafeRawBufferPointer(
-                            start: sqlite3_column_blob(raw, 1), count: Int(sqlite3_column_bytes(raw, 1))))
-                }
+        let (store, counts) = (self.store, self.counts)
+        var data = OwnedBytes()
+        try SQLitePlaceStore.appendPackedToLog(count: total, in: db) { body in
+            for (row, count) in counts.enumerated() {
+                data = try store.get(-Int64(row) - 1, into: data)
+                try body(count, data.bytes)
             }
         }
     }

@@ -36,8 +36,9 @@ extension SQLitePlaceStore: BulkPlaceStore {
     func bulkWrite(_ body: (Database) throws -> Void) throws(SQLiteStoreError) {
         do {
             try queue.writeWithoutTransaction { db in
-                // A larger page cache for the length of the write (256 MiB at most).
-                try db.execute(sql: "PRAGMA cache_size = -262144")
+                // A larger page cache for the length of the write (64 MiB at most: an import into
+                // buckets appends, and reads back only the buckets it merges into).
+                try db.execute(sql: "PRAGMA cache_size = -65536")
                 defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }
                 let mode = try? String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
                 defer {
