@@ -16,7 +16,7 @@ import Places
 /// touches is read, merged and written once. The changes go to the log in the merge's order (a
 /// replaced kind's places not imported again logged as removed where they would have been).
 final class BucketImport {
-    private let db: Database
+    let db: Database
     private let logging: Bool
     private var kinds: [KindImport] = []
     /// The kinds by their exact bytes, as the store keeps them apart (two spellings of one kind
@@ -32,14 +32,14 @@ final class BucketImport {
     private var records: [UInt8] = []
     private var recordEnds: [Int] = []
     /// The runs' chunks.
-    private let store: ChunkStore
+    let store: ChunkStore
     /// The places stored by `finish`, repeats left out.
     private(set) var written = 0
     /// Records per chunk of a run.
     static let recordsPerChunk = 1_024
 
     /// What the import holds for one kind.
-    private struct KindImport {
+    struct KindImport {
         var name: String
         var stored: StoredKind?
         var seed: UInt64
@@ -287,212 +287,5 @@ final class BucketImport {
         }
         try log.appendToLog()
         return repeats.sorted { $0.sequence < $1.sequence }.map(\.value)
-    }
-
-    /// Writes a kind that was empty or is replaced under a new number: each bucket once, in key
-    /// order; a replaced kind's old buckets are read alongside (same seed, so in the same order)
-    /// for the places to log as removed, then deleted.
-    private func writeFresh(
-        _ kind: KindImport, merge: inout RunMerge, log: inout ImportLogBuffer,
-        onRepeat: (RunRecord, (file: Int, position: Int)) -> Void
-    ) throws -> Int {
-        var record = try SQLitePlaceStore.newKind(
-            db, kind.name, seed: kind.seed, layout: BucketLayout(forCount: kind.count))
-        var old = try kind.stored.map { try OldBuckets(db: db, kind: $0) }
-        var bucket = BucketWriter()
-        var address = -1
-        var kindText = kind.name
-        try kindText.withUTF8 { try log.start(kind: $0) }
-        do {
-            try merge.forEach(onRepeat: onRepeat) { entry, order in
-                while let oldOrder = old?.order, let oldID = old?.entry?.id,
-                    oldOrder < order || (oldOrder == order && oldID.lexicographicallyPrecedes(entry.id))
-                {
-                    try log.add(removing: oldID)
-                    try old?.advance()
-                }
-                if let oldOrder = old?.order, oldOrder == order, old?.entry?.id.elementsEqual(entry.id) == true {
-                    try old?.advance()
-                }
-                let target = record.layout.address(order.bitsReversed)
-                if target != address {
-                    if address >= 0 {
-                        try SQLitePlaceStore.writeBucket(
-                            db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
-                    }
-                    bucket = BucketWriter(reservingCapacity: 4_096)
-                    address = target
-                }
-                bucket.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
-                record.count += 1
-                try log.add(putting: entry)
-            }
-            while let oldID = old?.entry?.id {
-                try log.add(removing: oldID)
-                try old?.advance()
-            }
-        }
-        if address >= 0 {
-            try SQLitePlaceStore.writeBucket(db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
-        }
-        if let stored = kind.stored {
-            let keys = PlaceBucket.keys(ofKind: stored.number)
-            try db.execute(
-                sql: "DELETE FROM place_bucket WHERE key BETWEEN ? AND ?",
-                arguments: [keys.lowerBound, keys.upperBound])
-        }
-        try SQLitePlaceStore.save(record, in: db)
-        return record.count
-    }
-
-    /// Merges the import into a kind that holds places: grown first to the buckets the sum needs,
-    /// then each bucket the import touches read, merged and written once.
-    private func mergeIntoStored(
-        _ stored: StoredKind, kind: KindImport, merge: inout RunMerge, log: inout ImportLogBuffer,
-        onRepeat: (RunRecord, (file: Int, position: Int)) -> Void
-    ) throws -> Int {
-        var record = stored
-        while record.layout.isCrowded(count: stored.count + kind.count) {
-            try SQLitePlaceStore.split(db, kind: &record)
-        }
-        var group = BucketWriter()
-        var groupOrders: [UInt64] = []
-        var groupRanges: [Range<Int>] = []
-        var address = -1
-        var written = 0
-        func flush() throws {
-            guard address >= 0 else { return }
-            let key = PlaceBucket.key(kind: record.number, address: address)
-            let old = try SQLitePlaceStore.readBucket(db, key: key) ?? []
-            var merged = BucketWriter(reservingCapacity: old.count + group.bytes.count)
-            var next = 0
-            var oldCount = 0
-            try group.bytes.withUnsafeBytes { added in
-                func takeAdded(upTo order: UInt64?, id: UnsafeBufferPointer<UInt8>?) throws {
-                    while next < groupOrders.count {
-                        let range = groupRanges[next]
-                        if let order, let id {
-                            let addedID = try BucketEntryParser.id(in: UnsafeRawBufferPointer(rebasing: added[range]))
-                            guard
-                                groupOrders[next] < order
-                                    || (groupOrders[next] == order && !id.lexicographicallyPrecedes(addedID))
-                            else { return }
-                        }
-                        merged.append(entryBytes: UnsafeRawBufferPointer(rebasing: added[range]))
-                        next += 1
-                    }
-                }
-                try old.withUnsafeBytes { raw in
-                    if !raw.isEmpty {
-                        var reader = try BucketReader(raw)
-                        while let entry = try reader.next() {
-                            oldCount += 1
-                            let order = PlaceBucket.orderKey(PlaceBucket.hash(entry.id, seed: record.seed))
-                            let before = next
-                            try takeAdded(upTo: order, id: entry.id)
-                            if next > before,
-                                groupOrders[next - 1] == order,
-                                try BucketEntryParser.id(
-                                    in: UnsafeRawBufferPointer(rebasing: added[groupRanges[next - 1]])
-                                )
-                                .elementsEqual(entry.id)
-                            {
-                                continue
-                            }
-                            merged.append(entryBytes: UnsafeRawBufferPointer(rebasing: raw[entry.bytes]))
-                        }
-                    }
-                    try takeAdded(upTo: nil, id: nil)
-                }
-            }
-            record.count += merged.count - oldCount
-            try SQLitePlaceStore.writeBucket(db, key: key, merged)
-        }
-        var kindText = kind.name
-        try kindText.withUTF8 { try log.start(kind: $0) }
-        do {
-            try merge.forEach(onRepeat: onRepeat) { entry, order in
-                let target = record.layout.address(order.bitsReversed)
-                if target != address {
-                    try flush()
-                    group = BucketWriter(reservingCapacity: 4_096)
-                    groupOrders.removeAll(keepingCapacity: true)
-                    groupRanges.removeAll(keepingCapacity: true)
-                    address = target
-                }
-                let start = group.bytes.count
-                group.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
-                groupOrders.append(order)
-                groupRanges.append(start..<group.bytes.count)
-                written += 1
-                try log.add(putting: entry)
-            }
-        }
-        try flush()
-        try SQLitePlaceStore.save(record, in: db)
-        return written
-    }
-}
-
-/// An entry of a run or a bucket as the merge hands it on: its fields, and its bytes as a bucket
-/// holds them.
-struct MergedEntry {
-    var id: UnsafeBufferPointer<UInt8>
-    var name: UnsafeBufferPointer<UInt8>
-    var latitude: Double
-    var longitude: Double
-    var attributes: UnsafeBufferPointer<UInt8>
-    var raw: UnsafeBufferPointer<UInt8>
-}
-
-/// Reads the fields of one bucket entry.
-enum BucketEntryParser {
-    /// The entry's id (the first field).
-    static func id(in bytes: UnsafeRawBufferPointer) throws(SQLiteStoreError) -> UnsafeBufferPointer<UInt8> {
-        var offset = 0
-        return try text(bytes, &offset)
-    }
-
-    /// The entry starting at `offset`, which moves past it.
-    static func entry(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError) -> MergedEntry {
-        let start = offset
-        let id = try text(bytes, &offset)
-        let name = try text(bytes, &offset)
-        guard bytes.count - offset >= 16 else { throw .corrupt("an import record cut short") }
-        let latitude = Double(
-            bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-        let longitude = Double(
-            bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
-        offset += 16
-        let attributes = try text(bytes, &offset)
-        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return MergedEntry(
-            id: id, name: name, latitude: latitude, longitude: longitude, attributes: attributes,
-            raw: UnsafeBufferPointer(start: base + start, count: offset - start))
-    }
-
-    /// A LEB128 number at `offset`, which moves past it.
-    static func number(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError) -> Int {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < bytes.count, shift < 64 else { throw .corrupt("an import record cut short") }
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return Int(truncatingIfNeeded: value) }
-            shift += 7
-        }
-    }
-
-    /// A text (a LEB128 length and its bytes) at `offset`, which moves past it.
-    static func text(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) throws(SQLiteStoreError)
-        -> UnsafeBufferPointer<UInt8>
-    {
-        let length = try number(bytes, &offset)
-        guard length >= 0, length <= bytes.count - offset else { throw .corrupt("an import record cut short") }
-        let start = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
-        offset += length
-        return UnsafeBufferPointer(start: start, count: length)
     }
 }
