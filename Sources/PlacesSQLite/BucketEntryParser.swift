@@ -11,7 +11,7 @@ struct MergedEntry {
     var raw: UnsafeBufferPointer<UInt8>
 }
 
-/// Reads the fields of one bucket entry.
+/// Reads the fields of one bucket entry, in a bucket (`BucketReader`) or an import's run.
 enum BucketEntryParser {
     /// The entry's id (the first field).
     static func id(in bytes: UnsafeRawBufferPointer) throws(SQLiteStoreError) -> UnsafeBufferPointer<UInt8> {
@@ -24,7 +24,7 @@ enum BucketEntryParser {
         let start = offset
         let id = try text(bytes, &offset)
         let name = try text(bytes, &offset)
-        guard bytes.count - offset >= 16 else { throw .corrupt("an import record cut short") }
+        guard bytes.count - offset >= 16 else { throw .corrupt("a stored place cut short") }
         let latitude = Double(
             bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
         let longitude = Double(
@@ -42,7 +42,7 @@ enum BucketEntryParser {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard offset < bytes.count, shift < 64 else { throw .corrupt("an import record cut short") }
+            guard offset < bytes.count, shift < 64 else { throw .corrupt("a stored place cut short") }
             let byte = bytes[offset]
             offset += 1
             value |= UInt64(byte & 0x7F) << shift
@@ -56,7 +56,7 @@ enum BucketEntryParser {
         -> UnsafeBufferPointer<UInt8>
     {
         let length = try number(bytes, &offset)
-        guard length >= 0, length <= bytes.count - offset else { throw .corrupt("an import record cut short") }
+        guard length >= 0, length <= bytes.count - offset else { throw .corrupt("a stored place cut short") }
         let start = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
         offset += length
         return UnsafeBufferPointer(start: start, count: length)

@@ -212,37 +212,12 @@ struct BucketReader {
             return nil
         }
         let start = offset
-        let id = try text()
-        let name = try text()
-        guard data.count - offset >= 16 else { throw .corrupt("a place bucket cut short") }
-        let latitude = Double(
-            bitPattern: UInt64(littleEndian: data.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-        let longitude = Double(
-            bitPattern: UInt64(littleEndian: data.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
-        offset += 16
-        let attributes = try text()
-        guard !id.isEmpty else { throw .corrupt("a place bucket holding an empty id") }
+        let entry = try BucketEntryParser.entry(data, &offset)
+        guard !entry.id.isEmpty else { throw .corrupt("a place bucket holding an empty id") }
         remaining -= 1
         return BucketEntry(
-            id: id, name: name, latitude: latitude, longitude: longitude, attributes: attributes,
-            bytes: start..<offset)
-    }
-
-    private mutating func text() throws(SQLiteStoreError) -> UnsafeBufferPointer<UInt8> {
-        var length: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard offset < data.count, shift < 35 else { throw .corrupt("a place bucket cut short") }
-            let byte = data[offset]
-            offset += 1
-            length |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-        }
-        guard length <= UInt64(data.count - offset) else { throw .corrupt("a place bucket cut short") }
-        let start = data.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
-        offset += Int(length)
-        return UnsafeBufferPointer(start: start, count: Int(length))
+            id: entry.id, name: entry.name, latitude: entry.latitude, longitude: entry.longitude,
+            attributes: entry.attributes, bytes: start..<offset)
     }
 }
 

@@ -85,15 +85,7 @@ extension SQLitePlaceStore {
         count: Int, in db: Database, append: (Int, inout [UInt8]) throws -> Void
     ) throws -> LogPosition {
         guard count > 0 else { return try fetchHead(db).position }
-        let now = Date().timeIntervalSince1970
-        guard
-            let end = try Int64.fetchOne(
-                db, sql: "UPDATE change_log_head SET position = position + ?, committed_at = ? RETURNING position",
-                arguments: [count, now])
-        else { throw SQLiteStoreError.corrupt("the change log has no head row") }
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO change_log (position, last_position, tx_end, committed_at, change) VALUES (?, ?, ?, ?, ?)"
-        ).sqliteStatement
+        let (end, now, insert) = try reservePositions(count: count, in: db)
         var rowStart = end - Int64(count) + 1
         var pack = PackedChanges()
         for offset in 0..<count {
@@ -289,6 +281,24 @@ extension SQLitePlaceStore {
 }
 
 extension SQLitePlaceStore {
+    /// Takes the next `count` (> 0) positions from the head inside the caller's write
+    /// transaction: the last of them, the commit time recorded, and the statement that inserts a
+    /// log row (position, last_position, tx_end, committed_at, change).
+    static func reservePositions(count: Int, in db: Database) throws -> (
+        end: Int64, now: Double, insert: OpaquePointer?
+    ) {
+        let now = Date().timeIntervalSince1970
+        guard
+            let end = try Int64.fetchOne(
+                db, sql: "UPDATE change_log_head SET position = position + ?, committed_at = ? RETURNING position",
+                arguments: [count, now])
+        else { throw SQLiteStoreError.corrupt("the change log has no head row") }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO change_log (position, last_position, tx_end, committed_at, change) VALUES (?, ?, ?, ?, ?)"
+        ).sqliteStatement
+        return (end, now, insert)
+    }
+
     /// Appends `count` changes given as ready rows (`PackedPlaceChanges` blobs) under the next
     /// positions, inside the caller's write transaction: `rows` calls its argument with each row's
     /// number of changes and blob, in order, and they must add up to `count`.
@@ -300,15 +310,7 @@ extension SQLitePlaceStore {
         rows: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> LogPosition {
         guard count > 0 else { return try fetchHead(db).position }
-        let now = Date().timeIntervalSince1970
-        guard
-            let end = try Int64.fetchOne(
-                db, sql: "UPDATE change_log_head SET position = position + ?, committed_at = ? RETURNING position",
-                arguments: [count, now])
-        else { throw SQLiteStoreError.corrupt("the change log has no head row") }
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO change_log (position, last_position, tx_end, committed_at, change) VALUES (?, ?, ?, ?, ?)"
-        ).sqliteStatement
+        let (end, now, insert) = try reservePositions(count: count, in: db)
         var next = end - Int64(count) + 1
         try rows { changes, blob in
             guard changes > 0, next + Int64(changes) - 1 <= end else {
