@@ -411,7 +411,7 @@ public struct PlaceDirectory: Sendable {
     /// id (`validatePlace`), its name, at most `Vocabulary.maximumAttributes` attributes with valid
     /// names and values; kind and id composed to Unicode NFC. Every write of a place — `setPlace`
     /// on any surface, `vicinity import`, the first run's seeding — is checked by this alone.
-    public static func checked(_ place: Place) throws(PlacesError) -> Place {
+    public static func checked(_ place: consuming Place) throws(PlacesError) -> Place {
         try validatePlace(kind: place.kind, id: place.id)
         _ = try Vocabulary.name.parse(place.name)
         let names = place.attributeNames
@@ -424,7 +424,6 @@ public struct PlaceDirectory: Sendable {
             _ = try Vocabulary.attributeName.parse(name)
             try Vocabulary.checkAttribute(name: name, value: value)
         }
-        var place = place
         (place.kind, place.id) = (composed(place.kind), composed(place.id))
         return place
     }

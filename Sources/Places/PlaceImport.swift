@@ -17,7 +17,7 @@ public struct PlaceImport: Sendable {
     ///
     /// - Throws: the first rule it breaks (`PlacesError.invalidKind`, `.invalidValue`, …); it is
     ///   then not added.
-    public mutating func add(_ place: Place) throws(PlacesError) {
+    public mutating func add(_ place: consuming Place) throws(PlacesError) {
         places.append(try PlaceDirectory.checked(place))
     }
 

@@ -6,47 +6,59 @@ import Places
 
 extension BucketImport {
     /// Writes a kind that was empty or is replaced under a new number: each bucket once, in key
-    /// order; a replaced kind's old buckets are read alongside (same seed, so in the same order)
-    /// for the places to log as removed, then deleted.
+    /// order. A new kind's buckets and log rows are made on the merge's thread; a replaced kind's
+    /// old buckets are read alongside (same seed, so in the same order) for the places to log as
+    /// removed, then deleted.
     func writeFresh(
-        _ kind: KindImport, merge: inout RunMerge, log: inout ImportLogBuffer,
-        onRepeat: (RunRecord, (file: Int, position: Int)) -> Void
+        _ kind: KindImport, merge: inout PartitionMerge, log: inout ImportLogBuffer,
+        onRepeat: (ImportRepeat) -> Void
     ) throws -> Int {
         var record = try SQLitePlaceStore.newKind(
             db, kind.name, seed: kind.seed, layout: BucketLayout(forCount: kind.count))
-        var old = try kind.stored.map { try OldBuckets(db: db, kind: $0) }
+        let old = try kind.stored.map { try OldBuckets(db: db, kind: $0) }
         var bucket = BucketWriter()
         var address = -1
         var kindText = kind.name
         try kindText.withUTF8 { try log.start(kind: $0) }
-        do {
-            try merge.forEach(onRepeat: onRepeat) { entry, order in
-                while let oldOrder = old?.order, let oldID = old?.entry?.id,
-                    oldOrder < order || (oldOrder == order && oldID.lexicographicallyPrecedes(entry.id))
-                {
-                    try log.add(removing: oldID)
-                    try old?.advance()
+        guard let old else {
+            try merge.forEachBuilt(layout: record.layout, kind: Array(kind.name.utf8), logging: logging) { built in
+                for (address, bucket) in built.buckets {
+                    try SQLitePlaceStore.writeBucket(
+                        db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
                 }
-                if let oldOrder = old?.order, oldOrder == order, old?.entry?.id.elementsEqual(entry.id) == true {
-                    try old?.advance()
-                }
-                let target = record.layout.address(order.bitsReversed)
-                if target != address {
-                    if address >= 0 {
-                        try SQLitePlaceStore.writeBucket(
-                            db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
-                    }
-                    bucket = BucketWriter(reservingCapacity: 4_096)
-                    address = target
-                }
-                bucket.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
-                record.count += 1
-                try log.add(putting: entry)
+                for row in built.rows { try log.add(row: row) }
+                for found in built.repeats { onRepeat(found) }
+                record.count += built.placed
             }
-            while let oldID = old?.entry?.id {
+            try SQLitePlaceStore.save(record, in: db)
+            return record.count
+        }
+        try merge.forEach(onRepeat: onRepeat) { entry, order in
+            while let oldOrder = old.order, let oldID = old.entry?.id,
+                oldOrder < order || (oldOrder == order && oldID.lexicographicallyPrecedes(entry.id))
+            {
                 try log.add(removing: oldID)
-                try old?.advance()
+                try old.advance()
             }
+            if let oldOrder = old.order, oldOrder == order, old.entry?.id.elementsEqual(entry.id) == true {
+                try old.advance()
+            }
+            let target = record.layout.address(order.bitsReversed)
+            if target != address {
+                if address >= 0 {
+                    try SQLitePlaceStore.writeBucket(
+                        db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
+                }
+                bucket = BucketWriter(reservingCapacity: 4_096)
+                address = target
+            }
+            bucket.append(entryBytes: UnsafeRawBufferPointer(entry.raw))
+            record.count += 1
+            try log.add(putting: entry)
+        }
+        while let oldID = old.entry?.id {
+            try log.add(removing: oldID)
+            try old.advance()
         }
         if address >= 0 {
             try SQLitePlaceStore.writeBucket(db, key: PlaceBucket.key(kind: record.number, address: address), bucket)
@@ -64,8 +76,8 @@ extension BucketImport {
     /// Merges the import into a kind that holds places: grown first to the buckets the sum needs,
     /// then each bucket the import touches read, merged and written once.
     func mergeIntoStored(
-        _ stored: StoredKind, kind: KindImport, merge: inout RunMerge, log: inout ImportLogBuffer,
-        onRepeat: (RunRecord, (file: Int, position: Int)) -> Void
+        _ stored: StoredKind, kind: KindImport, merge: inout PartitionMerge, log: inout ImportLogBuffer,
+        onRepeat: (ImportRepeat) -> Void
     ) throws -> Int {
         var record = stored
         while record.layout.isCrowded(count: stored.count + kind.count) {

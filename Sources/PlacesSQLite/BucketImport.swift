@@ -7,17 +7,18 @@ import Places
 /// An import into the place buckets, inside the caller's write transaction, holding about one
 /// piece in memory whatever the import's size.
 ///
-/// Each piece is sorted by kind, then by the order the buckets keep (`PlaceBucket.orderKey` of
-/// the id's hash, then id bytes, then reading order), and written as runs of chunks to a temporary
-/// table. `finish` merges each kind's runs: places of the same kind and id meet there, the first
-/// read is kept and the others answered as repeats. A kind that was empty, or is replaced, gets a
+/// Each place is coded as a record and kept with the others of its kind whose order key
+/// (`PlaceBucket.orderKey` of the id's hash) starts with the same bits (`ImportPartitions`: in
+/// memory up to a budget, then on disk). `finish` sorts each kind's partitions in turn, by order
+/// key, id bytes, then reading order (`PartitionMerge`): places of the same kind and id meet
+/// there, the first read is kept and the others answered as repeats. A kind that was empty, or is replaced, gets a
 /// new layout sized for its places and each bucket is written once, in key order; a kind that
 /// holds places already is first grown to the size it will need, then each bucket the import
 /// touches is read, merged and written once. The changes go to the log in the merge's order (a
 /// replaced kind's places not imported again logged as removed where they would have been).
 final class BucketImport {
     let db: Database
-    private let logging: Bool
+    let logging: Bool
     private var kinds: [KindImport] = []
     /// The kinds by their exact bytes, as the store keeps them apart (two spellings of one kind
     /// that `String` holds equal must not share a record).
@@ -27,16 +28,12 @@ final class BucketImport {
     /// The file of the last origin coded and its number: a piece's origins all name one file.
     private var lastFile: (name: String, index: Int)?
     private var sequence = 0
-    private var runs = 0
-    /// The current piece's records in reading order, and where each ends.
-    private var records: [UInt8] = []
-    private var recordEnds: [Int] = []
-    /// The runs' chunks.
+    /// The places given so far, as records.
+    private var partitions: ImportPartitions
+    /// The change log's rows, made by `finish`, until they are appended.
     let store: ChunkStore
     /// The places stored by `finish`, repeats left out.
     private(set) var written = 0
-    /// Records per chunk of a run.
-    static let recordsPerChunk = 1_024
 
     /// What the import holds for one kind.
     struct KindImport {
@@ -44,31 +41,19 @@ final class BucketImport {
         var stored: StoredKind?
         var seed: UInt64
         var replaced = false
-        /// Each run's number and chunks.
-        var runs: [(number: Int, chunks: Int)] = []
         /// Places given, repeats included.
         var count = 0
     }
 
-    /// Prepares the temporary tables (any left over from an earlier import are dropped).
-    ///
     /// - Parameters:
     ///   - logging: whether `finish` appends the changes to the log (not for a migration).
-    ///   - memoryBudget: the most bytes of sorted places held in memory before they go to disk.
-    init(db: Database, logging: Bool, memoryBudget: Int = ChunkStore.defaultMemoryBudget) throws {
+    ///   - memoryBudget: the most bytes of places, and of log rows, held in memory before they go to
+    ///     disk.
+    init(db: Database, logging: Bool, memoryBudget: Int = ChunkStore.defaultMemoryBudget) {
         self.db = db
         self.logging = logging
-        store = ChunkStore(db: db, memoryBudget: memoryBudget)
-        try db.execute(
-            sql: """
-                DROP TABLE IF EXISTS temp.vicinity_import_chunk;
-                CREATE TEMP TABLE vicinity_import_chunk (key INTEGER PRIMARY KEY, data BLOB NOT NULL);
-                """)
-    }
-
-    /// Drops the temporary tables.
-    func drop() throws {
-        try db.execute(sql: "DROP TABLE temp.vicinity_import_chunk")
+        partitions = ImportPartitions(budget: memoryBudget)
+        store = ChunkStore(memoryBudget: memoryBudget)
     }
 
     /// Marks a kind as replaced: its stored places that the import does not put back are removed.
@@ -88,144 +73,50 @@ final class BucketImport {
         return kinds.count - 1
     }
 
-    /// Sorts a piece and writes it as runs, one per kind in it.
-    ///
-    /// The records are coded in reading order first, into one buffer, and then copied in sorted
-    /// order: the sorted pass reads a few compact megabytes, not the piece's places.
+    /// Codes a piece's places as records and keeps them, in memory or on disk.
     ///
     /// - Parameter origins: where each place was read (as long as `places`), or nil.
     func add(_ places: [Place], origins: [SourceLocation]?) throws {
         precondition(origins == nil || origins?.count == places.count, "one origin per place")
-        var keys: [(order: UInt64, kind: Int, offset: Int)] = []
-        keys.reserveCapacity(places.count)
-        records.removeAll(keepingCapacity: true)
-        recordEnds.removeAll(keepingCapacity: true)
-        recordEnds.reserveCapacity(places.count)
-        var last: (name: String, index: Int)?
+        // Worked on as a local: a stored property would be checked for exclusive access at each
+        // record.
+        var partitions = ImportPartitions(budget: 0)
+        swap(&partitions, &self.partitions)
+        defer { swap(&partitions, &self.partitions) }
+        var body: [UInt8] = []
+        var last: (name: String, index: Int, seed: UInt64)?
+        // Places of the last kind not yet counted in `kinds`.
+        var uncounted = 0
+        defer { if let last { kinds[last.index].count += uncounted } }
         for (offset, place) in places.enumerated() {
             let kind: Int
+            let seed: UInt64
             if let last, last.name.utf8.elementsEqual(place.kind.utf8) {
-                kind = last.index
+                (kind, seed) = (last.index, last.seed)
             } else {
+                if let last { kinds[last.index].count += uncounted }
+                uncounted = 0
                 kind = try state(of: place.kind)
-                last = (place.kind, kind)
+                seed = kinds[kind].seed
+                partitions.reserve(kinds: kinds.count)
+                last = (place.kind, kind, seed)
             }
             try SQLitePlaceStore.checkStorable(place)
             var id = place.id
-            let seed = kinds[kind].seed
             let order = PlaceBucket.orderKey(id.withUTF8 { PlaceBucket.hash($0, seed: seed) })
-            keys.append((order, kind, offset))
-            // A record: the order key (8 bytes), the sequence number in the import, the file
-            // (1-based; 0 for none) and the position (zigzag), all LEB128, then the bucket entry.
-            withUnsafeBytes(of: order.littleEndian) { records.append(contentsOf: $0) }
-            BucketWriter.appendLength(sequence + offset, to: &records)
+            // The rest of a record: the sequence number in the import, the file (1-based; 0 for
+            // none) and the position (zigzag), all LEB128, then the bucket entry.
+            body.removeAll(keepingCapacity: true)
+            BucketWriter.appendLength(sequence + offset, to: &body)
             let (file, position) = code(origins?[offset])
-            BucketWriter.appendLength(file, to: &records)
-            BucketWriter.appendLength(Int(bitPattern: UInt(bitPattern: position << 1 ^ position >> 63)), to: &records)
-            SQLitePlaceStore.appendEntry(place, to: &records)
-            recordEnds.append(records.count)
+            BucketWriter.appendLength(file, to: &body)
+            BucketWriter.appendLength(Int(bitPattern: UInt(bitPattern: position << 1 ^ position >> 63)), to: &body)
+            SQLitePlaceStore.appendEntry(place, to: &body)
+            body.withUnsafeBytes { partitions.append(kind: kind, order: order, body: $0) }
+            uncounted += 1
         }
-        BucketImport.sort(&keys) { a, b in
-            let (x, y) = (places[a].id.utf8, places[b].id.utf8)
-            if !x.elementsEqual(y) { return x.lexicographicallyPrecedes(y) }
-            return a < b
-        }
-        var start = 0
-        while start < keys.count {
-            var end = start
-            while end < keys.count && keys[end].kind == keys[start].kind { end += 1 }
-            try writeRun(keys[start..<end])
-            start = end
-        }
+        try partitions.spillIfOver()
         sequence += places.count
-    }
-
-    /// Sorts keys by kind, order key, then `tie` (given two offsets): by kind with a counting
-    /// sort, then each kind's keys into buckets by the order key's top bits (hashes are uniform,
-    /// so a bucket holds about one key), each bucket finished by insertion.
-    static func sort(
-        _ keys: inout [(order: UInt64, kind: Int, offset: Int)], tie: (Int, Int) -> Bool
-    ) {
-        guard keys.count > 1 else { return }
-        func less(_ a: (order: UInt64, kind: Int, offset: Int), _ b: (order: UInt64, kind: Int, offset: Int)) -> Bool {
-            a.order != b.order ? a.order < b.order : tie(a.offset, b.offset)
-        }
-        let kinds = (keys.map(\.kind).max() ?? 0) + 1
-        var sorted = keys
-        if kinds > 1 {
-            var starts = [Int](repeating: 0, count: kinds + 1)
-            for key in keys { starts[key.kind + 1] += 1 }
-            for kind in 0..<kinds { starts[kind + 1] += starts[kind] }
-            var next = starts
-            for key in keys {
-                sorted[next[key.kind]] = key
-                next[key.kind] += 1
-            }
-            keys = sorted
-        }
-        var start = 0
-        while start < keys.count {
-            var end = start + 1
-            while end < keys.count && keys[end].kind == keys[start].kind { end += 1 }
-            let count = end - start
-            let bits = max(1, min(20, Int.bitWidth - count.leadingZeroBitCount))
-            var starts = [Int](repeating: 0, count: (1 << bits) + 1)
-            for index in start..<end { starts[Int(keys[index].order >> UInt64(64 - bits)) + 1] += 1 }
-            for bucket in 0..<(1 << bits) { starts[bucket + 1] += starts[bucket] }
-            var next = starts
-            for index in start..<end {
-                let bucket = Int(keys[index].order >> UInt64(64 - bits))
-                sorted[start + next[bucket]] = keys[index]
-                next[bucket] += 1
-            }
-            for bucket in 0..<(1 << bits) where starts[bucket + 1] - starts[bucket] > 1 {
-                let low = start + starts[bucket]
-                for index in (low + 1)..<(start + starts[bucket + 1]) {
-                    let key = sorted[index]
-                    var slot = index
-                    while slot > low && less(key, sorted[slot - 1]) {
-                        sorted[slot] = sorted[slot - 1]
-                        slot -= 1
-                    }
-                    sorted[slot] = key
-                }
-            }
-            start = end
-        }
-        keys = sorted
-    }
-
-    /// Writes one kind's sorted records (of `records`) as a run of chunks: the number of records
-    /// (4 bytes), then the records.
-    private func writeRun(_ keys: ArraySlice<(order: UInt64, kind: Int, offset: Int)>) throws {
-        let run = runs
-        runs += 1
-        var chunks = 0
-        var bytes: [UInt8] = []
-        var count = 0
-        func flush() throws {
-            guard count > 0 else { return }
-            withUnsafeBytes(of: UInt32(count).littleEndian) { for index in 0..<4 { bytes[index] = $0[index] } }
-            try store.put(bytes, key: Int64(run) << 24 | Int64(chunks))
-            chunks += 1
-            count = 0
-        }
-        try records.withUnsafeBufferPointer { records in
-            for key in keys {
-                if count == 0 {
-                    bytes.removeAll(keepingCapacity: true)
-                    bytes += [0, 0, 0, 0]
-                }
-                let start = key.offset == 0 ? 0 : recordEnds[key.offset - 1]
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: records[start..<recordEnds[key.offset]]))
-                count += 1
-                if count == Self.recordsPerChunk { try flush() }
-            }
-        }
-        try flush()
-        let kind = keys.first!.kind
-        kinds[kind].runs.append((run, chunks))
-        kinds[kind].count += keys.count
     }
 
     /// An origin as two integers: its file (1-based, 0 for none), and its line (> 0), its feature
@@ -268,15 +159,15 @@ final class BucketImport {
         let order = kinds.indices.sorted { kinds[$0].name.utf8.lexicographicallyPrecedes(kinds[$1].name.utf8) }
         for index in order {
             let kind = kinds[index]
-            var merge = try RunMerge(store: store, runs: kind.runs)
-            let onRepeat = { [self] (record: RunRecord, first: (file: Int, position: Int)) in
+            var merge = PartitionMerge(partitions.take(kind: index))
+            let onRepeat = { [self] (found: ImportRepeat) in
                 repeats.append(
                     (
-                        record.sequence,
+                        found.sequence,
                         PlaceRepeat(
-                            kind: kind.name, id: String(decoding: record.entry.id, as: UTF8.self),
-                            at: origin(file: record.file, position: record.position),
-                            firstAt: origin(file: first.file, position: first.position))
+                            kind: kind.name, id: String(decoding: found.id, as: UTF8.self),
+                            at: origin(file: found.file, position: found.position),
+                            firstAt: origin(file: found.firstFile, position: found.firstPosition))
                     ))
             }
             if let stored = kind.stored, !kind.replaced {

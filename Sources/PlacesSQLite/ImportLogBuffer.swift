@@ -4,7 +4,7 @@ import GRDBSQLite
 import Places
 
 /// The change-log rows of an import, made while the merge runs (binary, `PackedPlaceChanges`: a
-/// row of up to `changesPerRow` changes to places of one kind, cut after
+/// row of up to `SQLitePlaceStore.changesPerRow` changes to places of one kind, cut after
 /// `SQLitePlaceStore.bytesPerRow` bytes) and kept with the import's sorted places (in memory up to
 /// its budget, then on disk) until their number is known at its end, then appended to the log in
 /// order.
@@ -19,8 +19,6 @@ struct ImportLogBuffer {
     private var kind: [UInt8] = []
     private var rows = 0
     private var total = 0
-    /// The most changes a row holds.
-    static let changesPerRow = 4_096
 
     init(db: Database, store: ChunkStore, enabled: Bool) {
         self.db = db
@@ -40,28 +38,34 @@ struct ImportLogBuffer {
     mutating func add(removing id: UnsafeBufferPointer<UInt8>) throws {
         guard enabled else { return }
         packed.appendRemove(id: id)
-        if isFull { try flush() }
+        if packed.isFull { try flush() }
     }
 
     /// Adds the storing of a place of the current kind.
     mutating func add(putting entry: MergedEntry) throws {
         guard enabled else { return }
         packed.appendPut(entry: UnsafeRawBufferPointer(entry.raw))
-        if isFull { try flush() }
+        if packed.isFull { try flush() }
     }
 
-    /// Whether the row holds as many changes, or as many bytes, as a log row takes.
-    private var isFull: Bool {
-        packed.count == Self.changesPerRow || packed.bytes.count >= SQLitePlaceStore.bytesPerRow
+    /// Adds a row made elsewhere, of changes to places of the current kind.
+    mutating func add(row: PackedPlaceChanges) throws {
+        guard enabled else { return }
+        try flush()
+        try keep(row)
     }
 
     private mutating func flush() throws {
         guard packed.count > 0 else { return }
-        try store.put(packed.bytes, key: -Int64(rows) - 1)
-        counts.append(packed.count)
-        rows += 1
-        total += packed.count
+        try keep(packed)
         kind.withUnsafeBufferPointer { packed.start(kind: $0) }
+    }
+
+    private mutating func keep(_ row: PackedPlaceChanges) throws {
+        try store.put(row.bytes, key: -Int64(rows) - 1)
+        counts.append(row.count)
+        rows += 1
+        total += row.count
     }
 
     /// Appends every row, in order, to the change log as one transaction's changes.

@@ -33,6 +33,10 @@ struct PackedPlaceChanges {
         count = 0
     }
 
+    /// Whether the blob holds as many changes, or as many bytes, as a log row takes
+    /// (`SQLitePlaceStore.changesPerRow`, `bytesPerRow`).
+    var isFull: Bool { count >= SQLitePlaceStore.changesPerRow || bytes.count >= SQLitePlaceStore.bytesPerRow }
+
     /// Appends the storing of a place, given as its bucket entry's bytes.
     mutating func appendPut(entry: UnsafeRawBufferPointer) {
         bytes.append(Self.put)

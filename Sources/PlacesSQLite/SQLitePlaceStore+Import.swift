@@ -19,11 +19,10 @@ extension SQLitePlaceStore: BulkPlaceStore {
         _ batch: PlaceImport, replacingKinds: Set<String> = [], progress: ((Int) -> Void)? = nil
     ) throws(SQLiteStoreError) {
         try bulkWrite { db in
-            let importer = try BucketImport(db: db, logging: true, memoryBudget: importMemoryBudget.withLock { $0 })
+            let importer = BucketImport(db: db, logging: true, memoryBudget: importMemoryBudget.withLock { $0 })
             for kind in Set(replacingKinds.map(PlaceDirectory.composed)).sorted() { try importer.replace(kind: kind) }
             try importer.add(batch.places, origins: nil)
             _ = try importer.finish()
-            try importer.drop()
             progress?(batch.places.count)
         }
     }

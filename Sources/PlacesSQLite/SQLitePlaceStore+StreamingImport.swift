@@ -21,7 +21,7 @@ extension SQLitePlaceStore {
         var bodyError: (any Error)?
         do {
             try bulkWrite { db in
-                let importer = try BucketImport(db: db, logging: true, memoryBudget: importMemoryBudget.withLock { $0 })
+                let importer = BucketImport(db: db, logging: true, memoryBudget: importMemoryBudget.withLock { $0 })
                 let sink = BucketImportSink(importer: importer, replacingEveryKind: replacingEveryKindWritten)
                 // Kinds are stored composed (`PlaceDirectory.checked`): so is a kind to replace.
                 for kind in Set(replacingKinds.map(PlaceDirectory.composed)).sorted() {
@@ -35,7 +35,6 @@ extension SQLitePlaceStore {
                 }
                 if !sink.finished { _ = try sink.finish() }
                 progress?(importer.written)
-                try importer.drop()
             }
         } catch {
             if let bodyError { throw bodyError }

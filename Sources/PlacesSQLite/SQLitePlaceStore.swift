@@ -196,7 +196,7 @@ public final class SQLitePlaceStore: PlaceStore {
                         data BLOB NOT NULL CHECK (length(data) > 5)
                     );
                     """)
-            let importer = try BucketImport(db: db, logging: false)
+            let importer = BucketImport(db: db, logging: false)
             let statement = try db.makeStatement(
                 sql: "SELECT kind, id, name, lat, lon, attributes FROM place ORDER BY kind, id")
             var names = AttributeCoding.NameCache()
@@ -216,7 +216,6 @@ public final class SQLitePlaceStore: PlaceStore {
             }
             try importer.add(piece, origins: nil)
             _ = try importer.finish()
-            try importer.drop()
             try db.execute(sql: "DROP TABLE place")
         }
         return migrator

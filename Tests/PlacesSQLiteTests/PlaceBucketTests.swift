@@ -148,25 +148,29 @@ import Testing
         }
     }
 
-    /// The import's sort agrees with a comparison sort: by kind, order key, then the tie-break,
-    /// with equal order keys (same ids, or rare collisions) and kinds in any order.
+    /// The import's sort of a partition agrees with a comparison sort: by order key, then id,
+    /// then start, with equal order keys (same ids, or rare collisions), whatever the bits the
+    /// partition's keys share.
     @Test(arguments: [0, 1, 2, 7, 100, 5_000])
-    func theImportsSortAgreesWithAComparisonSort(count: Int) {
+    func theImportsSortAgreesWithAComparisonSort(count: Int) throws {
         var generator = SeededGenerator(seed: UInt64(count))
-        let ties = (0..<count).map { _ in Int.random(in: 0..<50, using: &generator) }
-        var keys = (0..<count).map { offset in
-            (
-                order: Bool.random(using: &generator)
-                    ? generator.next() as UInt64 : UInt64.random(in: 0..<4, using: &generator) << 62,
-                kind: Int.random(in: 0..<3, using: &generator), offset: offset
-            )
+        for shared in [0, ImportPartitions.bits, 40] {
+            let prefix = ((generator.next() as UInt64) >> UInt64(64 - max(shared, 1))) << UInt64(64 - max(shared, 1))
+            let ids = (0..<count).map { _ in Int.random(in: 0..<50, using: &generator) }
+            let keys = (0..<count).map { start in
+                let low =
+                    Bool.random(using: &generator)
+                    ? generator.next() as UInt64 : UInt64.random(in: 0..<4, using: &generator) << UInt64(62 - shared)
+                return (order: (shared == 0 ? 0 : prefix) | (low >> UInt64(shared)), start: start)
+            }
+            let expected = keys.sorted { a, b in
+                if a.order != b.order { return a.order < b.order }
+                return ids[a.start] != ids[b.start] ? ids[a.start] < ids[b.start] : a.start < b.start
+            }
+            let sorted = try PartitionMerge.sort(keys.shuffled(using: &generator), below: shared) { a, b in
+                ids[a] < ids[b]
+            }
+            #expect(sorted == expected.map(\.start))
         }
-        let expected = keys.sorted { a, b in
-            if a.kind != b.kind { return a.kind < b.kind }
-            if a.order != b.order { return a.order < b.order }
-            return ties[a.offset] != ties[b.offset] ? ties[a.offset] < ties[b.offset] : a.offset < b.offset
-        }
-        BucketImport.sort(&keys) { a, b in ties[a] != ties[b] ? ties[a] < ties[b] : a < b }
-        #expect(keys.map(\.offset) == expected.map(\.offset))
     }
 }

@@ -37,8 +37,10 @@ import Testing
         return store
     }
 
-    @Test(arguments: [false, true])
-    func piecesStoreAndLogWhatOneBatchDoes(replace: Bool) throws {
+    /// With and without replacing, and with the places kept in memory or on disk from the first
+    /// piece (a budget of 0 bytes).
+    @Test(arguments: [false, true], [ChunkStore.defaultMemoryBudget, 0])
+    func piecesStoreAndLogWhatOneBatchDoes(replace: Bool, budget: Int) throws {
         var places: [Place] = []
         for number in 0..<700 {
             places.append(
@@ -52,6 +54,7 @@ import Testing
         let whole = try Self.seeded()
         try whole.store(batch, replacingKinds: replace ? batch.kinds : [], progress: nil)
         let streamed = try Self.seeded()
+        streamed.importMemoryBudget.withLock { $0 = budget }
         try streamed.storeStreaming(replacingKinds: [], replacingEveryKindWritten: replace, progress: nil) { sink in
             var start = 0
             while start < places.count {

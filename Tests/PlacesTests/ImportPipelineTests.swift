@@ -1,8 +1,7 @@
 import Foundation
+import Places
 import Synchronization
 import Testing
-
-@testable import VicinityCLI
 
 /// The hand-over between an import's reading and storing threads.
 @Suite struct ImportPipelineTests {

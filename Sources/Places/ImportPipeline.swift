@@ -1,15 +1,16 @@
 import Foundation
 
-/// Hands what one thread reads to the thread that stores it, in order, with at most `capacity`
+/// Hands what one thread makes to the thread that uses it, in order, with at most `capacity`
 /// pieces waiting between them: an import reads and checks its next piece while the database
-/// stores the last one, and its memory stays bounded whatever the file's size.
+/// stores the last one, or sorts its next part while the last is written, and its memory stays
+/// bounded whatever the file's size.
 ///
-/// The reader `put`s pieces and ends with `finish(throwing:)`; the storer `take`s them until nil,
-/// or gets the reader's error from `take`. A storer that gives up calls `cancel`: the reader's
-/// next `put` throws `Cancelled`, so it stops reading.
-final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
+/// The maker `put`s pieces and ends with `finish(throwing:)`; the user `take`s them until nil,
+/// or gets the maker's error from `take`. A user that gives up calls `cancel`: the maker's
+/// next `put` throws `Cancelled`, so it stops.
+public final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
     /// What `put` throws once the storer has given up.
-    struct Cancelled: Error {}
+    public struct Cancelled: Error {}
 
     private let capacity: Int
     private let condition = NSCondition()
@@ -20,7 +21,7 @@ final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
     private var cancelled = false
 
     /// - Parameter capacity: pieces that may wait, at least 1.
-    init(capacity: Int) {
+    public init(capacity: Int) {
         precondition(capacity >= 1, "a pipeline holds at least one piece")
         self.capacity = capacity
     }
@@ -28,7 +29,7 @@ final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
     /// Adds a piece, waiting while `capacity` pieces wait already.
     ///
     /// - Throws: `Cancelled` once the storer has given up (the piece is dropped).
-    func put(_ piece: Piece) throws(Cancelled) {
+    public func put(_ piece: Piece) throws(Cancelled) {
         condition.lock()
         defer { condition.unlock() }
         while waiting.count >= capacity && !cancelled { condition.wait() }
@@ -38,7 +39,7 @@ final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
     }
 
     /// Says the reader is done: with nil after its last piece, else with what stopped it.
-    func finish(throwing error: (any Error)?) {
+    public func finish(throwing error: (any Error)?) {
         condition.lock()
         ended = true
         failure = error
@@ -50,7 +51,7 @@ final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
     /// and every piece was taken.
     ///
     /// - Throws: the reader's error, once the pieces it put before it have been taken.
-    func take() throws -> Piece? {
+    public func take() throws -> Piece? {
         condition.lock()
         defer { condition.unlock() }
         while waiting.isEmpty && !ended { condition.wait() }
@@ -64,7 +65,7 @@ final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
     }
 
     /// Stops the reader: pieces waiting are dropped, and its next `put` throws.
-    func cancel() {
+    public func cancel() {
         condition.lock()
         cancelled = true
         waiting.removeAll()
