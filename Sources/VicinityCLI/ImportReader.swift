@@ -1,10 +1,10 @@
 import Foundation
 import Places
 
-/// The reading side of `vicinity import`, run on a thread of its own while the database stores
-/// what it read before: reads the files piece by piece, completes and checks each place (the
-/// façade's rules, `--tz` and `--holidays`, the opening hours, the duty rota carried over) and
-/// hands each piece to an `ImportPipeline`, in file order.
+/// The reading side of `vicinity import`, run on threads of its own while the database stores
+/// what it read before: one thread reads the files piece by piece, another completes and checks
+/// each place (the façade's rules, `--tz` and `--holidays`, the opening hours, the duty rota
+/// carried over) and hands each piece to an `ImportPipeline`, in file order.
 ///
 /// Its counts are the reader's own until `run` has finished: read them only after the pipeline's
 /// `take` has answered nil (or after the thread has ended).
@@ -31,8 +31,10 @@ final class ImportReader: @unchecked Sendable {
     private(set) var hoursReport = ImportCommand.HoursReport()
     /// Rows left out.
     private(set) var skipped = 0
-    /// Time spent reading and checking, not waiting for the storing thread.
-    private(set) var busyNanoseconds: UInt64 = 0
+    /// Time spent reading, not waiting for the checking thread.
+    private(set) var readNanoseconds: UInt64 = 0
+    /// Time spent checking, not waiting for the reading or storing threads.
+    private(set) var checkNanoseconds: UInt64 = 0
 
     init(
         files: [String], kind: String, skipInvalid: Bool, strictHours: Bool, zone: String?, calendar: String?,
@@ -50,14 +52,42 @@ final class ImportReader: @unchecked Sendable {
     /// Reads every file into `pipeline`, then finishes it: with nil after the last piece, or with
     /// the first error (a `PlacesError` of the files, a `CLIError` for a refused place, or the
     /// pipeline's `Cancelled` when the storing side gave up).
+    ///
+    /// The files are read on another thread, one piece ahead of the one checked here; it stops at
+    /// its next piece once this side has stopped.
     func run(into pipeline: ImportPipeline<Piece>) {
+        let read = ImportPipeline<PlaceFile>(capacity: 1)
+        let (input, environment) = (StandardInput.given, CLIEnvironment.current)
+        Thread.detachNewThread { [self] in
+            Thread.current.name = "import-read"
+            StandardInput.$given.withValue(input) {
+                CLIEnvironment.$current.withValue(environment) { readFiles(into: read) }
+            }
+        }
+        defer { read.cancel() }
+        do {
+            while true {
+                guard let file = try read.take() else { break }
+                let started = DispatchTime.now().uptimeNanoseconds
+                let piece = try check(file)
+                checkNanoseconds += DispatchTime.now().uptimeNanoseconds - started
+                try pipeline.put(piece)
+            }
+            pipeline.finish(throwing: nil)
+        } catch {
+            pipeline.finish(throwing: error)
+        }
+    }
+
+    /// Reads every file into `pipeline` piece by piece, then finishes it, with the first error
+    /// if any.
+    private func readFiles(into pipeline: ImportPipeline<PlaceFile>) {
         do {
             for path in files {
                 var started = DispatchTime.now().uptimeNanoseconds
                 try PlaceLoader.stream(argument: path, defaultKind: kind, skipInvalid: skipInvalid) { file in
-                    let piece = try check(file)
-                    busyNanoseconds += DispatchTime.now().uptimeNanoseconds - started
-                    try pipeline.put(piece)
+                    readNanoseconds += DispatchTime.now().uptimeNanoseconds - started
+                    try pipeline.put(file)
                     started = DispatchTime.now().uptimeNanoseconds
                 }
             }
