@@ -10,7 +10,7 @@ extension BucketImport {
     /// old buckets are read alongside (same seed, so in the same order) for the places to log as
     /// removed, then deleted.
     func writeFresh(
-        _ kind: KindImport, merge: inout PartitionMerge, log: inout ImportLogBuffer,
+        _ kind: KindImport, merge: inout PartitionMerge, log: inout ImportLogWriter,
         onRepeat: (ImportRepeat) -> Void
     ) throws -> Int {
         var record = try SQLitePlaceStore.newKind(
@@ -76,7 +76,7 @@ extension BucketImport {
     /// Merges the import into a kind that holds places: grown first to the buckets the sum needs,
     /// then each bucket the import touches read, merged and written once.
     func mergeIntoStored(
-        _ stored: StoredKind, kind: KindImport, merge: inout PartitionMerge, log: inout ImportLogBuffer,
+        _ stored: StoredKind, kind: KindImport, merge: inout PartitionMerge, log: inout ImportLogWriter,
         onRepeat: (ImportRepeat) -> Void
     ) throws -> Int {
         var record = stored

@@ -30,8 +30,6 @@ final class BucketImport {
     private var sequence = 0
     /// The places given so far, as records.
     private var partitions: ImportPartitions
-    /// The change log's rows, made by `finish`, until they are appended.
-    let store: ChunkStore
     /// The places stored by `finish`, repeats left out.
     private(set) var written = 0
 
@@ -47,13 +45,11 @@ final class BucketImport {
 
     /// - Parameters:
     ///   - logging: whether `finish` appends the changes to the log (not for a migration).
-    ///   - memoryBudget: the most bytes of places, and of log rows, held in memory before they go to
-    ///     disk.
-    init(db: Database, logging: Bool, memoryBudget: Int = ChunkStore.defaultMemoryBudget) {
+    ///   - memoryBudget: the most bytes of places held in memory before they go to disk.
+    init(db: Database, logging: Bool, memoryBudget: Int = ImportPartitions.defaultBudget) {
         self.db = db
         self.logging = logging
         partitions = ImportPartitions(budget: memoryBudget)
-        store = ChunkStore(memoryBudget: memoryBudget)
     }
 
     /// Marks a kind as replaced: its stored places that the import does not put back are removed.
@@ -155,7 +151,7 @@ final class BucketImport {
     /// - Returns: the places left out as repeats, in reading order.
     func finish() throws -> [PlaceRepeat] {
         var repeats: [(sequence: Int, value: PlaceRepeat)] = []
-        var log = ImportLogBuffer(db: db, store: store, enabled: logging)
+        var log = ImportLogWriter(db: db, enabled: logging)
         let order = kinds.indices.sorted { kinds[$0].name.utf8.lexicographicallyPrecedes(kinds[$1].name.utf8) }
         for index in order {
             let kind = kinds[index]
@@ -176,7 +172,7 @@ final class BucketImport {
                 written += try writeFresh(kind, merge: &merge, log: &log, onRepeat: onRepeat)
             }
         }
-        try log.appendToLog()
+        try log.finish()
         return repeats.sorted { $0.sequence < $1.sequence }.map(\.value)
     }
 }

@@ -8,6 +8,8 @@ import Foundation
 /// A record is its order key (8 bytes, little-endian), the length of the rest (LEB128), then the
 /// rest: what `BucketImport` codes (its sequence number, origin and bucket entry).
 struct ImportPartitions {
+    /// The most bytes of records an import holds in memory, unless told otherwise.
+    static let defaultBudget = 128 << 20
     /// Bits of the order key that choose a record's partition.
     static let bits = 8
     /// Partitions of one kind.

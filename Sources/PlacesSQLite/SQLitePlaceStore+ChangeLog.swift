@@ -12,7 +12,15 @@ import Places
 ///
 /// A row holds up to ``changesPerRow`` changes: an import of a million places writes a few hundred
 /// rows, not a million, and a commit of a few changes one row.
+///
+/// Each row holds its transaction's last position (`tx_end`), so that a reader never stops inside
+/// a transaction. An import, which learns its number of changes only as it writes them, writes
+/// ``transactionContinues`` there in every row but its last (`ImportLogWriter`).
 extension SQLitePlaceStore {
+    /// The `tx_end` of a row whose transaction goes on in the rows after it, up to the first whose
+    /// `tx_end` is its own `last_position`: past every position.
+    static let transactionContinues = Int64.max
+
     /// The most changes one log row holds.
     static let changesPerRow = 4_096
     /// The text a log row grows to before the next change starts another (bytes, UTF-8): a
@@ -293,45 +301,32 @@ extension SQLitePlaceStore {
                 db, sql: "UPDATE change_log_head SET position = position + ?, committed_at = ? RETURNING position",
                 arguments: [count, now])
         else { throw SQLiteStoreError.corrupt("the change log has no head row") }
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO change_log (position, last_position, tx_end, committed_at, change) VALUES (?, ?, ?, ?, ?)"
-        ).sqliteStatement
-        return (end, now, insert)
+        return (end, now, try logInsert(db))
     }
 
-    /// Appends `count` changes given as ready rows (`PackedPlaceChanges` blobs) under the next
-    /// positions, inside the caller's write transaction: `rows` calls its argument with each row's
-    /// number of changes and blob, in order, and they must add up to `count`.
-    ///
-    /// - Returns: the position of the last change.
-    @discardableResult
-    static func appendPackedToLog(
-        count: Int, in db: Database,
-        rows: ((Int, UnsafeRawBufferPointer) throws -> Void) throws -> Void
-    ) throws -> LogPosition {
-        guard count > 0 else { return try fetchHead(db).position }
-        let (end, now, insert) = try reservePositions(count: count, in: db)
-        var next = end - Int64(count) + 1
-        try rows { changes, blob in
-            guard changes > 0, next + Int64(changes) - 1 <= end else {
-                throw SQLiteStoreError.writeFailed("the import's log holds more changes than it said")
-            }
-            var status = sqlite3_bind_int64(insert, 1, next)
-            status |= sqlite3_bind_int64(insert, 2, next + Int64(changes) - 1)
-            status |= sqlite3_bind_int64(insert, 3, end)
-            status |= sqlite3_bind_double(insert, 4, now)
-            status |= sqlite3_bind_blob(insert, 5, blob.baseAddress, Int32(blob.count), transient)
-            let stepped = status == SQLITE_OK ? sqlite3_step(insert) : status
-            sqlite3_reset(insert)
-            guard stepped == SQLITE_DONE else {
-                throw SQLiteStoreError.writeFailed(
-                    "the change log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            next += Int64(changes)
+    /// The statement that inserts a log row (`insertLogRow`).
+    static func logInsert(_ db: Database) throws -> OpaquePointer? {
+        try db.cachedStatement(
+            sql: "INSERT INTO change_log (position, last_position, tx_end, committed_at, change) VALUES (?, ?, ?, ?, ?)"
+        ).sqliteStatement
+    }
+
+    /// Inserts a log row of binary changes (`PackedPlaceChanges`) with `logInsert`'s statement.
+    static func insertLogRow(
+        _ db: Database, _ insert: OpaquePointer?, positions: ClosedRange<Int64>, transactionEnd: Int64,
+        committedAt: Double, blob: UnsafeRawBufferPointer
+    ) throws {
+        var status = sqlite3_bind_int64(insert, 1, positions.lowerBound)
+        status |= sqlite3_bind_int64(insert, 2, positions.upperBound)
+        status |= sqlite3_bind_int64(insert, 3, transactionEnd)
+        status |= sqlite3_bind_double(insert, 4, committedAt)
+        status |= sqlite3_bind_blob(insert, 5, blob.baseAddress, Int32(blob.count), nil)
+        let stepped = status == SQLITE_OK ? sqlite3_step(insert) : status
+        sqlite3_reset(insert)
+        sqlite3_clear_bindings(insert)
+        guard stepped == SQLITE_DONE else {
+            throw SQLiteStoreError.writeFailed(
+                "the change log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
-        guard next == end + 1 else {
-            throw SQLiteStoreError.writeFailed("the import's log holds fewer changes than it said")
-        }
-        return LogPosition(end)
     }
 }

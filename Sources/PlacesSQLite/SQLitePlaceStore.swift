@@ -23,7 +23,7 @@ public final class SQLitePlaceStore: PlaceStore {
     let logConnection = Mutex<DatabaseQueue?>(nil)
     /// The most bytes of sorted places an import holds in memory before they go to a temporary
     /// table (tests lower it).
-    let importMemoryBudget = Mutex(ChunkStore.defaultMemoryBudget)
+    let importMemoryBudget = Mutex(ImportPartitions.defaultBudget)
 
     /// Opens (creating if needed) the database at `path` and migrates it.
     ///

@@ -47,7 +47,7 @@ import Testing
         let path = try SQLitePlaceStoreTests.temporaryDatabase()
         var store = try SQLitePlaceStore(path: path)
         // Imports with seed 2 keep their sorted places on disk from the start.
-        let budget = seed == 2 ? 0 : ChunkStore.defaultMemoryBudget
+        let budget = seed == 2 ? 0 : ImportPartitions.defaultBudget
         store.importMemoryBudget.withLock { $0 = budget }
         var model: [Key: Place] = [:]
         let kinds = ["pharmacy", "cafe", "ü"]

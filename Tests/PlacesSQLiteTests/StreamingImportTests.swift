@@ -39,7 +39,7 @@ import Testing
 
     /// With and without replacing, and with the places kept in memory or on disk from the first
     /// piece (a budget of 0 bytes).
-    @Test(arguments: [false, true], [ChunkStore.defaultMemoryBudget, 0])
+    @Test(arguments: [false, true], [ImportPartitions.defaultBudget, 0])
     func piecesStoreAndLogWhatOneBatchDoes(replace: Bool, budget: Int) throws {
         var places: [Place] = []
         for number in 0..<700 {
@@ -136,5 +136,45 @@ import Testing
             #expect(try sink.write(piece, origins: [Places.SourceLocation(file: "f")]).isEmpty)
         }
         #expect(try store.places().count == before.0.count + 1)
+    }
+}
+
+/// An import's log rows are written as the merge makes them, before their number is known: a
+/// reader still gets the import whole, from any position inside it, and the head moves once.
+@Suite struct ImportLogRowsTests {
+    @Test func aReaderGetsTheWholeImportFromAnyPositionInIt() throws {
+        let store = try StreamingImportTests.seeded()
+        let before = try store.head().position
+        let count = 3 * SQLitePlaceStore.changesPerRow + 17
+        try store.storeStreaming(replacingKinds: [], replacingEveryKindWritten: false, progress: nil) { sink in
+            var piece = PlaceImport()
+            for number in 0..<count {
+                try piece.add(try StreamingImportTests.place("new\(number)", kind: number % 2 == 0 ? "bank" : "atm"))
+            }
+            _ = try sink.write(
+                piece, origins: (0..<count).map { SourceLocation(file: "f.csv", position: .line($0 + 2)) })
+        }
+        let end = before + LogPosition(count)
+        #expect(try store.head().position == end)
+        let rows = try PackedChangeLogTests.rows(store).filter { $0[0] > Int64(before) }
+        #expect(rows.count >= 4)
+        #expect(rows.last?[2] == Int64(end))
+        #expect(rows.dropLast().allSatisfy { $0[2] == SQLitePlaceStore.transactionContinues })
+        // Rows follow each other without a gap.
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { $0[1] + 1 == $1[0] })
+        for start in [before, before + 1, before + 4_000, before + 4_096, end - 1] {
+            guard case .changes(let read) = try store.changes(after: start, limit: 1) else {
+                Issue.record("log trimmed")
+                continue
+            }
+            #expect(read.map(\.position) == Array((start + 1)...end))
+        }
+        guard case .changes(let whole) = try store.changes(after: before, limit: 1) else { return }
+        let ids = whole.compactMap { change -> String? in
+            if case .putPlace(let place) = change.change { return place.kind + "/" + place.id }
+            return nil
+        }
+        #expect(ids.count == count)
+        #expect(Set(ids).count == count)
     }
 }
