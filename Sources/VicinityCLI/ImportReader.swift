@@ -99,14 +99,22 @@ final class ImportReader: @unchecked Sendable {
 
     /// The piece's places completed and checked; a refused place throws, or with `skipInvalid`
     /// becomes a warning.
-    private func check(_ file: PlaceFile) throws(CLIError) -> Piece {
+    private func check(_ file: consuming PlaceFile) throws(CLIError) -> Piece {
         var piece = Piece(batch: PlaceImport(reservingCapacity: file.places.count), origins: [], warnings: [])
         piece.origins.reserveCapacity(file.places.count)
         piece.warnings = file.skipped.map { "skipped \($0.description)" }
         skipped += file.skipped.count
-        for (offset, read) in file.places.enumerated() {
+        let origins = file.origins
+        // The places are moved out one by one, last first, not copied: the piece's array is ours
+        // alone once the file is let go.
+        var places = file.places
+        _ = consume file
+        places.reverse()
+        var offset = -1
+        while let read = places.popLast() {
+            offset += 1
             var place = ImportCommand.completed(read, zone: zone, calendar: calendar)
-            let origin = file.origins[offset]
+            let origin = origins[offset]
             var problem = hoursReport.check(place, at: origin, strict: strictHours)
             if problem == nil {
                 // A refreshed place keeps the duty rota `import-rota` gave it.
