@@ -412,6 +412,12 @@ public struct PlaceDirectory: Sendable {
     /// names and values; kind and id composed to Unicode NFC. Every write of a place — `setPlace`
     /// on any surface, `vicinity import`, the first run's seeding — is checked by this alone.
     public static func checked(_ place: consuming Place) throws(PlacesError) -> Place {
+        try check(&place)
+        return place
+    }
+
+    /// `checked` in place: the place is left as it was when it breaks a rule.
+    public static func check(_ place: inout Place) throws(PlacesError) {
         try validatePlace(kind: place.kind, id: place.id)
         _ = try Vocabulary.name.parse(place.name)
         let names = place.attributeNames
@@ -424,8 +430,8 @@ public struct PlaceDirectory: Sendable {
             _ = try Vocabulary.attributeName.parse(name)
             try Vocabulary.checkAttribute(name: name, value: value)
         }
-        (place.kind, place.id) = (composed(place.kind), composed(place.id))
-        return place
+        if !place.kind.utf8.allSatisfy({ $0 < 0x80 }) { place.kind = composed(place.kind) }
+        if !place.id.utf8.allSatisfy({ $0 < 0x80 }) { place.id = composed(place.id) }
     }
 
     /// The text in Unicode normalization form C, as every kind and id is stored. Swift compares

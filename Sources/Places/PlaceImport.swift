@@ -21,6 +21,41 @@ public struct PlaceImport: Sendable {
         places.append(try PlaceDirectory.checked(place))
     }
 
+    /// Adds the places of `places` that pass the rules of `setPlace`, in order, each checked in
+    /// place as `add` checks it (no place is copied).
+    ///
+    /// - Returns: the places refused, by offset in `places`, with the first rule each breaks.
+    public mutating func add(contentsOf places: consuming [Place]) -> [(offset: Int, error: PlacesError)] {
+        var places = places
+        var refused: [(offset: Int, error: PlacesError)] = []
+        for index in places.indices {
+            do throws(PlacesError) {
+                try PlaceDirectory.check(&places[index])
+            } catch {
+                refused.append((index, error))
+            }
+        }
+        if !refused.isEmpty {
+            var kept: [Place] = []
+            kept.reserveCapacity(places.count - refused.count)
+            var next = 0
+            for (index, place) in places.enumerated() {
+                if next < refused.count && refused[next].offset == index {
+                    next += 1
+                } else {
+                    kept.append(place)
+                }
+            }
+            places = kept
+        }
+        if self.places.isEmpty {
+            self.places = places
+        } else {
+            self.places.append(contentsOf: places)
+        }
+        return refused
+    }
+
     /// Appends a place that an earlier `add` has checked.
     mutating func appendChecked(_ place: Place) { places.append(place) }
 

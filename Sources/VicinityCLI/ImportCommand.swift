@@ -137,15 +137,16 @@ struct ImportCommand: OutputCommand {
         skipped += reader.skipped
         reader.hoursReport.warnings().forEach { output.warning($0) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let (readSeconds, checkSeconds) = (Double(reader.readNanoseconds) / 1e9, Double(reader.checkNanoseconds) / 1e9)
+        let readSeconds = Double(reader.readNanoseconds) / 1e9
+        let checkSeconds = Double(reader.checkNanoseconds) / 1e9
         let storeSeconds = seconds - Double(waitNanoseconds) / 1e9
         let rate = seconds > 0 ? Int(Double(imported) / seconds) : 0
         let skippedText = skipped > 0 ? "; skipped \(skipped) invalid \(skipped == 1 ? "row" : "rows")" : ""
         output.line(
             "Imported \(imported) \(imported == 1 ? "place" : "places") into \(store.name) in "
                 + "\(String(format: "%.2f", seconds)) s (\(rate) rows/s; reading "
-                + "\(String(format: "%.2f", readSeconds)) s, checking \(String(format: "%.2f", checkSeconds)) s, storing \(String(format: "%.2f", storeSeconds)) s, "
-                + "side by side)"
+                + "\(String(format: "%.2f", readSeconds)) s, checking \(String(format: "%.2f", checkSeconds)) s, "
+                + "storing \(String(format: "%.2f", storeSeconds)) s, side by side)"
                 + "\(skippedText).")
     }
 }
@@ -163,14 +164,13 @@ extension ImportCommand {
 
     /// The place with `--tz` and `--holidays` filled in where it has no value of its own (every
     /// place: one without hours may get a duty rota later, whose times are in its zone).
-    static func completed(_ place: consuming Place, zone: String?, calendar: String?) -> Place {
+    static func complete(_ place: inout Place, zone: String?, calendar: String?) {
         if let zone, place.attribute(PlaceHours.zoneAttribute)?.isEmpty ?? true {
             place.setAttribute(PlaceHours.zoneAttribute, to: zone)
         }
         if let calendar, place.attribute(PlaceHours.calendarAttribute)?.isEmpty ?? true {
             place.setAttribute(PlaceHours.calendarAttribute, to: calendar)
         }
-        return place
     }
 
     /// The duty spells of every stored place that has some, by kind and id (NUL between): an

@@ -98,44 +98,49 @@ final class ImportReader: @unchecked Sendable {
     }
 
     /// The piece's places completed and checked; a refused place throws, or with `skipInvalid`
-    /// becomes a warning.
+    /// becomes a warning. The places are worked on in the piece's own array, never copied.
     private func check(_ file: consuming PlaceFile) throws(CLIError) -> Piece {
-        var piece = Piece(batch: PlaceImport(reservingCapacity: file.places.count), origins: [], warnings: [])
-        piece.origins.reserveCapacity(file.places.count)
-        piece.warnings = file.skipped.map { "skipped \($0.description)" }
+        var warnings = file.skipped.map { "skipped \($0.description)" }
         skipped += file.skipped.count
         let origins = file.origins
-        // The places are moved out one by one, last first, not copied: the piece's array is ours
-        // alone once the file is let go.
         var places = file.places
         _ = consume file
-        places.reverse()
-        var offset = -1
-        while let read = places.popLast() {
-            offset += 1
-            var place = ImportCommand.completed(read, zone: zone, calendar: calendar)
-            let origin = origins[offset]
-            var problem = hoursReport.check(place, at: origin, strict: strictHours)
-            if problem == nil {
-                // A refreshed place keeps the duty rota `import-rota` gave it.
-                if !duty.isEmpty, place.attribute(PlaceHours.dutyAttribute) == nil,
-                    let spells = duty[place.kind + "\u{0}" + place.id]
-                {
-                    place.setAttribute(PlaceHours.dutyAttribute, to: spells)
-                }
-                // The façade's rules for every place written, whatever the surface.
-                do throws(PlacesError) {
-                    try piece.batch.add(place)
-                    piece.origins.append(origin)
-                } catch {
-                    problem = "\(origin): \(error.description)"
-                }
+        // Completed and their hours checked in place; a place whose hours are refused is left out
+        // before the façade's rules (`PlaceImport.add(contentsOf:)`) check the others.
+        var problems: [(offset: Int, text: String)] = []
+        for index in places.indices {
+            ImportCommand.complete(&places[index], zone: zone, calendar: calendar)
+            if let problem = hoursReport.check(places[index], at: origins[index], strict: strictHours) {
+                problems.append((index, problem))
+                continue
             }
-            guard let problem else { continue }
-            guard skipInvalid else { throw CLIError.data(problem) }
-            piece.warnings.append("skipped \(problem)")
-            skipped += 1
+            // A refreshed place keeps the duty rota `import-rota` gave it.
+            if !duty.isEmpty, places[index].attribute(PlaceHours.dutyAttribute) == nil,
+                let spells = duty[places[index].kind + "\u{0}" + places[index].id]
+            {
+                places[index].setAttribute(PlaceHours.dutyAttribute, to: spells)
+            }
         }
-        return piece
+        // The offset in the file of each place given to the batch, when some were left out.
+        var given: [Int]?
+        if !problems.isEmpty {
+            let left = Set(problems.map(\.offset))
+            given = places.indices.filter { !left.contains($0) }
+            places = given!.map { places[$0] }
+        }
+        var batch = PlaceImport()
+        for (offset, error) in batch.add(contentsOf: places) {
+            let original = given?[offset] ?? offset
+            problems.append((original, "\(origins[original]): \(error.description)"))
+        }
+        guard !problems.isEmpty else { return Piece(batch: batch, origins: origins, warnings: warnings) }
+        problems.sort { $0.offset < $1.offset }
+        guard skipInvalid else { throw CLIError.data(problems[0].text) }
+        for problem in problems { warnings.append("skipped \(problem.text)") }
+        skipped += problems.count
+        let left = Set(problems.map(\.offset))
+        return Piece(
+            batch: batch, origins: origins.indices.filter { !left.contains($0) }.map { origins[$0] }, warnings: warnings
+        )
     }
 }
