@@ -9,7 +9,7 @@ import Foundation
 /// or gets the maker's error from `take`. A user that gives up calls `cancel`: the maker's
 /// next `put` throws `Cancelled`, so it stops.
 public final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
-    /// What `put` throws once the storer has given up.
+    /// What `put` throws once the user has given up.
     public struct Cancelled: Error {}
 
     private let capacity: Int
@@ -28,7 +28,7 @@ public final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
 
     /// Adds a piece, waiting while `capacity` pieces wait already.
     ///
-    /// - Throws: `Cancelled` once the storer has given up (the piece is dropped).
+    /// - Throws: `Cancelled` once the user has given up (the piece is dropped).
     public func put(_ piece: Piece) throws(Cancelled) {
         condition.lock()
         defer { condition.unlock() }
@@ -38,7 +38,7 @@ public final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Says the reader is done: with nil after its last piece, else with what stopped it.
+    /// Says the maker is done: with nil after its last piece, else with what stopped it.
     public func finish(throwing error: (any Error)?) {
         condition.lock()
         ended = true
@@ -47,10 +47,10 @@ public final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next piece in order, waiting for it; nil once the reader has finished without error
+    /// The next piece in order, waiting for it; nil once the maker has finished without error
     /// and every piece was taken.
     ///
-    /// - Throws: the reader's error, once the pieces it put before it have been taken.
+    /// - Throws: the maker's error, once the pieces it put before it have been taken.
     public func take() throws -> Piece? {
         condition.lock()
         defer { condition.unlock() }
@@ -64,7 +64,7 @@ public final class ImportPipeline<Piece: Sendable>: @unchecked Sendable {
         return nil
     }
 
-    /// Stops the reader: pieces waiting are dropped, and its next `put` throws.
+    /// Stops the maker: pieces waiting are dropped, and its next `put` throws.
     public func cancel() {
         condition.lock()
         cancelled = true

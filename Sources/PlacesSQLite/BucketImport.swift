@@ -4,15 +4,17 @@ import GRDBSQLite
 import Geo
 import Places
 
-/// An import into the place buckets, inside the caller's write transaction, holding about one
-/// piece in memory whatever the import's size.
+/// An import into the place buckets, inside the caller's write transaction, in memory bounded
+/// whatever the import's size: the places set aside take up to the budget given; at the end the
+/// merge holds up to four partitions (each about 1/256 of a kind's places) and one bucket.
 ///
 /// Each place is coded as a record and kept with the others of its kind whose order key
 /// (`PlaceBucket.orderKey` of the id's hash) starts with the same bits (`ImportPartitions`: in
 /// memory up to a budget, then on disk). `finish` sorts each kind's partitions in turn, by order
 /// key, id bytes, then reading order (`PartitionMerge`): places of the same kind and id meet
-/// there, the first read is kept and the others answered as repeats. A kind that was empty, or is replaced, gets a
-/// new layout sized for its places and each bucket is written once, in key order; a kind that
+/// there, the first read is kept and the others answered as repeats. A kind that was empty, or is
+/// replaced, gets a new layout sized for its places and each bucket is written once, in key
+/// order; a kind that
 /// holds places already is first grown to the size it will need, then each bucket the import
 /// touches is read, merged and written once. The changes go to the log in the merge's order (a
 /// replaced kind's places not imported again logged as removed where they would have been).
@@ -146,7 +148,7 @@ final class BucketImport {
         }
     }
 
-    /// Merges every kind's runs into its buckets and logs the changes.
+    /// Sorts every kind's places into its buckets and logs the changes.
     ///
     /// - Returns: the places left out as repeats, in reading order.
     func finish() throws -> [PlaceRepeat] {

@@ -66,7 +66,8 @@ struct ImportPartitions {
     private let budget: Int
     private var file: SpillFile?
 
-    /// - Parameter budget: the most bytes of records held in memory; past it, they go to disk.
+    /// - Parameter budget: the most bytes of memory the records take (their buffers' capacity);
+    ///   past it, they go to disk.
     init(budget: Int) {
         self.budget = budget
     }
@@ -83,14 +84,15 @@ struct ImportPartitions {
     /// `body`.
     mutating func append(kind: Int, order: UInt64, body: UnsafeRawBufferPointer) {
         let index = kind << Self.bits | Int(order >> UInt64(64 - Self.bits))
-        let before = buffers[index].count
+        let before = buffers[index].capacity
         withUnsafeBytes(of: order.littleEndian) { buffers[index].append(contentsOf: $0) }
         BucketWriter.appendLength(body.count, to: &buffers[index])
         buffers[index].append(contentsOf: body)
-        memoryBytes += buffers[index].count - before
+        memoryBytes += buffers[index].capacity - before
     }
 
-    /// Writes every partition's records in memory to the spill file, if they are over the budget.
+    /// Writes every partition's records in memory to the spill file and lets their memory go, if
+    /// the memory they take is over the budget.
     mutating func spillIfOver() throws {
         guard memoryBytes > budget else { return }
         let file = try self.file ?? SpillFile()
@@ -98,17 +100,23 @@ struct ImportPartitions {
         for index in buffers.indices where !buffers[index].isEmpty {
             let offset = try buffers[index].withUnsafeBytes { try file.append($0) }
             extents[index].append(Extent(offset: offset, count: buffers[index].count))
-            buffers[index].removeAll(keepingCapacity: true)
+            buffers[index] = []
         }
         memoryBytes = 0
     }
 
-    /// Hands over kind number `kind`'s partitions; its memory here is let go.
+    /// Hands over kind number `kind`'s partitions (none for a kind no place was given of); its
+    /// memory here is let go.
     mutating func take(kind: Int) -> Kind {
         let range = kind * Self.perKind..<(kind + 1) * Self.perKind
+        guard range.upperBound <= buffers.count else {
+            return Kind(
+                buffers: Array(repeating: [], count: Self.perKind), extents: Array(repeating: [], count: Self.perKind),
+                file: nil)
+        }
         let taken = Kind(buffers: Array(buffers[range]), extents: Array(extents[range]), file: file)
         for index in range {
-            memoryBytes -= buffers[index].count
+            memoryBytes -= buffers[index].capacity
             buffers[index] = []
             extents[index] = []
         }

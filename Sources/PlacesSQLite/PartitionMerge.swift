@@ -1,32 +1,6 @@
 import Foundation
 import Places
 
-/// A record of an import: a place with its order key, its sequence number in the import and
-/// where it was read (`BucketImport`'s codes).
-struct ImportRecord {
-    var order: UInt64
-    var sequence: Int
-    var file: Int
-    var position: Int
-    var entry: MergedEntry
-}
-
-/// A place left out of an import because the same kind and id was read before it.
-struct ImportRepeat: Sendable {
-    var sequence: Int
-    var id: [UInt8]
-    /// Where it was read, and where the place kept was read (`BucketImport`'s codes).
-    var file: Int
-    var position: Int
-    var firstFile: Int
-    var firstPosition: Int
-
-    init(_ record: ImportRecord, first: ImportRecord) {
-        (sequence, id, file, position) = (record.sequence, Array(record.entry.id), record.file, record.position)
-        (firstFile, firstPosition) = (first.file, first.position)
-    }
-}
-
 /// One kind's places of an import in the buckets' order, repeats left out: its partitions
 /// (`ImportPartitions`) read back and sorted on a thread of their own, ahead of the one the
 /// caller writes. For a kind written whole under a new layout, that thread also makes the buckets
@@ -125,11 +99,14 @@ struct PartitionMerge {
     ) throws {
         guard let handed = kind else { preconditionFailure("a merge run twice") }
         kind = nil
+        // Held by the box alone, which the thread empties: each partition's memory goes as soon
+        // as the thread has taken it.
+        let box = Handover(consume handed)
         let pipeline = ImportPipeline<Made>(capacity: 2)
         let ended = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             Thread.current.name = "import-sort"
-            var kind = handed
+            var kind = box.take()
             do {
                 try make(&kind, pipeline)
                 pipeline.finish(throwing: nil)
@@ -167,7 +144,7 @@ struct PartitionMerge {
     /// The record at `start` of a partition's bytes.
     static func record(_ bytes: UnsafeRawBufferPointer, at start: Int) throws(SQLiteStoreError) -> ImportRecord {
         guard bytes.count - start >= 8 else {
-            throw SQLiteStoreError.writeFailed("the import's sorted places: a bad record")
+            throw SQLiteStoreError.writeFailed("the import's places set aside: a bad record")
         }
         let order = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
         var offset = start + 8
@@ -189,14 +166,14 @@ struct PartitionMerge {
             var offset = 0
             while offset < bytes.count {
                 guard bytes.count - offset >= 8 else {
-                    throw SQLiteStoreError.writeFailed("the import's sorted places: a bad record")
+                    throw SQLiteStoreError.writeFailed("the import's places set aside: a bad record")
                 }
                 let start = offset
                 let order = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
                 offset += 8
                 let length = try BucketEntryParser.number(bytes, &offset)
                 guard length >= 0, length <= bytes.count - offset else {
-                    throw SQLiteStoreError.writeFailed("the import's sorted places: a bad record")
+                    throw SQLiteStoreError.writeFailed("the import's places set aside: a bad record")
                 }
                 offset += length
                 keys.append((order, start))
@@ -214,6 +191,7 @@ struct PartitionMerge {
         idLess: (Int, Int) throws(SQLiteStoreError) -> Bool
     ) throws(SQLiteStoreError) -> [Int] {
         guard keys.count > 1 else { return keys.map(\.start) }
+        // About one key a bucket, with at most 2^20 buckets (8 MiB of counts).
         let bits = max(1, min(20, Int.bitWidth - keys.count.leadingZeroBitCount, 64 - shared))
         let shift = UInt64(64 - shared - bits)
         let mask = (1 << bits) - 1
@@ -255,5 +233,18 @@ struct PartitionMerge {
         var offset = start + 8
         for _ in 0..<4 { _ = try BucketEntryParser.number(bytes, &offset) }
         return try BucketEntryParser.text(bytes, &offset)
+    }
+}
+
+/// Hands a kind's partitions to the merge's thread without a copy staying behind.
+private final class Handover: @unchecked Sendable {
+    private var kind: ImportPartitions.Kind?
+
+    init(_ kind: consuming ImportPartitions.Kind) { self.kind = kind }
+
+    /// The partitions; called once, by the thread that uses them.
+    func take() -> ImportPartitions.Kind {
+        defer { kind = nil }
+        return kind!
     }
 }

@@ -3,11 +3,11 @@ import GRDB
 import Places
 
 extension SQLitePlaceStore {
-    /// Stores an import given piece by piece, in one transaction, all or none, holding about a
-    /// piece in memory whatever the import's size.
+    /// Stores an import given piece by piece, in one transaction, all or none, in memory bounded
+    /// whatever the import's size (`BucketImport`).
     ///
-    /// Each piece is sorted into the buckets' order and set aside on a temporary table (on disk);
-    /// the pieces are merged into the buckets at the end (`BucketImport`), where a kind and id
+    /// Each piece's places are set aside (in memory up to a budget, then in a temporary file) and
+    /// sorted into the buckets at the end (`BucketImport`), where a kind and id
     /// written twice is found: the sink's `write` answers no repeats, its `finish` answers them
     /// all, in reading order (called here when `body` did not). With replacement, a kind's stored
     /// places not imported again are removed. The change log gets the places removed and stored.

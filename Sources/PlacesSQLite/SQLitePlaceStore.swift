@@ -21,8 +21,8 @@ public final class SQLitePlaceStore: PlaceStore {
     public let path: String
     /// The read-only connection the change log is followed on, opened on first use.
     let logConnection = Mutex<DatabaseQueue?>(nil)
-    /// The most bytes of sorted places an import holds in memory before they go to a temporary
-    /// table (tests lower it).
+    /// The most bytes of memory an import's places set aside take before they go to a temporary
+    /// file (tests lower it).
     let importMemoryBudget = Mutex(ImportPartitions.defaultBudget)
 
     /// Opens (creating if needed) the database at `path` and migrates it.

@@ -46,7 +46,7 @@ import Testing
         var generator = SeededGenerator(seed: seed)
         let path = try SQLitePlaceStoreTests.temporaryDatabase()
         var store = try SQLitePlaceStore(path: path)
-        // Imports with seed 2 keep their sorted places on disk from the start.
+        // Imports with seed 2 set their places aside on disk from the first piece.
         let budget = seed == 2 ? 0 : ImportPartitions.defaultBudget
         store.importMemoryBudget.withLock { $0 = budget }
         var model: [Key: Place] = [:]

@@ -115,6 +115,54 @@ import Testing
         #expect(try store.places(kind: "cafe").contains { $0.id == "a" })
     }
 
+    /// Repeats of a kind new to the store (whose buckets are made on the merge's thread), with
+    /// its places kept in memory or on disk, across pieces and within one.
+    @Test(arguments: [ImportPartitions.defaultBudget, 0])
+    func repeatsOfANewKindAreLeftOutInReadingOrder(budget: Int) throws {
+        let store = try Self.seeded()
+        store.importMemoryBudget.withLock { $0 = budget }
+        let ids = ["x1", "x2", "x1", "x3", "x2", "x1"]
+        try store.storeStreaming(replacingKinds: [], replacingEveryKindWritten: false, progress: nil) { sink in
+            for (piece, range) in [0..<3, 3..<6].enumerated() {
+                var batch = PlaceImport()
+                for offset in range { try batch.add(try Self.place(ids[offset], kind: "bank", name: "N\(offset)")) }
+                let origins = range.map { Places.SourceLocation(file: "p\(piece).csv", position: .line($0 + 2)) }
+                #expect(try sink.write(batch, origins: origins).isEmpty)
+            }
+            let line = { (offset: Int) in Places.SourceLocation(file: "p\(offset / 3).csv", position: .line(offset + 2))
+            }
+            #expect(
+                try sink.finish() == [
+                    PlaceRepeat(kind: "bank", id: "x1", at: line(2), firstAt: line(0)),
+                    PlaceRepeat(kind: "bank", id: "x2", at: line(4), firstAt: line(1)),
+                    PlaceRepeat(kind: "bank", id: "x1", at: line(5), firstAt: line(0)),
+                ])
+        }
+        #expect(try store.places(kind: "bank").map { "\($0.id) \($0.name)" }.sorted() == ["x1 N0", "x2 N1", "x3 N3"])
+        #expect(try Self.changes(store).suffix(3).count == 3)
+    }
+
+    /// A kind replaced by an import that gives none of its places: all of them go, logged as
+    /// removals, whole or streamed.
+    @Test(arguments: [false, true])
+    func aKindReplacedByNothingIsEmptied(streamed: Bool) throws {
+        let store = try Self.seeded()
+        let before = try store.head().position
+        if streamed {
+            try store.storeStreaming(replacingKinds: ["cafe"], replacingEveryKindWritten: false, progress: nil) { _ in }
+        } else {
+            try store.store(PlaceImport(), replacingKinds: ["cafe"], progress: nil)
+        }
+        #expect(try store.places(kind: "cafe").isEmpty)
+        #expect(try store.places(kind: "pharmacy").count == 50)
+        #expect(try store.head().position == before + 10)
+        let removed = try Self.changes(store).suffix(10).compactMap { change -> String? in
+            if case .removePlace(let kind, let id) = change { return "\(kind)/\(id)" }
+            return nil
+        }
+        #expect(removed.sorted() == (0..<10).map { "cafe/c\($0)" }.sorted())
+    }
+
     @Test func aFailureInTheBodyStoresNothingAndIsThrownAsItIs() throws {
         let store = try Self.seeded()
         let before = (try store.places(), try Self.changes(store))
@@ -129,7 +177,7 @@ import Testing
         }
         #expect(try store.places() == before.0)
         #expect(try Self.changes(store) == before.1)
-        // And the next import runs (the temporary tables are gone with the transaction).
+        // And the next import runs (nothing of the failed one is left).
         try store.storeStreaming(replacingKinds: [], replacingEveryKindWritten: false, progress: nil) { sink in
             var piece = PlaceImport()
             try piece.add(try Self.place("x0"))
