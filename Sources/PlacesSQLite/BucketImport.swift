@@ -86,21 +86,22 @@ final class BucketImport {
         // Places of the last kind not yet counted in `kinds`.
         var uncounted = 0
         defer { if let last { kinds[last.index].count += uncounted } }
-        for (offset, place) in places.enumerated() {
+        // Each place is read where it is (`places[offset]`), not copied out of the array.
+        for offset in places.indices {
             let kind: Int
             let seed: UInt64
-            if let last, last.name.utf8.elementsEqual(place.kind.utf8) {
+            if let last, last.name.utf8.elementsEqual(places[offset].kind.utf8) {
                 (kind, seed) = (last.index, last.seed)
             } else {
                 if let last { kinds[last.index].count += uncounted }
                 uncounted = 0
-                kind = try state(of: place.kind)
+                kind = try state(of: places[offset].kind)
                 seed = kinds[kind].seed
                 partitions.reserve(kinds: kinds.count)
-                last = (place.kind, kind, seed)
+                last = (places[offset].kind, kind, seed)
             }
-            try SQLitePlaceStore.checkStorable(place)
-            var id = place.id
+            try SQLitePlaceStore.checkStorable(places[offset])
+            var id = places[offset].id
             let order = PlaceBucket.orderKey(id.withUTF8 { PlaceBucket.hash($0, seed: seed) })
             // The rest of a record: the sequence number in the import, the file (1-based; 0 for
             // none) and the position (zigzag), all LEB128, then the bucket entry.
@@ -109,7 +110,7 @@ final class BucketImport {
             let (file, position) = code(origins?[offset])
             BucketWriter.appendLength(file, to: &body)
             BucketWriter.appendLength(Int(bitPattern: UInt(bitPattern: position << 1 ^ position >> 63)), to: &body)
-            SQLitePlaceStore.appendEntry(place, to: &body)
+            SQLitePlaceStore.appendEntry(places[offset], to: &body)
             body.withUnsafeBytes { partitions.append(kind: kind, order: order, body: $0) }
             uncounted += 1
         }
