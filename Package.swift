@@ -49,8 +49,13 @@ let package = Package(
         .target(name: "RedisGeo", dependencies: ["Geo"]),
         // glibc's heap counters, for `vicinity-bench bench` and `INFO`'s `used_memory`.
         .target(name: "CHeapStats"),
+        // A cache prefetch hint (`__builtin_prefetch`), which Swift cannot spell.
+        .target(name: "CPrefetch"),
         .target(
-            name: "Places", dependencies: ["Geo", "OpeningHours", .product(name: "Crypto", package: "swift-crypto")],
+            name: "Places",
+            dependencies: [
+                "Geo", "OpeningHours", "CPrefetch", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: optimizedInDebug),
         .target(name: "TextMap", dependencies: ["Geo"]),
         // OSM `opening_hours`: parsing and evaluation in local wall-clock time, no I/O (issue 19).

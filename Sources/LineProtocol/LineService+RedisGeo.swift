@@ -64,7 +64,12 @@ extension LineService {
     static func argv(_ name: String, _ arguments: inout CommandArguments) throws(CommandFailure) -> [String] {
         var argv = [arguments.command]
         while !arguments.isAtEnd { argv.append(try arguments.next()) }
-        guard CommandTable.byName[name]?.accepts(wordCount: argv.count) == true else { throw .wrongArity(name) }
+        // `checks` holds every command this service runs, each behind one reference: no copy of a
+        // `CommandDescription` (and of its arrays) a call.
+        let accepts =
+            LineService.checks[name]?.accepts(wordCount: argv.count)
+            ?? CommandTable.byName[name]?.accepts(wordCount: argv.count)
+        guard accepts == true else { throw .wrongArity(name) }
         return argv
     }
 

@@ -212,8 +212,12 @@ extension LineService {
             {
                 (hits, candidates) = nearest
             } else {
-                candidates = try keyspace.candidates(
+                var fetched = try keyspace.candidates(
                     key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
+                // Without COUNT the reply holds most candidates: their ids are asked for now and
+                // arrive while the search runs.
+                if limit == 0 { fetched.prefetchIDs() }
+                candidates = fetched
                 let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))
                 // Distances to users are rounded to their precision: from the exact ones.
                 hits = try search.hits(

@@ -25,6 +25,12 @@ public struct PlaceIDs: Sendable {
         texts.forEachID(handles, body)
     }
 
+    /// Asks the processor to bring these handles' ids into its caches without waiting for them:
+    /// call it before other work that precedes reading the ids (a search before its reply), so
+    /// that their cache misses overlap that work. Handles in grid order (as
+    /// `PlaceCatalog.forEachPlace(kind:inCapAround:…)` reports them) cost the least.
+    public func prefetch(_ handles: UnsafeBufferPointer<UInt32>) { texts.prefetch(handles) }
+
     /// Reads the start of these handles' ids from memory, all at once: call it before reading
     /// many ids one by one, whose cache misses would otherwise come one after another. Returns a
     /// value of no meaning (use it, or the reads may be optimised away).

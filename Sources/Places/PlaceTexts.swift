@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The ids and names of one kind's places, packed in shared byte chunks: a place costs its UTF-8
 /// bytes, one or two length bytes each, and a quarter of a 4-byte offset, instead of two `String`s
 /// inside a `Place` value.
@@ -180,6 +182,40 @@ struct PlaceTexts: Sendable {
         }
     }
 
+    /// Asks the processor for the first two cache lines of each handle's block (where its entry
+    /// lies, for blocks of short entries) without waiting for them (`vicinity_prefetch`), a
+    /// block once for a run of handles in it: call it well before `forEachID`, with other work
+    /// between, so that the lines arrive meanwhile. Only the block offsets are read (loads).
+    func prefetch(_ handles: UnsafeBufferPointer<UInt32>) {
+        blockOffsets.withUnsafeBufferPointer { offsets in
+            chunks.withUnsafeBufferPointer { chunks in
+                var index = 0
+                var lastBlock = -1
+                // A chunk opened once for each run of handles in it, as in `forEachID`.
+                while index < handles.count {
+                    precondition(Int(handles[index]) < count, "handle \(handles[index]) of \(count) texts")
+                    let chunk = Self.split(offsets[Int(handles[index]) >> Self.blockBits]).chunk
+                    chunks[chunk].withUnsafeBufferPointer { bytes in
+                        while index < handles.count {
+                            let handle = Int(handles[index])
+                            precondition(handle < count, "handle \(handle) of \(count) texts")
+                            let block = handle >> Self.blockBits
+                            let (handleChunk, position) = Self.split(offsets[block])
+                            guard handleChunk == chunk else { return }
+                            if block != lastBlock, let base = bytes.baseAddress {
+                                lastBlock = block
+                                // A hint: it never faults, also past the chunk's end.
+                                vicinity_prefetch(base + position)
+                                vicinity_prefetch(base + position + 64)
+                            }
+                            index += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Reads where each handle's entry lies, all the block offsets first and then the bytes of the
     /// blocks (the block's first 64-byte line, and the next one for a handle past the block's
     /// first), without walking the entries: loads that do not wait on each other, so that the
@@ -351,14 +387,18 @@ extension PlaceTexts {
 
     @inline(__always)
     static func readLength(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Int {
-        var value = 0
-        var shift = 0
+        // Lengths below 128 (nearly all) are one byte.
+        let first = bytes[position]
+        position &+= 1
+        if first < 0x80 { return Int(first) }
+        var value = Int(first & 0x7F)
+        var shift = 7
         while true {
             let byte = bytes[position]
-            position += 1
+            position &+= 1
             value |= Int(byte & 0x7F) << shift
             if byte < 0x80 { return value }
-            shift += 7
+            shift &+= 7
         }
     }
 

@@ -168,12 +168,55 @@ extension GeoHash {
     /// `Double(encode(longitude:latitude:))` and `decode(score:)` of that score, to the bit,
     /// without interleaving bits only to take them apart again. For a search's candidates.
     ///
+    /// The cell indices come from one multiplication per axis by the cells per degree instead of
+    /// `encode`'s division by the axis's span: the two offsets are less than 2^-25 cells apart
+    /// (see `cellMargin`), so wherever the multiplied offset lies farther than `cellMargin` from
+    /// a whole number both truncate to the same index; nearer (about one position in 250,000),
+    /// and on the upper edges, `encode`'s own arithmetic decides.
+    ///
     /// - Parameters:
     ///   - longitude: degrees east, -180...180.
     ///   - latitude: degrees north, -85.05112878...85.05112878.
     /// - Returns: nil where `encode(longitude:latitude:)` throws (outside the ranges, NaN).
     @inline(__always)
     public static func scoreAndCentre(longitude: Double, latitude: Double)
+        -> (score: Double, longitude: Double, latitude: Double)?
+    {
+        guard isEncodable(longitude: longitude, latitude: latitude) else { return nil }
+        // Cells per degree on each axis, each rounded once (constants folded when compiled).
+        let cells = Double(UInt64(1) << maximumStep)
+        let latitudeCellsPerDegree = cells / (latitudeLimit - -latitudeLimit)
+        let longitudeCellsPerDegree = cells / (longitudeLimit - -longitudeLimit)
+        // Both at least 0 (the position is encodable) and at most 2^26 plus rounding.
+        let latitudeOffset = (latitude - -latitudeLimit) * latitudeCellsPerDegree
+        let longitudeOffset = (longitude - -longitudeLimit) * longitudeCellsPerDegree
+        let latitudeIndex = UInt32(latitudeOffset)
+        let longitudeIndex = UInt32(longitudeOffset)
+        let latitudePart = latitudeOffset - Double(latitudeIndex)
+        let longitudePart = longitudeOffset - Double(longitudeIndex)
+        let maximumIndex = UInt32(1) << maximumStep
+        guard latitudePart > cellMargin, latitudePart < 1 - cellMargin, longitudePart > cellMargin,
+            longitudePart < 1 - cellMargin, latitudeIndex < maximumIndex, longitudeIndex < maximumIndex
+        else { return exactScoreAndCentre(longitude: longitude, latitude: latitude) }
+        // Below 2^52 the score is exact, and converts through `Int64` in one instruction.
+        let bits = interleave(even: latitudeIndex, odd: longitudeIndex)
+        let score = Double(Int64(bitPattern: bits))
+        // The score deinterleaves to these indices: `decode(score:)`.
+        let centre = centre(
+            of: GeoHashCell.bounds(latitudeIndex: latitudeIndex, longitudeIndex: longitudeIndex, step: maximumStep))
+        return (score, centre.longitude, centre.latitude)
+    }
+
+    /// How near a whole number of cells `scoreAndCentre`'s offsets may come before `encode`'s
+    /// division decides the index: 2^-20 cells. For the same a = fl(position − minimum) ≤ span s,
+    /// `encode` computes 2^26 × fl(a / s), within u (u = 2^-53) relative of r = a × 2^26 / s ≤
+    /// 2^26, and `scoreAndCentre` fl(a × fl(2^26 / s)), within 2u + u² of it; so they are less
+    /// than 4u × 2^26 = 2^-25 cells apart, 32 times below this margin.
+    static let cellMargin = 0x1p-20
+
+    /// `scoreAndCentre` by `encode`'s arithmetic, operation for operation: for the offsets within
+    /// `cellMargin` of a cell edge, and the upper edges.
+    static func exactScoreAndCentre(longitude: Double, latitude: Double)
         -> (score: Double, longitude: Double, latitude: Double)?
     {
         guard isEncodable(longitude: longitude, latitude: latitude) else { return nil }

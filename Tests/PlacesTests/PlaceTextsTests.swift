@@ -8,7 +8,8 @@ import Testing
 /// compactions, chunk boundaries and copies changed apart.
 @Suite struct PlaceTextsTests {
     /// Checks every handle of `texts` against `model` through each reader (`id`, `name`,
-    /// `withIDAndName`, `forEachID` over the handles shuffled and repeated), and the bytes held
+    /// `withIDAndName`, `forEachID` over the handles shuffled and repeated, after `touch` and
+    /// `prefetch`), and the bytes held
     /// against the entries' lengths.
     private func expectSame(_ texts: PlaceTexts, _ model: [(id: String, name: String)]) {
         #expect(texts.count == model.count)
@@ -30,6 +31,8 @@ import Testing
         var seen = 0
         handles.withUnsafeBufferPointer { buffer in
             _ = texts.touch(buffer)
+            // A hint only: the ids read after it are the same.
+            texts.prefetch(buffer)
             texts.forEachID(buffer) { index, id in
                 #expect(index == seen)
                 #expect(String(decoding: id, as: UTF8.self) == model[Int(buffer[index])].id)

@@ -60,6 +60,52 @@ import Testing
         }
     }
 
+    /// `scoreAndCentre` multiplies where `encode` divides: positions on and around cell edges
+    /// (a few ulps either side of 5,000 random edges on each axis), where the two
+    /// offsets may truncate differently, still give `encode`'s score and `decode`'s centre.
+    @Test func scoreAndCentreMatchesOnCellEdges() throws {
+        var random = SplitMix64(seed: 21)
+        let limit = GeoHash.latitudeLimit
+        let cells = Double(UInt64(1) << GeoHash.maximumStep)
+        func nudged(_ value: Double) -> [Double] {
+            var values = [value]
+            var up = value
+            var down = value
+            for _ in 0..<4 {
+                up = up.nextUp
+                down = down.nextDown
+                values += [up, down]
+            }
+            return values
+        }
+        var checked = 0
+        for _ in 0..<5_000 {
+            let edge = Double(random.next() % (UInt64(1) << GeoHash.maximumStep))
+            let longitudes = nudged(edge / cells * 360 - 180) + nudged(-180 + edge * (360 / cells))
+            let latitudes = nudged(edge / cells * (2 * limit) - limit)
+            let otherLongitude = random.nextUnit() * 360 - 180
+            let otherLatitude = random.nextUnit() * 2 * limit - limit
+            let positions =
+                longitudes.map { ($0, otherLatitude) } + latitudes.map { (otherLongitude, $0) }
+                + zip(longitudes, latitudes).map { ($0, $1) }
+            for (longitude, latitude) in positions {
+                let fused = GeoHash.scoreAndCentre(longitude: longitude, latitude: latitude)
+                guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else {
+                    #expect(fused == nil)
+                    continue
+                }
+                let score = Double(bits)
+                let centre = GeoHash.decode(score: score)
+                let found = try #require(fused)
+                #expect(found.score.bitPattern == score.bitPattern)
+                #expect(found.longitude.bitPattern == centre.longitude.bitPattern)
+                #expect(found.latitude.bitPattern == centre.latitude.bitPattern)
+                checked += 1
+            }
+        }
+        #expect(checked > 150_000)
+    }
+
     @Test func interleavingRoundTrips() {
         var random = SplitMix64(seed: 7)
         for _ in 0..<1000 {
