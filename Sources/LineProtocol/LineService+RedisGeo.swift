@@ -65,7 +65,8 @@ extension LineService {
         var argv = [arguments.command]
         while !arguments.isAtEnd { argv.append(try arguments.next()) }
         // `checks` holds every command this service runs, each behind one reference: no copy of a
-        // `CommandDescription` (and of its arrays) a call.
+        // `CommandDescription` (and of its arrays) a call. `CommandTable` answers for a name it
+        // lacks, which no caller gives today.
         let accepts =
             LineService.checks[name]?.accepts(wordCount: argv.count)
             ?? CommandTable.byName[name]?.accepts(wordCount: argv.count)

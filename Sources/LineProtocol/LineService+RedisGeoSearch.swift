@@ -214,8 +214,9 @@ extension LineService {
             } else {
                 var fetched = try keyspace.candidates(
                     key: key, longitude: center.longitude, latitude: center.latitude, reachMeters: reach)
-                // Without COUNT the reply holds most candidates: their ids are asked for now and
-                // arrive while the search runs.
+                // Without COUNT the reply holds the candidates inside the shape (most of them for a
+                // radius, fewer for a box): their ids are asked for now and arrive while the
+                // search runs.
                 if limit == 0 { fetched.prefetchIDs() }
                 candidates = fetched
                 let count: RedisGeoSearch.Count = limit == 0 ? .all : (options.any ? .any(limit) : .first(limit))

@@ -22,8 +22,8 @@ struct RedisGeoCandidates {
     private let ids: PlaceIDs?
     /// Whether `prefetchIDs` asked for every candidate's id already.
     private var idsPrefetched = false
-    /// The most candidates whose ids `prefetchIDs` asks for: two cache lines a block of 4, so
-    /// 128 KiB of lines at most, which stay in the processor's second-level cache until read.
+    /// The most candidates whose ids `prefetchIDs` asks for: at most two 64-byte lines each (in
+    /// blocks of 4 ids, fewer), so at most 512 KiB of lines asked for at once.
     static let maximumPrefetch = 4_096
 
     /// Candidates given as text.

@@ -28,7 +28,8 @@ public struct PlaceIDs: Sendable {
     /// Asks the processor to bring these handles' ids into its caches without waiting for them:
     /// call it before other work that precedes reading the ids (a search before its reply), so
     /// that their cache misses overlap that work. Handles in grid order (as
-    /// `PlaceCatalog.forEachPlace(kind:inCapAround:…)` reports them) cost the least.
+    /// `PlaceCatalog.forEachPlace(kind:inCapAround:…)` reports them) cost the least. Every handle
+    /// must be below the number of places (it traps otherwise).
     public func prefetch(_ handles: UnsafeBufferPointer<UInt32>) { texts.prefetch(handles) }
 
     /// Reads the start of these handles' ids from memory, all at once: call it before reading

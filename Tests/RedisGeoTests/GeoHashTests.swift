@@ -79,16 +79,27 @@ import Testing
             return values
         }
         var checked = 0
+        var disagreements = 0
         for _ in 0..<5_000 {
             let edge = Double(random.next() % (UInt64(1) << GeoHash.maximumStep))
             let longitudes = nudged(edge / cells * 360 - 180) + nudged(-180 + edge * (360 / cells))
             let latitudes = nudged(edge / cells * (2 * limit) - limit)
             let otherLongitude = random.nextUnit() * 360 - 180
             let otherLatitude = random.nextUnit() * 2 * limit - limit
+            // One axis on its upper or lower edge, the other in a cell's inside.
+            let edges = [
+                (180, otherLatitude), (-180, otherLatitude), (otherLongitude, limit), (otherLongitude, -limit),
+            ]
             let positions =
                 longitudes.map { ($0, otherLatitude) } + latitudes.map { (otherLongitude, $0) }
-                + zip(longitudes, latitudes).map { ($0, $1) }
+                + zip(longitudes, latitudes).map { ($0, $1) } + edges
             for (longitude, latitude) in positions {
+                // Where a plain multiplication would put the longitude in another cell than the
+                // division does: the cases the fallback is there for.
+                let offset = longitude + 180
+                if offset >= 0, offset < 360, UInt32(offset * (cells / 360)) != UInt32(offset / 360 * cells) {
+                    disagreements += 1
+                }
                 let fused = GeoHash.scoreAndCentre(longitude: longitude, latitude: latitude)
                 guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else {
                     #expect(fused == nil)
@@ -104,6 +115,7 @@ import Testing
             }
         }
         #expect(checked > 150_000)
+        #expect(disagreements > 0)
     }
 
     @Test func interleavingRoundTrips() {
