@@ -16,8 +16,6 @@ extension BucketImport {
         var record = try SQLitePlaceStore.newKind(
             db, kind.name, seed: kind.seed, layout: BucketLayout(forCount: kind.count))
         let old = try kind.stored.map { try OldBuckets(db: db, kind: $0) }
-        var bucket = BucketWriter()
-        var address = -1
         var kindText = kind.name
         try kindText.withUTF8 { try log.start(kind: $0) }
         guard let old else {
@@ -33,6 +31,8 @@ extension BucketImport {
             try SQLitePlaceStore.save(record, in: db)
             return record.count
         }
+        var bucket = BucketWriter()
+        var address = -1
         try merge.forEach(onRepeat: onRepeat) { entry, order in
             while let oldOrder = old.order, let oldID = old.entry?.id,
                 oldOrder < order || (oldOrder == order && oldID.lexicographicallyPrecedes(entry.id))

@@ -81,7 +81,8 @@ struct ImportLogWriter {
         try row.bytes.withUnsafeBytes { blob in
             try SQLitePlaceStore.insertLogRow(
                 db, insert, positions: first...end,
-                transactionEnd: last ? end : SQLitePlaceStore.transactionContinues, committedAt: now, blob: blob)
+                transactionEnd: last ? end : SQLitePlaceStore.transactionContinues, committedAt: now, change: blob,
+                binary: true)
         }
         next = end + 1
     }

@@ -34,11 +34,7 @@ struct PartitionMerge {
     ) throws {
         try run(
             make: { kind, pipeline in
-                for partition in 0..<ImportPartitions.perKind {
-                    let bytes = try kind.take(partition)
-                    guard !bytes.isEmpty else { continue }
-                    try pipeline.put(Sorted(bytes: bytes, starts: try Self.sortedStarts(bytes)))
-                }
+                try Self.forEachSorted(&kind) { try pipeline.put($0) }
             },
             use: { sorted in
                 try Self.forEachRecord(in: sorted) { record in
@@ -61,10 +57,8 @@ struct PartitionMerge {
                 var bucket = BucketWriter()
                 var address = -1
                 var packed = name.withUnsafeBufferPointer { PackedPlaceChanges(kind: $0) }
-                for partition in 0..<ImportPartitions.perKind {
-                    let bytes = try kind.take(partition)
-                    guard !bytes.isEmpty else { continue }
-                    try Self.forEachRecord(in: Sorted(bytes: bytes, starts: try Self.sortedStarts(bytes))) { record in
+                try Self.forEachSorted(&kind) { sorted in
+                    try Self.forEachRecord(in: sorted) { record in
                         let target = layout.address(record.order.bitsReversed)
                         if target != address {
                             if address >= 0 { built.buckets.append((address, bucket)) }
@@ -120,6 +114,18 @@ struct PartitionMerge {
             ended.wait()
         }
         while let made = try pipeline.take() { try use(made) }
+    }
+
+    /// Takes the kind's partitions in turn and calls `body` with each one that holds records,
+    /// sorted.
+    private static func forEachSorted(
+        _ kind: inout ImportPartitions.Kind, _ body: (Sorted) throws -> Void
+    ) throws {
+        for partition in 0..<ImportPartitions.perKind {
+            let bytes = try kind.take(partition)
+            guard !bytes.isEmpty else { continue }
+            try body(Sorted(bytes: bytes, starts: try sortedStarts(bytes)))
+        }
     }
 
     /// Calls `body` with each record of a sorted partition in order, the first read of each id

@@ -102,23 +102,10 @@ extension SQLitePlaceStore {
                 continue
             }
             let rowEnd = rowStart + Int64(pack.count) - 1
-            var status = sqlite3_bind_int64(insert, 1, rowStart)
-            status |= sqlite3_bind_int64(insert, 2, rowEnd)
-            status |= sqlite3_bind_int64(insert, 3, end)
-            status |= sqlite3_bind_double(insert, 4, now)
-            let stepped = pack.bytes.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { text in
-                    // Bound static (not copied once more): the bytes stay put until the step is done.
-                    status |= sqlite3_bind_text(insert, 5, text.baseAddress, Int32(text.count), nil)
-                    let stepped = status == SQLITE_OK ? sqlite3_step(insert) : status
-                    sqlite3_reset(insert)
-                    sqlite3_clear_bindings(insert)
-                    return stepped
-                }
-            }
-            guard stepped == SQLITE_DONE else {
-                throw SQLiteStoreError.writeFailed(
-                    "the change log: " + String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            try pack.bytes.withUnsafeBytes { text in
+                try insertLogRow(
+                    db, insert, positions: rowStart...rowEnd, transactionEnd: end, committedAt: now, change: text,
+                    binary: false)
             }
             rowStart = rowEnd + 1
             pack.removeAll()
@@ -311,16 +298,23 @@ extension SQLitePlaceStore {
         ).sqliteStatement
     }
 
-    /// Inserts a log row of binary changes (`PackedPlaceChanges`) with `logInsert`'s statement.
+    /// Inserts a log row with `logInsert`'s statement: its changes as text (`PackedChanges`) or,
+    /// `binary`, as a blob (`PackedPlaceChanges`; readers tell them apart by the column's type).
+    /// The bytes are bound static, not copied once more: they stay put until the step is done.
     static func insertLogRow(
         _ db: Database, _ insert: OpaquePointer?, positions: ClosedRange<Int64>, transactionEnd: Int64,
-        committedAt: Double, blob: UnsafeRawBufferPointer
+        committedAt: Double, change: UnsafeRawBufferPointer, binary: Bool
     ) throws {
         var status = sqlite3_bind_int64(insert, 1, positions.lowerBound)
         status |= sqlite3_bind_int64(insert, 2, positions.upperBound)
         status |= sqlite3_bind_int64(insert, 3, transactionEnd)
         status |= sqlite3_bind_double(insert, 4, committedAt)
-        status |= sqlite3_bind_blob(insert, 5, blob.baseAddress, Int32(blob.count), nil)
+        if binary {
+            status |= sqlite3_bind_blob(insert, 5, change.baseAddress, Int32(change.count), nil)
+        } else {
+            status |= sqlite3_bind_text(
+                insert, 5, change.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(change.count), nil)
+        }
         let stepped = status == SQLITE_OK ? sqlite3_step(insert) : status
         sqlite3_reset(insert)
         sqlite3_clear_bindings(insert)

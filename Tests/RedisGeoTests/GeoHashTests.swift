@@ -46,18 +46,26 @@ import Testing
             positions.append((random.nextUnit() * 360 - 180, random.nextUnit() * 2 * limit - limit))
         }
         for (longitude, latitude) in positions {
-            let fused = GeoHash.scoreAndCentre(longitude: longitude, latitude: latitude)
-            guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else {
-                #expect(fused == nil)
-                continue
-            }
-            let score = Double(bits)
-            let centre = GeoHash.decode(score: score)
-            let found = try #require(fused)
-            #expect(found.score.bitPattern == score.bitPattern)
-            #expect(found.longitude.bitPattern == centre.longitude.bitPattern)
-            #expect(found.latitude.bitPattern == centre.latitude.bitPattern)
+            try Self.expectScoreAndCentreAgree(longitude: longitude, latitude: latitude)
         }
+    }
+
+    /// Expects `scoreAndCentre` to give `encode`'s score and `decode`'s centre, bit for bit, or nil
+    /// where `encode` refuses the position; answers whether the position was encodable.
+    @discardableResult
+    static func expectScoreAndCentreAgree(longitude: Double, latitude: Double) throws -> Bool {
+        let fused = GeoHash.scoreAndCentre(longitude: longitude, latitude: latitude)
+        guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else {
+            #expect(fused == nil)
+            return false
+        }
+        let score = Double(bits)
+        let centre = GeoHash.decode(score: score)
+        let found = try #require(fused)
+        #expect(found.score.bitPattern == score.bitPattern)
+        #expect(found.longitude.bitPattern == centre.longitude.bitPattern)
+        #expect(found.latitude.bitPattern == centre.latitude.bitPattern)
+        return true
     }
 
     /// `scoreAndCentre` multiplies where `encode` divides: positions on and around cell edges
@@ -100,18 +108,7 @@ import Testing
                 if offset >= 0, offset < 360, UInt32(offset * (cells / 360)) != UInt32(offset / 360 * cells) {
                     disagreements += 1
                 }
-                let fused = GeoHash.scoreAndCentre(longitude: longitude, latitude: latitude)
-                guard let bits = try? GeoHash.encode(longitude: longitude, latitude: latitude) else {
-                    #expect(fused == nil)
-                    continue
-                }
-                let score = Double(bits)
-                let centre = GeoHash.decode(score: score)
-                let found = try #require(fused)
-                #expect(found.score.bitPattern == score.bitPattern)
-                #expect(found.longitude.bitPattern == centre.longitude.bitPattern)
-                #expect(found.latitude.bitPattern == centre.latitude.bitPattern)
-                checked += 1
+                if try Self.expectScoreAndCentreAgree(longitude: longitude, latitude: latitude) { checked += 1 }
             }
         }
         #expect(checked > 150_000)
