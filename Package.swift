@@ -46,7 +46,12 @@ let package = Package(
         ),
         .target(name: "Geo", dependencies: ["CProj"], swiftSettings: optimizedInDebug),
         // Redis 7.0's GEO commands reproduced reply for reply; only the line protocol uses them.
-        .target(name: "RedisGeo", dependencies: ["Geo"]),
+        .target(name: "RedisGeo", dependencies: ["Geo", "CDistanceKernels"]),
+        // Redis distance estimates in batches, compiled for the processor's vector unit (C, for
+        // per-function targets and a choice made when run, which Swift cannot spell).
+        .target(
+            name: "CDistanceKernels",
+            cSettings: [.unsafeFlags(["-O2", "-fno-math-errno"])]),
         // glibc's heap counters, for `vicinity-bench bench` and `INFO`'s `used_memory`.
         .target(name: "CHeapStats"),
         // A cache prefetch hint (`__builtin_prefetch`), which Swift cannot spell.

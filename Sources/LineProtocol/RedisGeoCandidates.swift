@@ -29,26 +29,42 @@ struct RedisGeoCandidates {
     /// Candidates given as text.
     init() { ids = nil }
 
-    /// Candidates of a place kind, given by handle; their ids are read from `ids`.
-    init(ids: PlaceIDs, reservingCapacity capacity: Int = 0) {
+    /// Candidates of a place kind, given by handle with their exact positions (degrees): each
+    /// coded as GEOADD codes it (`GeoHash.scoresAndCentres`), all at once; positions GEOADD
+    /// refuses (beyond ±85.05112878° of latitude) are left out.
+    init(ids: PlaceIDs, positions: [(longitude: Double, latitude: Double)], handles: [UInt32]) {
+        precondition(positions.count == handles.count, "a handle for each position")
         self.ids = ids
-        scores.reserveCapacity(capacity)
-        centres.reserveCapacity(capacity)
-        handles.reserveCapacity(capacity)
+        let count = positions.count
+        var missing = 0
+        var centres = [(longitude: Double, latitude: Double)](repeating: (0, 0), count: count)
+        let scores = [Double](unsafeUninitializedCapacity: count) { scores, initialized in
+            positions.withUnsafeBufferPointer { positions in
+                centres.withUnsafeMutableBufferPointer { centres in
+                    if let scoreBase = scores.baseAddress, let centreBase = centres.baseAddress {
+                        missing = GeoHash.scoresAndCentres(positions, scores: scoreBase, centres: centreBase)
+                    }
+                }
+            }
+            initialized = count
+        }
+        guard missing > 0 else {
+            self.scores = scores
+            self.centres = centres
+            self.handles = handles
+            return
+        }
+        for index in scores.indices where !scores[index].isNaN {
+            self.scores.append(scores[index])
+            self.centres.append(centres[index])
+            self.handles.append(handles[index])
+        }
     }
 
     mutating func append(score: Double, member: String) {
         precondition(ids == nil, "candidates of a place kind are given by handle")
         scores.append(score)
         members.append(member)
-    }
-
-    /// Appends a place by handle, with its score and the score's decoded position
-    /// (`GeoHash.scoreAndCentre`).
-    mutating func append(score: Double, centre: (longitude: Double, latitude: Double), handle: UInt32) {
-        scores.append(score)
-        centres.append(centre)
-        handles.append(handle)
     }
 
     /// Starts bringing every candidate place's id into the processor's caches

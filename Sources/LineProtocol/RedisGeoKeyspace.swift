@@ -111,19 +111,21 @@ struct RedisGeoKeyspace {
         }
         guard let ids = directory.places.ids(kind: key) else { return RedisGeoCandidates() }
         // Room for a 500 m search in a dense city at once, rather than a dozen doublings.
-        var candidates = RedisGeoCandidates(ids: ids, reservingCapacity: 512)
+        var positions: [(longitude: Double, latitude: Double)] = []
+        var handles: [UInt32] = []
+        positions.reserveCapacity(512)
+        handles.reserveCapacity(512)
         // The places of the cells around the cap, straight from the index's scan: a superset of
-        // those within reach, which is all the search needs.
+        // those within reach, which is all the search needs; coded all at once after.
         let angle = reach / RedisGeo.earthRadiusMeters
         let filter = CapPrefilter(latitude: latitude, longitude: longitude, angularRadius: angle)
         directory.places.forEachPlace(kind: key, inCapAround: center, angularRadius: angle) {
             handle, pointLatitude, pointLongitude in
-            guard filter.mayHold(latitude: pointLatitude, longitude: pointLongitude),
-                let point = GeoHash.scoreAndCentre(longitude: pointLongitude, latitude: pointLatitude)
-            else { return }
-            candidates.append(score: point.score, centre: (point.longitude, point.latitude), handle: handle)
+            guard filter.mayHold(latitude: pointLatitude, longitude: pointLongitude) else { return }
+            positions.append((pointLongitude, pointLatitude))
+            handles.append(handle)
         }
-        return candidates
+        return RedisGeoCandidates(ids: ids, positions: positions, handles: handles)
     }
 
     /// The distance in meters on Redis's sphere, between exact positions, from the centre to the

@@ -1,3 +1,4 @@
+import CDistanceKernels
 import Foundation
 
 extension RedisGeo.DistanceFrom {
@@ -64,31 +65,28 @@ extension RedisGeo.DistanceFrom {
     /// `estimate(longitude:latitude:)` of each of `points`, written to `out` (room for as many):
     /// the same value to the bit, or NaN where `estimate` is nil.
     ///
-    /// One loop of arithmetic whose only decisions are selections: a point's series and square
-    /// root do not wait for the previous point's to finish, so the processor works on several
-    /// points at once (a search's candidates come by the hundred).
+    /// One loop of arithmetic whose only decisions are selections, compiled for the processor's
+    /// vector unit (`vicinity_estimates`): several points in each instruction (a search's
+    /// candidates come by the hundred).
     func estimates(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>
     ) {
-        let limit = Self.seriesLimit
-        for index in points.indices {
-            let point = points[index]
-            // `estimate`'s operations, in its order.
-            let halfLongitude = (point.longitude * toRadians - longitudeRadians) / 2
-            let latitudeDifference = point.latitude * toRadians - latitudeRadians
-            let halfLatitude = latitudeDifference / 2
-            let v = Self.sine(halfLongitude)
-            let u = Self.sine(halfLatitude)
-            let pointCosine =
-                latitudeCosine * Self.cosine(latitudeDifference) - latitudeSine * Self.sine(latitudeDifference)
-            let a = u * u + latitudeCosine * pointCosine * v * v
-            let root = a.squareRoot()
-            let series = 2.0 * radius * Self.arcsine(root)
-            let near = abs(halfLongitude) <= limit && abs(halfLatitude) <= limit
-            let usable = near && a >= 0x1p-600 && root <= limit
-            let meridian = radius * abs(latitudeDifference)
-            out[index] = halfLongitude == 0 ? meridian : (usable ? series : .nan)
-        }
+        withKernelPoints(points) { centre, coordinates, count in vicinity_estimates(centre, coordinates, count, out) }
+    }
+
+    /// Calls `body` with the centre as the C kernels take it and `points` as consecutive
+    /// (longitude, latitude) doubles.
+    private func withKernelPoints(
+        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>,
+        _ body: (UnsafePointer<vicinity_estimate_centre>, UnsafePointer<Double>, Int) -> Void
+    ) {
+        guard let base = UnsafeRawPointer(points.baseAddress), !points.isEmpty else { return }
+        // A tuple of two `Double`s is laid out as two consecutive `Double`s.
+        let coordinates = base.assumingMemoryBound(to: Double.self)
+        var centre = vicinity_estimate_centre(
+            longitudeRadians: longitudeRadians, latitudeRadians: latitudeRadians, latitudeCosine: latitudeCosine,
+            latitudeSine: latitudeSine, radius: radius, toRadians: toRadians, seriesLimit: Self.seriesLimit)
+        withUnsafePointer(to: &centre) { body($0, coordinates, points.count) }
     }
 
     /// Redis's distance from a point to the centre's meridian along the point's parallel (the
@@ -117,21 +115,8 @@ extension RedisGeo.DistanceFrom {
     func estimatesAlongParallel(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>
     ) {
-        let limit = Self.seriesLimit
-        for index in points.indices {
-            let point = points[index]
-            // `estimateAlongParallel`'s operations, in its order.
-            let halfLongitude = (longitudeRadians - point.longitude * toRadians) / 2
-            let latitudeDifference = point.latitude * toRadians - latitudeRadians
-            let v = Self.sine(halfLongitude)
-            let pointCosine =
-                latitudeCosine * Self.cosine(latitudeDifference) - latitudeSine * Self.sine(latitudeDifference)
-            let a = pointCosine * pointCosine * v * v
-            let root = a.squareRoot()
-            let series = 2.0 * radius * Self.arcsine(root)
-            let near = abs(halfLongitude) <= limit && abs(latitudeDifference) <= 2 * limit
-            let usable = near && a >= 0x1p-600 && root <= limit
-            out[index] = halfLongitude == 0 ? 0 : (usable ? series : .nan)
+        withKernelPoints(points) { centre, coordinates, count in
+            vicinity_estimates_along_parallel(centre, coordinates, count, out)
         }
     }
 

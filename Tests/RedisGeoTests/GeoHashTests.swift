@@ -48,6 +48,48 @@ import Testing
         for (longitude, latitude) in positions {
             try Self.expectScoreAndCentreAgree(longitude: longitude, latitude: latitude)
         }
+        Self.expectBatchAgrees(positions)
+    }
+
+    /// Expects `scoresAndCentres` (the vectorised batch) to give `scoreAndCentre`'s score and
+    /// centre for each position, bit for bit, and a NaN score where it answers nil; in batches
+    /// of every length from 0 to 20 too, so that every remainder of the vector loop is met; on
+    /// every vector unit this processor has.
+    static func expectBatchAgrees(_ positions: [(Double, Double)]) {
+        let points = positions.map { (longitude: $0.0, latitude: $0.1) }
+        var batches = [points[...]]
+        for length in 0...20 where length <= points.count { batches.append(points[..<length]) }
+        for level in 0...VectorKernels.bestLevel {
+            VectorKernels.using(level: level) { expectBatchAgrees(batches) }
+        }
+    }
+
+    /// `expectBatchAgrees` for each batch, at the vector level set.
+    private static func expectBatchAgrees(_ batches: [ArraySlice<(longitude: Double, latitude: Double)>]) {
+        for batch in batches {
+            let batch = Array(batch)
+            var scores = [Double](repeating: 0, count: batch.count)
+            var centres = [(longitude: Double, latitude: Double)](repeating: (0, 0), count: batch.count)
+            let missing = batch.withUnsafeBufferPointer { batch in
+                scores.withUnsafeMutableBufferPointer { scores in
+                    centres.withUnsafeMutableBufferPointer { centres in
+                        GeoHash.scoresAndCentres(batch, scores: scores.baseAddress!, centres: centres.baseAddress!)
+                    }
+                }
+            }
+            var refused = 0
+            for (index, point) in batch.enumerated() {
+                guard let one = GeoHash.scoreAndCentre(longitude: point.longitude, latitude: point.latitude) else {
+                    #expect(scores[index].isNaN, "\(point)")
+                    refused += 1
+                    continue
+                }
+                #expect(scores[index].bitPattern == one.score.bitPattern, "\(point)")
+                #expect(centres[index].longitude.bitPattern == one.longitude.bitPattern, "\(point)")
+                #expect(centres[index].latitude.bitPattern == one.latitude.bitPattern, "\(point)")
+            }
+            #expect(missing == refused)
+        }
     }
 
     /// Expects `scoreAndCentre` to give `encode`'s score and `decode`'s centre, bit for bit, or nil
@@ -101,6 +143,7 @@ import Testing
             let positions =
                 longitudes.map { ($0, otherLatitude) } + latitudes.map { (otherLongitude, $0) }
                 + zip(longitudes, latitudes).map { ($0, $1) } + edges
+            Self.expectBatchAgrees(positions)
             for (longitude, latitude) in positions {
                 // Where a plain multiplication would put the longitude in another cell than the
                 // division does: the cases the fallback is there for.

@@ -62,7 +62,7 @@ import Testing
 
     /// The batches of a search's candidates give each point's `estimate` and
     /// `estimateAlongParallel` to the bit (NaN for nil), near and far, on the centre's meridian
-    /// and parallel.
+    /// and parallel, on each vector unit this processor has.
     @Test func batchEstimatesEqualOneByOne() {
         var random = SplitMix64(seed: 20_261_127)
         for _ in 0..<2_000 {
@@ -71,8 +71,10 @@ import Testing
             let points = (0..<Int(random.next() % 200)).map { _ in
                 Self.point(near: centre, spread: [0.01, 1.2, 3][Int(random.next() % 3)], &random)
             }
-            let batch = from.batch(points, from.estimates)
-            let alongBatch = from.batch(points, from.estimatesAlongParallel)
+            let level = Int(random.next() % UInt64(VectorKernels.bestLevel + 1))
+            let (batch, alongBatch) = VectorKernels.using(level: level) {
+                (from.batch(points, from.estimates), from.batch(points, from.estimatesAlongParallel))
+            }
             for (index, point) in points.enumerated() {
                 let one = from.estimate(longitude: point.longitude, latitude: point.latitude)
                 let estimate = batch[index]
