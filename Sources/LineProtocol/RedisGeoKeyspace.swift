@@ -110,20 +110,30 @@ struct RedisGeoKeyspace {
             return candidates
         }
         guard let ids = directory.places.ids(kind: key) else { return RedisGeoCandidates() }
-        // Room for a 500 m search in a dense city at once, rather than a dozen doublings.
-        var positions: [(longitude: Double, latitude: Double)] = []
-        var handles: [UInt32] = []
-        positions.reserveCapacity(512)
-        handles.reserveCapacity(512)
         // The places of the cells around the cap, straight from the index's scan: a superset of
         // those within reach, which is all the search needs; coded all at once after.
         let angle = reach / RedisGeo.earthRadiusMeters
         let filter = CapPrefilter(latitude: latitude, longitude: longitude, angularRadius: angle)
-        directory.places.forEachPlace(kind: key, inCapAround: center, angularRadius: angle) {
-            handle, pointLatitude, pointLongitude in
-            guard filter.mayHold(latitude: pointLatitude, longitude: pointLongitude) else { return }
-            positions.append((pointLongitude, pointLatitude))
-            handles.append(handle)
+        var positions: [(longitude: Double, latitude: Double)] = []
+        var handles: [UInt32] = []
+        directory.places.withPlaces(kind: key, inCapAround: center, angularRadius: angle) { runs, count in
+            // Each point written, then kept or overwritten by the next (no branch to mispredict).
+            positions = [(longitude: Double, latitude: Double)](unsafeUninitializedCapacity: count) {
+                kept, keptCount in
+                handles = [UInt32](unsafeUninitializedCapacity: count) { keptHandles, keptHandleCount in
+                    var next = 0
+                    for run in runs {
+                        for slot in run.handles.indices {
+                            let point = run.positions[slot]
+                            kept[next] = (point.longitude, point.latitude)
+                            keptHandles[next] = run.handles[slot]
+                            next += filter.mayHold(latitude: point.latitude, longitude: point.longitude) ? 1 : 0
+                        }
+                    }
+                    keptCount = next
+                    keptHandleCount = next
+                }
+            }
         }
         return RedisGeoCandidates(ids: ids, positions: positions, handles: handles)
     }

@@ -64,16 +64,17 @@ extension PlaceCatalog {
         }
     }
 
-    /// Calls `body` with the handle and position of each place of `kind` in the grid cells that
-    /// may hold a place within `angularRadius` of `center` (see `GridIndex.forEachPoint`): a
-    /// superset of those places, unordered, straight from the index's scan, for front ends that
-    /// choose by their own distance rule (Redis's GEOSEARCH). A kind not present calls nothing.
-    /// Ids come from `ids(kind:)` by handle.
-    public func forEachPlace(
+    /// Calls `body` with the places of `kind` in the grid cells that may hold a place within
+    /// `angularRadius` of `center` (see `GridIndex.withPoints`), as runs of handles and positions
+    /// and their total count: a superset of those places, unordered, straight from the index's
+    /// scan, for front ends that choose by their own distance rule (Redis's GEOSEARCH). A kind not
+    /// present gives no runs. Ids come from `ids(kind:)` by handle.
+    public func withPlaces<Result>(
         kind: String, inCapAround center: Coordinate, angularRadius: Double,
-        _ body: (_ handle: UInt32, _ latitude: Double, _ longitude: Double) -> Void
-    ) {
-        collections[kind]?.index.forEachPoint(inCapAround: center, angularRadius: angularRadius, body)
+        _ body: (_ runs: [GridIndex.PointRun], _ count: Int) -> Result
+    ) -> Result {
+        guard let index = collections[kind]?.index else { return body([], 0) }
+        return index.withPoints(inCapAround: center, angularRadius: angularRadius, body)
     }
 
     /// The ids of `kind`'s places by handle (nil for a kind not present).

@@ -12,7 +12,7 @@ public struct PlaceIDs: Sendable {
 
     /// Calls `body` with the UTF-8 bytes of a handle's id (valid only inside `body`).
     ///
-    /// - Parameter handle: below `count`, as `PlaceCatalog.forEachPlace(kind:inCapAround:…)`
+    /// - Parameter handle: below `count`, as `PlaceCatalog.withPlaces(kind:inCapAround:…)`
     ///   reports it.
     @inline(__always)
     public func withID<R>(_ handle: UInt32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -28,7 +28,7 @@ public struct PlaceIDs: Sendable {
     /// Asks the processor to bring these handles' ids into its caches without waiting for them:
     /// call it before other work that precedes reading the ids (a search before its reply), so
     /// that their cache misses overlap that work. Handles in grid order (as
-    /// `PlaceCatalog.forEachPlace(kind:inCapAround:…)` reports them) cost the least. Every handle
+    /// `PlaceCatalog.withPlaces(kind:inCapAround:…)` reports them) cost the least. Every handle
     /// must be below the number of places (it traps otherwise).
     public func prefetch(_ handles: UnsafeBufferPointer<UInt32>) { texts.prefetch(handles) }
 
