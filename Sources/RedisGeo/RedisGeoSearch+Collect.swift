@@ -15,6 +15,12 @@ extension RedisGeoSearch {
                     || ranges[second].maximum <= ranges[first].minimum
             }
         }
+        if disjoint, estimating, !centres.isEmpty, case .radius(let radius, let unit) = shape {
+            let estimates = centre.batch(centres, centre.estimates)
+            let (found, cells) = collectInRadius(
+                candidates, centres: centres, estimates: estimates, ranges: ranges, limit: radius * unit.metersPerUnit)
+            return (found, cells, false)
+        }
         var found: [RedisGeoHit] = []
         var cellOfHit: [Int] = []
         var repeated = false
@@ -76,6 +82,67 @@ extension RedisGeoSearch {
             }
         }
         return (found, cellOfHit, repeated)
+    }
+
+    /// `collect` for a radius over cells that do not overlap, given every candidate's estimate
+    /// (`DistanceFrom.estimates`): the candidates in a scanned cell and inside `limit` meters, in
+    /// candidate order, and the index of that cell.
+    ///
+    /// Inside or outside, decided on the estimate (as `estimatedRadiusHit` decides), and in a
+    /// cell or not are selections, not branches: whether a candidate is kept is as good as
+    /// random (those in the cover's corners fall outside), and a mispredicted branch per
+    /// candidate would cost more than the test. Each candidate is written to the next place and
+    /// the count advanced only past those kept. An estimate too near the edge to decide (or none)
+    /// is decided exactly, as `estimatedRadiusHit` does.
+    private func collectInRadius(
+        _ candidates: [Double], centres: [(longitude: Double, latitude: Double)], estimates: [Double],
+        ranges: [(minimum: Double, maximum: Double)], limit: Double
+    ) -> (found: [RedisGeoHit], cells: [Int]) {
+        let count = candidates.count
+        var kept = 0
+        var cells: [Int] = []
+        let found = [RedisGeoHit](unsafeUninitializedCapacity: count) { found, foundCount in
+            cells = [Int](unsafeUninitializedCapacity: count) { cells, cellCount in
+                ranges.withUnsafeBufferPointer { ranges in
+                    candidates.withUnsafeBufferPointer { candidates in
+                        centres.withUnsafeBufferPointer { centres in
+                            estimates.withUnsafeBufferPointer { estimates in
+                                for position in 0..<count {
+                                    let score = candidates[position]
+                                    // The scanned cell holding the score (at most one), or -1.
+                                    var cell = -1
+                                    for index in ranges.indices {
+                                        let range = ranges[index]
+                                        cell = score >= range.minimum && score < range.maximum ? index : cell
+                                    }
+                                    let point = centres[position]
+                                    let estimate = estimates[position]
+                                    let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
+                                    // 1 or 0, without a branch (a Bool's byte).
+                                    let inside = unsafeBitCast(estimate + error <= limit, to: UInt8.self)
+                                    let outside = unsafeBitCast(estimate - error > limit, to: UInt8.self)
+                                    var hit = RedisGeoHit(
+                                        position: position, score: score, longitude: point.longitude,
+                                        latitude: point.latitude, distanceMeters: estimate, distanceError: error)
+                                    var keep = inside
+                                    // Neither inside nor outside on the estimate (near the edge, or NaN).
+                                    if inside | outside == 0, let exact = exactHit(position, score, point) {
+                                        hit = exact
+                                        keep = 1
+                                    }
+                                    (found.baseAddress! + kept).initialize(to: hit)
+                                    cells[kept] = cell
+                                    kept += Int(keep & unsafeBitCast(cell >= 0, to: UInt8.self))
+                                }
+                            }
+                        }
+                    }
+                }
+                cellCount = kept
+            }
+            foundCount = kept
+        }
+        return (found, cells)
     }
 
     /// The hit for a decoded position if it is in the shape, with its exact distance.
