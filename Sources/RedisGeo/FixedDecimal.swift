@@ -78,6 +78,10 @@ public enum FixedDecimal {
         _ value: Double, fractionDigits: Int, trimmingZeros: Bool, to out: UnsafeMutablePointer<UInt8>
     ) -> Int? {
         guard value.isFinite, (0...17).contains(fractionDigits) else { return nil }
+        if fractionDigits == 17, trimmingZeros, value.isNormal, abs(value) < 180.5 {
+            let shift = 52 - Int(value.exponent)
+            if shift >= 1, shift <= 63 { return writeTrimmedSeventeen(value, shift: shift, to: out) }
+        }
         let power = powersOfTen[fractionDigits]
         // Rounded up, the scaled value still fits in 64 bits (a longitude of 180 with 17 decimals
         // is 1.8e19, just below 2^64).
@@ -125,6 +129,73 @@ public enum FixedDecimal {
             end = 1
         }
         return end
+    }
+
+    /// `write(value, fractionDigits: 17, trimmingZeros: true, to: out)` for a coordinate: a
+    /// normal value below 180.5 in magnitude whose binary point lies `shift` (1...63) bits into its
+    /// significand, so that the scaled value fits in 64 bits and one 128-bit product with 64-bit
+    /// shifts rounds it exactly. The 17 decimals are made eight at a time in one 64-bit word
+    /// (`eightDigits`) and their trailing zeros counted from the words, not byte by byte.
+    @inline(__always)
+    private static func writeTrimmedSeventeen(_ value: Double, shift: Int, to out: UnsafeMutablePointer<UInt8>)
+        -> Int
+    {
+        let significand = value.significandBitPattern | (1 << 52)
+        let (high, low) = significand.multipliedFullWidth(by: 100_000_000_000_000_000)
+        // The quotient is below 1.81e19, so `high`'s bits past the shift are zero.
+        let quotient = (high &<< UInt64(64 - shift)) | (low &>> UInt64(shift))
+        let remainder = low & ((1 &<< UInt64(shift)) &- 1)
+        let half: UInt64 = 1 &<< UInt64(shift - 1)
+        let roundsUp = remainder > half || (remainder == half && quotient & 1 == 1)
+        let scaled = quotient &+ (roundsUp ? 1 : 0)
+        var end = 0
+        if value.sign == .minus {
+            out[0] = UInt8(ascii: "-")
+            end = 1
+        }
+        let whole = scaled / 100_000_000_000_000_000
+        let fraction = scaled &- whole &* 100_000_000_000_000_000
+        end += writeDecimal(whole, to: out + end)
+        // A whole number prints without a point (never "-0": the value is at least 2^-11).
+        guard fraction != 0 else { return end }
+        let first = fraction / 10_000_000_000_000_000
+        let rest = fraction &- first &* 10_000_000_000_000_000
+        let middle = rest / 100_000_000
+        let last = rest &- middle &* 100_000_000
+        out[end] = UInt8(ascii: ".")
+        out[end + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: first)
+        let middleWord = eightDigits(UInt32(truncatingIfNeeded: middle))
+        let lastWord = eightDigits(UInt32(truncatingIfNeeded: last))
+        let raw = UnsafeMutableRawPointer(out + end + 2)
+        raw.storeBytes(of: middleWord.littleEndian, as: UInt64.self)
+        (raw + 8).storeBytes(of: lastWord.littleEndian, as: UInt64.self)
+        // The decimals kept: up to the last digit that is not "0" (digits are bytes in order,
+        // the last one in a word's most significant byte).
+        let zeros = 0x3030_3030_3030_3030 as UInt64
+        let kept: Int
+        if last != 0 {
+            kept = 17 - (lastWord ^ zeros).leadingZeroBitCount / 8
+        } else if middle != 0 {
+            kept = 9 - (middleWord ^ zeros).leadingZeroBitCount / 8
+        } else {
+            kept = 1
+        }
+        return end + 1 + kept
+    }
+
+    /// The eight decimal digits of a value below 10^8, with leading zeros, as ASCII bytes in one
+    /// word: the first digit in the least significant byte. Each step splits every lane of the
+    /// word at once (4-digit halves in 32-bit lanes, pairs in 16-bit lanes, digits in bytes) by a
+    /// multiplication and a shift: n / 100 is (n × 10,486) >> 20 for n < 10,000, and n / 10 is
+    /// (n × 103) >> 10 for n < 100; no lane's product reaches the next lane.
+    @inline(__always)
+    static func eightDigits(_ value: UInt32) -> UInt64 {
+        let halves = UInt64(value / 10_000) | (UInt64(value % 10_000) << 32)
+        let hundreds = ((halves &* 10_486) >> 20) & 0x0000_007F_0000_007F
+        let pairs = hundreds | ((halves &- hundreds &* 100) << 16)
+        let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+        let digits = tens | ((pairs &- tens &* 10) << 8)
+        return digits | 0x3030_3030_3030_3030
     }
 
     /// Writes an unsigned integer in decimal, most significant digit first; returns its length

@@ -107,6 +107,47 @@ import Testing
         }
     }
 
+    /// Coordinates as WITHCOORD prints them (17 decimals, trailing zeros trimmed), which take the
+    /// word-at-a-time path: random values over the whole range, decoded geohash centres, whole
+    /// numbers, values one ulp either side of them, and the path's edges (2^-11, 180.5), against
+    /// the arbitrary-length printer.
+    @Test func coordinatesPrintAsTheExactPrinterDoes() {
+        var random = SplitMix64(seed: 2_026_112_717)
+        var values: [Double] = [0x1p-11, 0x1p-11.nextDown, 180.5.nextDown, 180.5, 1, 2, 180, 0.5, 1 + 0x1p-52]
+        for whole in stride(from: -180.0, through: 180, by: 1) { values += [whole, whole.nextUp, whole.nextDown] }
+        for _ in 0..<200_000 {
+            let value = random.nextUnit() * 361 - 180.5
+            values.append(value)
+            let centre = GeoHash.decode(score: Double(random.next() >> 12))
+            values += [centre.longitude, centre.latitude]
+        }
+        var buffer = [UInt8](repeating: 0, count: FixedDecimal.maximumSmallLength)
+        for value in values {
+            var expected = FixedDecimal.exact(value, fractionDigits: 17)
+            while expected.hasSuffix("0") { expected.removeLast() }
+            if expected.hasSuffix(".") { expected.removeLast() }
+            if expected == "-0" { expected = "0" }
+            let length = buffer.withUnsafeMutableBufferPointer {
+                FixedDecimal.write(value, fractionDigits: 17, trimmingZeros: true, to: $0.baseAddress!)
+            }
+            let written = length.map { String(decoding: buffer[..<$0], as: UTF8.self) }
+            #expect(written == expected, "\(value)")
+        }
+    }
+
+    /// Every value below 10^8 has its eight digits in the word, in order.
+    @Test func eightDigitWordsHoldTheDigits() {
+        var random = SplitMix64(seed: 8)
+        var values: [UInt32] = [0, 1, 9, 10, 99, 100, 9_999, 10_000, 99_999_999]
+        for _ in 0..<100_000 { values.append(UInt32(random.next() % 100_000_000)) }
+        for value in values {
+            let word = FixedDecimal.eightDigits(value)
+            let bytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
+            let padded = String(repeating: "0", count: 8) + String(value)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(padded.suffix(8)), "\(value)")
+        }
+    }
+
     @Test func coordinatesPrintLikeAddReplyHumanLongDouble() {
         #expect(RedisGeoText.coordinate(180) == "180")
         #expect(RedisGeoText.coordinate(-0.0) == "0")
