@@ -85,65 +85,86 @@ extension RedisGeoSearch {
     }
 
     /// `collect` for a radius over cells that do not overlap, given every candidate's estimate
-    /// (`DistanceFrom.estimates`): the candidates in a scanned cell and inside `limit` meters, in
-    /// candidate order, and the index of that cell.
+    /// (`DistanceFrom.estimates`): the candidates in a scanned cell and inside `limit` meters,
+    /// with the index of that cell; in candidate order, except that those decided exactly come
+    /// last (`hits` orders the hits itself, whatever order they come in).
     ///
     /// Inside or outside, decided on the estimate (as `estimatedRadiusHit` decides), and in a
-    /// cell or not are selections, not branches: whether a candidate is kept is as good as
-    /// random (those in the cover's corners fall outside), and a mispredicted branch per
+    /// cell or not are computed as numbers, not branched on: whether a candidate is kept is as
+    /// good as random (those in the cover's corners fall outside), and a mispredicted branch per
     /// candidate would cost more than the test. Each candidate is written to the next place and
-    /// the count advanced only past those kept. An estimate too near the edge to decide (or none)
-    /// is decided exactly, as `estimatedRadiusHit` does.
+    /// the count advanced only past those kept. The estimates too near the edge to decide (or
+    /// none) are noted the same way and decided exactly after, as `estimatedRadiusHit` does.
     private func collectInRadius(
         _ candidates: [Double], centres: [(longitude: Double, latitude: Double)], estimates: [Double],
         ranges: [(minimum: Double, maximum: Double)], limit: Double
     ) -> (found: [RedisGeoHit], cells: [Int]) {
         let count = candidates.count
-        var kept = 0
-        var cells: [Int] = []
-        let found = [RedisGeoHit](unsafeUninitializedCapacity: count) { found, foundCount in
-            cells = [Int](unsafeUninitializedCapacity: count) { cells, cellCount in
-                ranges.withUnsafeBufferPointer { ranges in
-                    candidates.withUnsafeBufferPointer { candidates in
-                        centres.withUnsafeBufferPointer { centres in
-                            estimates.withUnsafeBufferPointer { estimates in
-                                for position in 0..<count {
-                                    let score = candidates[position]
-                                    // The scanned cell holding the score (at most one), or -1.
-                                    var cell = -1
-                                    for index in ranges.indices {
-                                        let range = ranges[index]
-                                        cell = score >= range.minimum && score < range.maximum ? index : cell
+        // The ranges that hold anything, by lower bound: a score can only lie in the last of them
+        // whose lower bound it reaches (they do not overlap), found by counting, not searching.
+        let byMinimum = ranges.indices.filter { ranges[$0].minimum < ranges[$0].maximum }
+            .sorted { ranges[$0].minimum < ranges[$1].minimum }
+        let minimums = byMinimum.map { ranges[$0].minimum }
+        let maximums = byMinimum.map { ranges[$0].maximum }
+        guard !byMinimum.isEmpty else { return ([], []) }
+        var cells = [Int](repeating: -1, count: count)
+        var undecided = [Int](repeating: 0, count: count)
+        var undecidedCount = 0
+        var found = [RedisGeoHit](unsafeUninitializedCapacity: count) { found, foundCount in
+            guard let base = found.baseAddress else { return }
+            var kept = 0
+            cells.withUnsafeMutableBufferPointer { cells in
+                undecided.withUnsafeMutableBufferPointer { undecided in
+                    minimums.withUnsafeBufferPointer { minimums in
+                        candidates.withUnsafeBufferPointer { candidates in
+                            centres.withUnsafeBufferPointer { centres in
+                                estimates.withUnsafeBufferPointer { estimates in
+                                    for position in 0..<count {
+                                        let score = candidates[position]
+                                        // The scanned cell holding the score (at most one), or -1.
+                                        var reached = 0
+                                        for minimum in minimums { reached &+= Self.bit(score >= minimum) }
+                                        let slot = max(reached - 1, 0)
+                                        let inCell = Self.bit(reached > 0) & Self.bit(score < maximums[slot])
+                                        let cell = (byMinimum[slot] + 1) * inCell - 1
+                                        let point = centres[position]
+                                        let estimate = estimates[position]
+                                        let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
+                                        let inside = Self.bit(estimate + error <= limit)
+                                        // Neither inside nor outside on the estimate (near the edge, or NaN).
+                                        let open = 1 &- (inside | Self.bit(estimate - error > limit))
+                                        undecided[undecidedCount] = position
+                                        undecidedCount &+= open & Self.bit(cell >= 0)
+                                        (base + kept).initialize(
+                                            to: RedisGeoHit(
+                                                position: position, score: score, longitude: point.longitude,
+                                                latitude: point.latitude, distanceMeters: estimate,
+                                                distanceError: error))
+                                        cells[kept] = cell
+                                        kept &+= inside & Self.bit(cell >= 0)
                                     }
-                                    let point = centres[position]
-                                    let estimate = estimates[position]
-                                    let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
-                                    // 1 or 0, without a branch (a Bool's byte).
-                                    let inside = unsafeBitCast(estimate + error <= limit, to: UInt8.self)
-                                    let outside = unsafeBitCast(estimate - error > limit, to: UInt8.self)
-                                    var hit = RedisGeoHit(
-                                        position: position, score: score, longitude: point.longitude,
-                                        latitude: point.latitude, distanceMeters: estimate, distanceError: error)
-                                    var keep = inside
-                                    // Neither inside nor outside on the estimate (near the edge, or NaN).
-                                    if inside | outside == 0, let exact = exactHit(position, score, point) {
-                                        hit = exact
-                                        keep = 1
-                                    }
-                                    (found.baseAddress! + kept).initialize(to: hit)
-                                    cells[kept] = cell
-                                    kept += Int(keep & unsafeBitCast(cell >= 0, to: UInt8.self))
                                 }
                             }
                         }
                     }
                 }
-                cellCount = kept
             }
             foundCount = kept
         }
+        cells.removeSubrange(found.count...)
+        for position in undecided[..<undecidedCount] {
+            let score = candidates[position]
+            guard let hit = exactHit(position, score, centres[position]) else { continue }
+            found.append(hit)
+            // Its cell again (rare): the one range holding the score.
+            cells.append(ranges.firstIndex { score >= $0.minimum && score < $0.maximum } ?? -1)
+        }
         return (found, cells)
     }
+
+    /// 1 for true, 0 for false, as a number the compiler does not turn back into a branch.
+    @inline(__always)
+    private static func bit(_ value: Bool) -> Int { Int(unsafeBitCast(value, to: UInt8.self)) }
 
     /// The hit for a decoded position if it is in the shape, with its exact distance.
     private func exactHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))

@@ -238,34 +238,44 @@ public struct RedisGeoSearch: Sendable, Hashable {
     ) -> [RedisGeoHit]? {
         let distances = hits.map(\.distanceMeters)
         guard
-            var order = distances.withUnsafeBufferPointer({
-                PackedDistanceSort.order($0, descending: descending)
+            let keys = distances.withUnsafeBufferPointer({
+                PackedDistanceSort.sortedKeys($0, descending: descending)
             })
         else { return sortedPairsIfDistinct(hits, descending: descending) }
         var tieRuns: [Range<Int>] = []
-        let distinct = hits.withUnsafeBufferPointer { hits -> Bool in
-            var runStart = 0
-            for index in order.indices.dropFirst() {
-                let previous = hits[order[index - 1]]
-                let next = hits[order[index]]
-                if samePlaceTies, previous.score == next.score {
-                    continue
+        var distinct = true
+        // The hits gathered in key order, each checked against the one before it as it comes.
+        var sorted = hits.withUnsafeBufferPointer { hits in
+            [RedisGeoHit](unsafeUninitializedCapacity: keys.count) { sorted, written in
+                guard let base = sorted.baseAddress else { return }
+                var runStart = 0
+                for index in keys.indices {
+                    let next = hits[Int(keys[index] & PackedDistanceSort.indexMask)]
+                    (base + index).initialize(to: next)
+                    written = index + 1
+                    guard index > 0 else { continue }
+                    let previous = base[index - 1]
+                    if samePlaceTies, previous.score == next.score {
+                        continue
+                    }
+                    if index - runStart > 1 { tieRuns.append(runStart..<index) }
+                    runStart = index
+                    let nearer = descending ? next : previous
+                    let farther = descending ? previous : next
+                    guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
+                    else {
+                        distinct = false
+                        return
+                    }
                 }
-                if index - runStart > 1 { tieRuns.append(runStart..<index) }
-                runStart = index
-                let nearer = descending ? next : previous
-                let farther = descending ? previous : next
-                guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
-                else { return false }
+                if keys.count - runStart > 1 { tieRuns.append(runStart..<keys.count) }
             }
-            if order.count - runStart > 1 { tieRuns.append(runStart..<order.count) }
-            return true
         }
         guard distinct else { return nil }
         for run in tieRuns {
-            order[run].sort { membersPrecede(hits[$0].position, hits[$1].position) }
+            sorted[run].sort { membersPrecede($0.position, $1.position) }
         }
-        return order.map { hits[$0] }
+        return sorted
     }
 
     /// The `count` nearest hits (farthest when descending) in order, fewer than the hits, when
