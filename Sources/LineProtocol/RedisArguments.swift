@@ -39,6 +39,15 @@ enum RedisArguments {
     /// Whether an argument is `keyword` (given in lower case) as C's `strcasecmp` compares: ASCII
     /// letters in either case, nothing else folded, and the comparison ends at a NUL byte.
     static func matches(_ argument: String, _ keyword: String) -> Bool {
+        // Shorter than the keyword, or longer without a NUL right after its length: no match
+        // (most arguments a command tries against its keywords fail here).
+        let length = keyword.utf8.count
+        let argumentLength = argument.utf8.count
+        if argumentLength < length { return false }
+        if argumentLength > length, argument.utf8[argument.utf8.index(argument.utf8.startIndex, offsetBy: length)] != 0
+        {
+            return false
+        }
         var keywordBytes = keyword.utf8.makeIterator()
         for byte in argument.utf8 {
             if byte == 0 { break }

@@ -232,6 +232,17 @@ import Testing
     func integersAreReadAsRedisReadsThem(text: String, value: Int64?) {
         #expect(RedisArguments.integer(text) == value)
     }
+
+    /// Keywords compare as C's `strcasecmp`: ASCII letters in either case, and the argument ends
+    /// at a NUL byte.
+    @Test(
+        arguments: [
+            ("asc", true), ("ASC", true), ("aSc", true), ("asc\u{0}x", true), ("asc\u{0}", true), ("ascx", false),
+            ("as", false), ("", false), ("a\u{0}c", false), ("as\u{0}", false), ("asć", false), ("desc", false),
+        ] as [(String, Bool)])
+    func keywordsMatchAsStrcasecmp(argument: String, matches: Bool) {
+        #expect(RedisArguments.matches(argument, "asc") == matches)
+    }
 }
 
 extension LineService {
