@@ -168,13 +168,14 @@ static inline __attribute__((always_inline)) size_t scores_loop(
         // Below 2^52 the score is the integer itself: placed in a double's significand at 2^52.
         union { unsigned long long bits; double value; } scaled = { bits | 0x4330000000000000ull };
         double score = scaled.value - 0x1p52;
-        // `GeoHashCell.bounds` and `GeoHash.centre(of:)`, operation for operation.
+        // `GeoHashCell.bounds` and `GeoHash.centre(of:)`, operation for operation (a division by
+        // a power of two is the multiplication by its inverse, to the bit).
         double longitudeScale = g.longitudeLimit - -g.longitudeLimit;
         double latitudeScale = g.latitudeLimit - -g.latitudeLimit;
-        double minimumLongitude = -g.longitudeLimit + ((double)longitudeIndex / g.cells) * longitudeScale;
-        double maximumLongitude = -g.longitudeLimit + ((double)(longitudeIndex + 1) / g.cells) * longitudeScale;
-        double minimumLatitude = -g.latitudeLimit + ((double)latitudeIndex / g.cells) * latitudeScale;
-        double maximumLatitude = -g.latitudeLimit + ((double)(latitudeIndex + 1) / g.cells) * latitudeScale;
+        double minimumLongitude = -g.longitudeLimit + ((double)longitudeIndex * g.inverseCells) * longitudeScale;
+        double maximumLongitude = -g.longitudeLimit + ((double)(longitudeIndex + 1) * g.inverseCells) * longitudeScale;
+        double minimumLatitude = -g.latitudeLimit + ((double)latitudeIndex * g.inverseCells) * latitudeScale;
+        double maximumLatitude = -g.latitudeLimit + ((double)(latitudeIndex + 1) * g.inverseCells) * latitudeScale;
         double centreLongitude = (minimumLongitude + maximumLongitude) / 2;
         double centreLatitude = (minimumLatitude + maximumLatitude) / 2;
         scores[index] = fast ? score : __builtin_nan("");

@@ -223,7 +223,7 @@ extension GeoHash {
         guard let base = UnsafeRawPointer(positions.baseAddress), !positions.isEmpty else { return 0 }
         let cells = Double(UInt64(1) << maximumStep)
         var grid = vicinity_geohash_grid(
-            longitudeLimit: longitudeLimit, latitudeLimit: latitudeLimit, cells: cells,
+            longitudeLimit: longitudeLimit, latitudeLimit: latitudeLimit, cells: cells, inverseCells: 1 / cells,
             longitudeCellsPerDegree: cells / (longitudeLimit - -longitudeLimit),
             latitudeCellsPerDegree: cells / (latitudeLimit - -latitudeLimit), cellMargin: cellMargin)
         // A tuple of two `Double`s is laid out as two consecutive `Double`s.

@@ -52,6 +52,8 @@ typedef struct {
     double latitudeLimit;
     /// Cells per axis (2^26) and cells per degree on each axis, as Swift computes them.
     double cells;
+    /// 1 / `cells`, exactly (a power of two): dividing by `cells` is multiplying by it, bit for bit.
+    double inverseCells;
     double longitudeCellsPerDegree;
     double latitudeCellsPerDegree;
     /// How near a whole number of cells an offset may come (Swift `GeoHash.cellMargin`).
