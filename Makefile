@@ -90,6 +90,7 @@ test: build-debug
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh
 	VICINITY=$(BIN_DEBUG) scripts/generated-client.sh
+	VICINITY=$(BIN_DEBUG) scripts/browser-tests.sh
 	$(MAKE) --no-print-directory lint
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).
