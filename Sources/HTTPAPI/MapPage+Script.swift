@@ -176,7 +176,13 @@ extension MapPage {
             return L.circle([lat, lon], options).addTo(layer);
           }
 
-          function fit(bounds) { map.fitBounds(bounds, { padding: [24, 24], maxZoom: 18 }); }
+          // Shows `bounds` whole, and again when the map's size changes (a phone turned, a window resized).
+          let fitted = null;
+          function fit(bounds) {
+            fitted = bounds;
+            map.fitBounds(bounds, { padding: [24, 24], maxZoom: 18, animate: false });
+          }
+          map.on('resize', () => { if (fitted) fit(fitted); });
 
           // Marks the list's row of a place clicked on the map and brings it into view.
           function select(id) {
@@ -560,12 +566,16 @@ extension MapPage {
               default:
                 return;
             }
-            if (people.ready && !drawPending) {
+            if (!people.ready) return;
+            // The snapshot is drawn with its `ready` (so the list is whole when the page says "Live"); the
+            // events after it once those that arrived together are applied.
+            if (name === 'ready') {
+              drawPeople(true);
+            } else if (!drawPending) {
               drawPending = true;
-              const refit = name === 'ready' || name === 'center';
               setTimeout(() => {
                 drawPending = false;
-                drawPeople(refit);
+                drawPeople(name === 'center');
               }, 0);
             }
           }
