@@ -92,13 +92,18 @@ def browser():
 def viewport(driver, width, height, mobile):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    # A phone's overlay scrollbar fades out as time passes: without it the screenshots are the same
+    # at every run.
+    driver.execute_cdp_cmd("Emulation.setScrollbarsHidden", {"hidden": True})
 
 
 def wait(driver, condition, what, seconds=10):
     try:
         return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition())
     except TimeoutException:
-        check(what, False, "timed out")
+        states = driver.execute_script("""return ['places-status', 'people-status', 'stream-state']
+            .map((id) => id + ': ' + document.getElementById(id).textContent).join(' | ');""")
+        check(what, False, f"timed out ({states})")
         return None
 
 
@@ -123,7 +128,7 @@ def expected_rows(results):
 
 def shot(driver, name, width, height):
     viewport(driver, width, height, width < 600)
-    time.sleep(0.3)
+    time.sleep(0.5)
     os.makedirs(SHOTS, exist_ok=True)
     driver.save_screenshot(os.path.join(SHOTS, name))
     overflow = driver.execute_script("return document.documentElement.scrollWidth")
