@@ -36,8 +36,7 @@ extension MapPage {
         .stream { margin: .25rem 0; font-weight: 600; }
         .stream.lost { color: #a40000; }
         .stream.live { color: #1e7b34; }
-        #map { height: 60vh; min-height: 18rem; border: 1px solid var(--line); border-radius: .3rem;
-          background: #eef2f5; }
+        #map { height: 60vh; min-height: 18rem; border: 1px solid var(--line); background: #eef2f5; }
         @media (min-width: 64rem) {
           main { display: grid; grid-template-columns: minmax(0, 1fr) 24rem; gap: 0 1rem; max-width: 90rem; }
           main > section { grid-column: 1 / 3; }
