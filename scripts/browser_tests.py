@@ -17,6 +17,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -187,10 +188,28 @@ def places_view(driver):
         .filter((c) => c.labels && c.labels.length === 0 && !c.textContent.trim()).map((c) => c.id);""")
     check("every control has a label", unlabelled == [], str(unlabelled))
 
+    # The browser's geolocation, when the link has no location: Arzu's position, granted.
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": API, "permissions": ["geolocation"]})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                           {"latitude": 41.086854, "longitude": 29.007683, "accuracy": 10})
+    driver.get(API + "/")
+    located = wait(driver, lambda: rows(driver, "places-table")[:1] == [("arzu", "1", "Arzu", "0 m", "here")],
+                   "the browser's location is used")
+    check("without a location in the link, the browser's geolocation is asked for and used", located is not None)
+    check("... and the link then holds it", "lat=41.086854&lon=29.007683&radius=500" in driver.current_url,
+          driver.current_url)
+    # A click on the map chooses the location instead (the fallback): west of the centre, farther away.
+    ActionChains(driver).move_to_element_with_offset(driver.find_element(By.ID, "map"), -150, 0).click().perform()
+    clicked = wait(driver, lambda: "lat=41.086854" not in driver.current_url and
+                   float(driver.find_element(By.ID, "lon").get_attribute("value")) < 29.007683,
+                   "a click on the map moves the location")
+    check("a click on the map chooses the location", clicked is not None, driver.current_url)
+
     # Large text: bigger type, directions in words.
     driver.find_element(By.ID, "large-text").click()
-    check("large text: directions in words",
-          wait(driver, lambda: "west" in " ".join(r[4] for r in rows(driver, "places-table")), "large text") is not None)
+    in_words = wait(driver, lambda: driver.execute_script("return document.documentElement.className") == "large" and
+                    all(r[4].islower() and len(r[4]) > 3 for r in rows(driver, "places-table")), "large text")
+    check("large text: directions in words", in_words is not None, str(rows(driver, "places-table")))
     driver.find_element(By.ID, "large-text").click()
 
     # Screenshots of a busy neighbourhood: Oxford Circus, London, 500 m.
