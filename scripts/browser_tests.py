@@ -154,7 +154,7 @@ def places_view(driver):
     want = sorted((hit["id"], str(index + 1), hit["lat"], hit["lon"]) for index, hit in enumerate(answer["results"]))
     check("the markers equal /v1/nearby: one per place, its number, at its coordinates",
           sorted(markers(driver)) == want, f"{sorted(markers(driver))} != {want}")
-    names = driver.execute_script("""return [...document.querySelectorAll('#places-table td.name')]
+    names = driver.execute_script("""return [...document.querySelectorAll('#places-table th.name')]
         .map((cell) => cell.textContent);""")
     check("a hostile pharmacy name is text in the list", HOSTILE in names, str(names))
     check("... and no element of it was made",
@@ -187,6 +187,12 @@ def places_view(driver):
     unlabelled = driver.execute_script("""return [...document.querySelectorAll('input, button')]
         .filter((c) => c.labels && c.labels.length === 0 && !c.textContent.trim()).map((c) => c.id);""")
     check("every control has a label", unlabelled == [], str(unlabelled))
+    table = driver.execute_script("""const table = document.getElementById('places-table');
+        return [document.getElementById(table.getAttribute('aria-labelledby')).textContent,
+            table.querySelectorAll('thead th[scope=col]').length, table.querySelectorAll('tbody th[scope=row]').length,
+            table.tBodies[0].rows.length];""")
+    check("the list is a table named by its heading, with column headers and each name heading its row",
+          table[0].endswith("nearest first") and table[1] == 4 and table[2] == table[3] > 0, str(table))
 
     # The browser's geolocation, when the link has no location: Arzu's position, granted.
     driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": API, "permissions": ["geolocation"]})

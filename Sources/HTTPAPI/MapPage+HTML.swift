@@ -87,7 +87,7 @@ extension MapPage {
             <section id="places-list" aria-labelledby="places-list-title">
               <h2 id="places-list-title">Pharmacies, nearest first</h2>
               <p id="places-empty" class="empty" hidden></p>
-              <table id="places-table" hidden>
+              <table id="places-table" aria-labelledby="places-list-title" hidden>
                 <thead><tr><th scope="col">No.</th><th scope="col">Name</th><th scope="col">Distance</th>
                   <th scope="col">Direction</th></tr></thead>
                 <tbody></tbody>
@@ -96,7 +96,7 @@ extension MapPage {
             <section id="people-list" aria-labelledby="people-list-title" hidden>
               <h2 id="people-list-title">Public users, nearest first</h2>
               <p id="people-empty" class="empty" hidden></p>
-              <table id="people-table" hidden>
+              <table id="people-table" aria-labelledby="people-list-title" hidden>
                 <thead><tr><th scope="col">No.</th><th scope="col">Name</th><th scope="col">Distance</th>
                   <th scope="col">Direction</th></tr></thead>
                 <tbody></tbody>

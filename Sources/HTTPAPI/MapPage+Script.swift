@@ -208,7 +208,9 @@ extension MapPage {
               if (entry.hit.id === state.selected) row.classList.add('selected');
               const cells = [entry.label, entry.name, distanceText(entry.hit.distance_m), directionText(entry.hit)];
               cells.forEach((text, index) => {
-                const cell = document.createElement('td');
+                // The name heads its row: a screen reader says it with each of the row's cells.
+                const cell = document.createElement(index === 1 ? 'th' : 'td');
+                if (index === 1) cell.scope = 'row';
                 cell.textContent = text;
                 cell.className = ['number', 'name', 'number distance', 'direction'][index];
                 row.append(cell);

@@ -47,9 +47,9 @@ extension MapPage {
         table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
         th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
         td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
-        td.name { overflow-wrap: anywhere; }
-        tr.me td { font-weight: 600; }
-        tr.selected td { background: #fff6d5; }
+        th.name { font-weight: normal; overflow-wrap: anywhere; }
+        tr.me td, tr.me th { font-weight: 600; }
+        tr.selected td, tr.selected th { background: #fff6d5; }
         .empty { font-weight: 600; }
         .marker { display: flex; align-items: center; justify-content: center; width: 100%; height: 100%;
           border-radius: 50%; background: var(--accent); color: #fff; font: 700 .8rem/1 system-ui, sans-serif;
