@@ -3,10 +3,11 @@
 # 127.0.0.1 with the Istanbul example and the London pharmacies, driven by scripts/browser_tests.py
 # (selenium): the markers and list equal /v1/nearby, the empty case names the nearest place as the
 # text map does, a user made private vanishes from another browser session's map, hostile names
-# render as text, a move made with the CLI shows without a reload, no console errors, the page's
-# own files under 50 KB. Writes the screenshots the README shows (docs/screenshots, or $SHOTS).
-# Installs Debian's chromium, chromium-driver and libjs-leaflet with apt-get when missing, and
-# selenium (pinned) with pip into .build/browser-venv, or for the user where Python has no venv.
+# render as text, a move made with the CLI shows without a reload, a page whose server stops says
+# so and catches up once it is back, no console errors, the page's own files under 50 KB. Writes the
+# screenshots the README shows (docs/screenshots, or $SHOTS). Installs Debian's chromium,
+# chromium-driver, libjs-leaflet and fonts-dejavu-core with apt-get when missing, and selenium
+# (pinned) with pip into .build/browser-venv, or for the user where Python has no venv.
 # Usage: VICINITY=.build/debug/vicinity scripts/browser-tests.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,8 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 [[ -e /usr/share/javascript/leaflet/leaflet.js ]] || missing+=(libjs-leaflet)
+# The screenshots' font: a machine without it would draw them differently.
+[[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] || missing+=(fonts-dejavu-core)
 ((${#missing[@]} == 0)) || apt_install --no-install-recommends "${missing[@]}"
 venv=.build/browser-venv
 python=$venv/bin/python

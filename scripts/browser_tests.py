@@ -82,7 +82,9 @@ def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1280,800", "--no-first-run", "--disable-extensions"]:
+                     "--window-size=1280,800", "--no-first-run", "--disable-extensions",
+                     # One raster thread, whole tiles: rounded corners then come out the same at every run.
+                     "--num-raster-threads=1", "--disable-partial-raster"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
