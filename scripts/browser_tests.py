@@ -280,8 +280,10 @@ def people_view(first, second):
     switch.click()
     wait(second, lambda: "ayse" in seen(second), "Ayşe is back on Mehmet's map once visible again")
 
-    # A move made with the CLI, by another process on the same database: shows without a reload.
-    subprocess.run(CLI + ["user", "move", "ayse", "41.0930", "29.0200", "--db", DB, "--token", users["ayse"]],
+    # A move made with the CLI, by another process on the same database: shows without a reload. It
+    # takes Can (1.1 km west of her new position) out of Ayşe's radius, so her stream sends his exit
+    # before her new centre.
+    subprocess.run(CLI + ["user", "move", "ayse", "41.0930", "29.0230", "--db", DB, "--token", users["ayse"]],
                    check=True, capture_output=True)
     after = call("GET", "/v1/users/nearby?lat=41.0890&lon=29.0160&radius=1000", token=users["mehmet"])
     hit = next(hit for hit in after["results"] if hit["id"] == "ayse")
@@ -292,8 +294,18 @@ def people_view(first, second):
     centred = wait(first, lambda: any(m[0] == "ayse" and abs(m[2] - 41.0930) < 1e-9 for m in markers(first)) or
                    first.execute_script("""return [...document.querySelectorAll('.marker.me')].length > 0 &&
                        [...document.querySelectorAll('.leaflet-marker-icon')].some((m) =>
-                       m.dataset.lat === '41.093' && m.dataset.lon === '29.02')"""), "Ayşe's own map follows her")
+                       m.dataset.lat === '41.093' && m.dataset.lon === '29.023')"""), "Ayşe's own map follows her")
     check("... and the user's own map is centred on the new position", bool(centred))
+    left = wait(first, lambda: "can" not in seen(first) and all(m[0] != "can" for m in markers(first)),
+                "Can leaves Ayşe's map")
+    # The map refits on a move even when exits came first: her marker is in the middle of the map.
+    offset = first.execute_script("""const me = document.querySelector('.marker.me').getBoundingClientRect();
+        const box = document.getElementById('map').getBoundingClientRect();
+        const inside = me.left >= box.left && me.right <= box.right && me.top >= box.top && me.bottom <= box.bottom;
+        return inside ? Math.hypot(me.left + me.width / 2 - box.left - box.width / 2,
+            me.top + me.height / 2 - box.top - box.height / 2) : null;""") if left else None
+    check("a move that takes someone out of the radius refits the user's map on her",
+          offset is not None and offset < 4, f"{offset} px from the map's middle")
 
 
 def stream_lost(first, second):

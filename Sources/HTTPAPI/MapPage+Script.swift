@@ -538,6 +538,9 @@ extension MapPage {
           }
 
           let drawPending = false;
+          // Whether the events waiting to be drawn moved the centre: the server sends a move's exits and
+          // enters before its `center`, so any event of the batch, not only the first, can be that move.
+          let refitPending = false;
           function apply(name, data, id) {
             const people = state.people;
             if (id) people.lastEventId = id;
@@ -573,11 +576,16 @@ extension MapPage {
             // events after it once those that arrived together are applied.
             if (name === 'ready') {
               drawPeople(true);
-            } else if (!drawPending) {
+              return;
+            }
+            refitPending = refitPending || name === 'center';
+            if (!drawPending) {
               drawPending = true;
               setTimeout(() => {
+                const refit = refitPending;
                 drawPending = false;
-                drawPeople(name === 'center');
+                refitPending = false;
+                drawPeople(refit);
               }, 0);
             }
           }
