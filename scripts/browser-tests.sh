@@ -48,4 +48,6 @@ API="http://127.0.0.1:$((port + 1))" ADMIN="$admin" CLI="$cli" DB="$work/db.sqli
     SERVE="$cli serve --db $work/db.sqlite --line-port $port --http-port $((port + 1)) --tiles none" \
     SHOTS="${SHOTS:-docs/screenshots}" "$python" scripts/browser_tests.py || status=$?
 echo "browser tests: ${SECONDS} s (after installing)"
+# The test stopped the first server itself: the EXIT trap's kill then fails, which must not fail the run.
+set +e
 exit $status

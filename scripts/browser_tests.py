@@ -58,6 +58,24 @@ def call(method, path, body=None, token=None):
         return json.loads(response.read() or b"null")
 
 
+def user_hit(user, token):
+    """The user's hit in /v1/users/nearby around Mehmet (1 km), asked with `token`; None when absent."""
+    around = call("GET", "/v1/users/nearby?lat=41.0890&lon=29.0160&radius=1000", token=token)
+    return next((hit for hit in around["results"] if hit["id"] == user), None)
+
+
+def after_move(user, token, before):
+    """The user's hit once the server has followed a move made by another process (its published
+    position differs from `before`'s), polled for up to 10 s."""
+    for _ in range(200):
+        hit = user_hit(user, token)
+        if hit and (hit["lat"], hit["lon"]) != (before["lat"], before["lon"]):
+            return hit
+        time.sleep(0.05)
+    check(f"the server follows {user}'s move", False, "its position did not change within 10 s")
+    return hit
+
+
 def size_of(path):
     with urllib.request.urlopen(API + path, timeout=10) as response:
         return len(response.read())
@@ -283,10 +301,10 @@ def people_view(first, second):
     # A move made with the CLI, by another process on the same database: shows without a reload. It
     # takes Can (1.1 km west of her new position) out of Ayşe's radius, so her stream sends his exit
     # before her new centre.
+    before = user_hit("ayse", users["mehmet"])
     subprocess.run(CLI + ["user", "move", "ayse", "41.0930", "29.0230", "--db", DB, "--token", users["ayse"]],
                    check=True, capture_output=True)
-    after = call("GET", "/v1/users/nearby?lat=41.0890&lon=29.0160&radius=1000", token=users["mehmet"])
-    hit = next(hit for hit in after["results"] if hit["id"] == "ayse")
+    hit = after_move("ayse", users["mehmet"], before)
     moved = wait(second, lambda: any(row[0] == "ayse" and row[3] == distance_text(hit["distance_m"])
                                      for row in rows(second, "people-table")), "the move shows")
     check("a move made with the CLI shows on an open page without a reload (distance "
