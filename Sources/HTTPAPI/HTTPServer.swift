@@ -159,7 +159,8 @@ public final class HTTPServer: Service, Sendable {
         try api.registerHandlers(
             on: TableRecordingTransport(router: router, table: table), configuration: configuration,
             middlewares: middlewares(for: api))
-        page.register(on: router, table: table)
+        // The page's watch reader waits for the keep-alives this server's streams send.
+        page.with(heartbeatSeconds: api.watchStreams.heartbeatSeconds).register(on: router, table: table)
         return router
     }
 

@@ -11,7 +11,9 @@ extension MapPage {
                 .map { #"<meta name="\#($0.0)" content="\#(MapPage.attribute($0.1))">"# }
                 .joined(separator: "\n")
             } ?? #"<meta name="vicinity-tiles" content="">"#
-        return MapPage.htmlHead.replacingOccurrences(of: "<!--tiles-->", with: tileMeta) + MapPage.htmlBody
+        let heartbeatMeta = #"<meta name="vicinity-heartbeat" content="\#(heartbeatSeconds)">"#
+        return MapPage.htmlHead.replacingOccurrences(of: "<!--tiles-->", with: tileMeta + "\n" + heartbeatMeta)
+            + MapPage.htmlBody
     }
 
     /// `text` as an HTML attribute value between double quotes.

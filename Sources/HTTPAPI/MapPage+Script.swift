@@ -20,16 +20,22 @@ extension MapPage {
             'southeast', 'south-southeast', 'south', 'south-southwest', 'southwest', 'west-southwest', 'west',
             'west-northwest', 'northwest', 'north-northwest'];
           const SESSION = 'vicinity.session';
-          // The server sends a keep-alive comment after 15 s without an event (serve --sse-heartbeat):
-          // a stream silent for longer than this is taken for lost.
-          const SILENCE_MS = 45000;
+          const meta = (name) => {
+            const element = document.querySelector('meta[name="' + name + '"]');
+            return element ? element.content : '';
+          };
+          // The server sends a keep-alive comment after this many seconds without an event (serve
+          // --sse-heartbeat, in <meta name="vicinity-heartbeat">): a stream silent for three of them (and
+          // at least 5 s, as a background tab's timers run late) is taken for lost.
+          const heartbeat = Number(meta('vicinity-heartbeat'));
+          const SILENCE_MS = Math.max(3 * (heartbeat > 0 ? heartbeat : 15), 5) * 1000;
 
           const state = {
             view: 'places',
             large: false,
             places: { lat: null, lon: null, radius: 500, kind: 'pharmacy', answer: null, beyond: null },
             people: { session: null, me: null, center: null, radius: 1000, hits: new Map(), ready: false,
-              lastEventId: null, watch: null },
+              lastEventId: null, watch: null, fresh: false },
             selected: null,
           };
 
@@ -118,10 +124,6 @@ extension MapPage {
 
           // --- The map ---------------------------------------------------------------------------
 
-          const meta = (name) => {
-            const element = document.querySelector('meta[name="' + name + '"]');
-            return element ? element.content : '';
-          };
           const map = L.map('map', { attributionControl: false, keyboard: true, zoomSnap: 0.25 }).setView([20, 0], 2);
           L.control.scale({ imperial: false }).addTo(map);
           const tiles = meta('vicinity-tiles');
@@ -452,6 +454,7 @@ extension MapPage {
               people.hits.clear();
               people.lastEventId = null;
               people.ready = false;
+              people.fresh = true;
             }
             const controller = new AbortController();
             people.watch = controller;
@@ -560,6 +563,7 @@ extension MapPage {
               case 'reset':
                 people.hits.clear();
                 people.ready = false;
+                people.fresh = true;
                 break;
               case 'ready':
                 people.ready = true;
@@ -573,12 +577,15 @@ extension MapPage {
             }
             if (!people.ready) return;
             // The snapshot is drawn with its `ready` (so the list is whole when the page says "Live"); the
-            // events after it once those that arrived together are applied.
+            // events after it once those that arrived together are applied. Only a fresh snapshot or a
+            // new centre refits: the `ready` after a resumed stream's replay keeps the user's pan and zoom.
+            refitPending = refitPending || name === 'center';
             if (name === 'ready') {
-              drawPeople(true);
+              drawPeople(people.fresh || refitPending);
+              people.fresh = false;
+              refitPending = false;
               return;
             }
-            refitPending = refitPending || name === 'center';
             if (!drawPending) {
               drawPending = true;
               setTimeout(() => {

@@ -21,6 +21,9 @@ public struct MapPage: Sendable {
     public let tiles: TileLayer?
     /// Where Leaflet's files are read from.
     let leafletFolder: String
+    /// Seconds between the watch streams' keep-alive comments (`WatchStreamSettings`), more than 0:
+    /// the page takes a stream silent for three of them for lost. The server sets it from its own.
+    public internal(set) var heartbeatSeconds: Double = WatchStreamSettings().heartbeatSeconds
 
     /// Where Debian's `libjs-leaflet` installs Leaflet.
     public static let debianLeafletFolder = "/usr/share/javascript/leaflet"
@@ -31,6 +34,13 @@ public struct MapPage: Sendable {
     public init(tiles: TileLayer? = .openStreetMap, leafletFolder: String = MapPage.debianLeafletFolder) {
         self.tiles = tiles
         self.leafletFolder = leafletFolder
+    }
+
+    /// This page for a server whose watch streams send a keep-alive every `seconds` (more than 0).
+    func with(heartbeatSeconds seconds: Double) -> MapPage {
+        var page = self
+        page.heartbeatSeconds = seconds
+        return page
     }
 
     /// The Content-Security-Policy of the page and its files.

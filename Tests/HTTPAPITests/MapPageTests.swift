@@ -66,6 +66,19 @@ import Testing
         await server.shutdown()
     }
 
+    @Test func thePageWaitsForTheKeepAlivesOfItsServersStreams() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let server = HTTPServer(
+            directory: fixture.api.directory, host: "127.0.0.1", port: 0,
+            watchStreams: WatchStreamSettings(heartbeatSeconds: 90), page: MapPage(tiles: nil))
+        let port = try await server.start()
+        let html = try await HTTPServerTests.request("GET", try #require(URL(string: "http://127.0.0.1:\(port)/")))
+        #expect(html.body.contains(#"<meta name="vicinity-heartbeat" content="90.0">"#))
+        #expect(MapPage.script.contains("Number(meta('vicinity-heartbeat'))"))
+        await server.shutdown()
+    }
+
     @Test func withoutTilesThePageAllowsImagesFromItselfOnly() {
         let page = MapPage(tiles: nil)
         #expect(page.contentSecurityPolicy.contains("img-src 'self';"))
