@@ -56,6 +56,8 @@ import Testing
         let script = try await HTTPServerTests.request("GET", base.appendingPathComponent("leaflet/leaflet.js"))
         #expect(script.status == 200 && script.body == "/* leaflet */")
         #expect(script.headers["content-type"] == "text/javascript; charset=utf-8")
+        // Leaflet is cached a day (it changes only with the package); the page's own files never are.
+        #expect(script.headers["cache-control"] == "max-age=86400" && html.headers["cache-control"] == "no-cache")
         // A file of the list that the folder lacks, and one not in the list.
         let missing = try await HTTPServerTests.request("GET", base.appendingPathComponent("leaflet/leaflet.css"))
         #expect(missing.status == 404 && missing.headers["content-type"] == "application/problem+json")
@@ -76,6 +78,21 @@ import Testing
         let html = try await HTTPServerTests.request("GET", try #require(URL(string: "http://127.0.0.1:\(port)/")))
         #expect(html.body.contains(#"<meta name="vicinity-heartbeat" content="90.0">"#))
         #expect(MapPage.script.contains("Number(meta('vicinity-heartbeat'))"))
+        await server.shutdown()
+    }
+
+    @Test func leafletIsServedMinifiedWhenThePackageHasItsMinifiedFile() async throws {
+        let fixture = try await APIFixture()
+        defer { fixture.close() }
+        let leaflet = try Self.leafletFolder()
+        defer { try? FileManager.default.removeItem(at: leaflet) }
+        try Data("/*min*/".utf8).write(to: leaflet.appendingPathComponent("leaflet.min.js"))
+        let page = MapPage(tiles: nil, leafletFolder: leaflet.path)
+        let server = HTTPServer(directory: fixture.api.directory, host: "127.0.0.1", port: 0, page: page)
+        let port = try await server.start()
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/leaflet/leaflet.js"))
+        let script = try await HTTPServerTests.request("GET", url)
+        #expect(script.status == 200 && script.body == "/*min*/")
         await server.shutdown()
     }
 
