@@ -295,6 +295,9 @@ def people_view(first, second):
     check("the visibility switch (Space) makes the user vanish from another session's map", gone is not None)
     check("... and the operation made her private",
           call("GET", "/v1/users/ayse", token=users["ayse"])["visibility"] == "private")
+    # The switch is disabled while its PUT is in flight: click it once that has answered.
+    wait(first, lambda: switch.is_enabled() and not switch.is_selected() and
+         "You are private" in first.find_element(By.ID, "people-status").text, "Ayşe's switch answers")
     switch.click()
     wait(second, lambda: "ayse" in seen(second), "Ayşe is back on Mehmet's map once visible again")
 
