@@ -27,9 +27,9 @@ public struct TileLayer: Sendable, Equatable {
     }
 
     /// A tile layer from a URL template: nil when it is not an `http` or `https` URL holding
-    /// `{z}`, `{x}` and `{y}`, whose host is letters, digits, `-`, `.` and an optional `{s}.`
-    /// first label, with an optional port (anything else could not be allowed by a
-    /// Content-Security-Policy source without allowing more).
+    /// `{z}`, `{x}` and `{y}`, whose host is dot-separated labels of letters, digits and `-` after
+    /// an optional `{s}.` first label, with an optional port of 1 to 5 digits up to 65535 (anything
+    /// else could not be allowed by a Content-Security-Policy source without allowing more).
     ///
     /// - Parameters:
     ///   - urlTemplate: e.g. `https://{s}.tile.example.org/{z}/{x}/{y}.png`.
@@ -48,9 +48,17 @@ public struct TileLayer: Sendable, Equatable {
             authority.removeFirst(4)
             wildcard = true
         }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.:")
-        guard !authority.isEmpty, authority.allSatisfy(allowed.contains), authority.first != ":" else { return nil }
-        let host = String(authority.prefix { $0 != ":" })
+        let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let host = String(parts[0])
+        let label = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(label.contains) }) else { return nil }
+        if parts.count == 2 {
+            let port = parts[1]
+            guard (1...5).contains(port.count), port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber),
+                let number = Int(port), number <= 65_535
+            else { return nil }
+        }
         self.init(
             checked: urlTemplate, source: "\(scheme)://\(wildcard ? "*." : "")\(authority)",
             attribution: attribution.isEmpty ? host : attribution, attributionLink: nil)

@@ -117,6 +117,9 @@ import Testing
         "https://tile.example.org/{z}/{x}.png", "ftp://tile.example.org/{z}/{x}/{y}.png",
         "https://tile.example.org;script-src */{z}/{x}/{y}", "https://a b/{z}/{x}/{y}", "https:///{z}/{x}/{y}",
         "https://x.org/{z}/{x}/{y}\"><script>", "https://*.x.org/{z}/{x}/{y}",
+        // A colon is only the port's, and a port is 1 to 5 digits up to 65535; labels are not empty.
+        "https://a:b:c/{z}/{x}/{y}", "https://host:abc/{z}/{x}/{y}", "https://host:70000/{z}/{x}/{y}",
+        "https://host:/{z}/{x}/{y}", "https://a..b/{z}/{x}/{y}", "https://:80/{z}/{x}/{y}",
     ])
     func aTileURLThatAPolicyCouldNotNameExactlyIsRefused(url: String) {
         #expect(TileLayer(urlTemplate: url) == nil)
