@@ -259,6 +259,17 @@ def people_view(first, second):
                                  ("can", "Can", 41.0915, 29.0095)]:
         users[user] = call("POST", "/v1/users", {"id": user, "name": name, "location": {"lat": lat, "lon": lon}},
                            ADMIN)["token"]
+    # Another user's token: Ayşe is public, so her profile answers it, but her watch does not.
+    second.get(f"{API}/?view=people")
+    second.find_element(By.ID, "user-id").send_keys("ayse")
+    second.find_element(By.ID, "user-token").send_keys(users["mehmet"], Keys.ENTER)
+    refused = wait(second, lambda: "not this user's" in second.find_element(By.ID, "people-status").text and
+                   second.find_element(By.ID, "sign-in").is_displayed(), "another user's token is refused")
+    check("signing in with another user's token fails and signs out", refused is not None and
+          second.execute_script("return sessionStorage.getItem('vicinity.session')") is None)
+    # The refused watch is logged by the browser, as expected; nothing else may be.
+    unexpected = [error for error in console_errors(second) if "/nearby/watch" not in error or "403" not in error]
+    check("... and logs nothing but the refused watch", unexpected == [], "\n".join(unexpected))
     sign_in(first, "ayse", users["ayse"])
     sign_in(second, "mehmet", users["mehmet"])
     check("the token is in session storage, never in the address",

@@ -480,7 +480,15 @@ extension MapPage {
                   people.radius;
                 quiet();
                 const response = await fetch(url, { headers, signal: attempt.signal, cache: 'no-store' });
-                if ([400, 401, 403, 404].includes(response.status)) {
+                // GET /v1/users/{id} answers anyone for a public user: the watch is what proves the token
+                // is the user's own, so a refusal there is a failed sign-in.
+                if (response.status === 401 || response.status === 403) {
+                  signOut(false);
+                  setStatus('people-status', 'Cannot sign in: ' + (response.status === 401
+                    ? 'the token is not one the server knows.' : 'this token is not this user\'s.'), true);
+                  return;
+                }
+                if ([400, 404].includes(response.status)) {
                   const problem = await response.json().catch(() => null);
                   const reason = (problem && problem.detail) || 'HTTP ' + response.status;
                   setStream('lost', 'The live view stopped: ' + reason);
