@@ -67,7 +67,7 @@ extension MapPage {
             <h2 id="people-title">People around you</h2>
             <form id="sign-in">
               <label>User id <input id="user-id" autocomplete="username" required></label>
-              <label>Token <input id="user-token" type="password" autocomplete="current-password" required></label>
+              <label>Token <input id="user-token" type="password" autocomplete="off" required></label>
               <button type="submit">Sign in</button>
               <p class="note">The token stays in this tab only (session storage), never in a link.</p>
             </form>

@@ -36,6 +36,8 @@ import Testing
         let tiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
         #expect(html.body.contains(#"<meta name="vicinity-tiles" content="\#(tiles)">"#))
         #expect(!html.body.contains("<script>") && !html.body.contains("<style") && !html.body.contains("style="))
+        // The token is kept for the tab only: no password manager is invited to store it.
+        #expect(html.body.contains(#"type="password" autocomplete="off""#) && !html.body.contains("current-password"))
         let policy = try #require(html.headers["content-security-policy"])
         #expect(policy.contains("script-src 'self'") && policy.contains("style-src 'self'"))
         #expect(policy.contains("img-src 'self' https://tile.openstreetmap.org;"))
