@@ -236,9 +236,18 @@ extension MapPage {
             return text !== '' && Number.isFinite(value) && Math.abs(value) <= limit ? value : null;
           }
 
-          // Reads the form, checks it, and shows what is near.
+          // How many points the user has chosen (typed or clicked): a location asked for before the
+          // latest choice is not used when it comes.
+          let choices = 0;
+          // The number of the latest /v1/nearby query: an answer to an older one is not drawn.
+          let placesQuery = 0;
+
+          // Reads the form, checks it, and shows what is near (`event`: the user submitted it).
           function submitWhere(event) {
-            if (event) event.preventDefault();
+            if (event) {
+              event.preventDefault();
+              choices += 1;
+            }
             const lat = parseDegrees($('lat').value, 90);
             const lon = parseDegrees($('lon').value, 180);
             const radius = Number($('radius').value);
@@ -261,18 +270,20 @@ extension MapPage {
               '&kind=' + encodeURIComponent(where.kind);
             rememberInURL();
             setStatus('places-status', 'Looking…');
+            const asked = ++placesQuery;
             try {
               const answer = await api('/v1/nearby?' + query + '&radius=' + where.radius);
               let beyond = null;
-              if (answer.results.length === 0) {
+              if (answer.results.length === 0 && asked === placesQuery) {
                 const nearest = await api('/v1/nearest?' + query + '&count=1');
                 beyond = nearest.results[0] || null;
               }
+              if (asked !== placesQuery) return;
               where.answer = answer;
               where.beyond = beyond;
               drawPlaces(true);
             } catch (error) {
-              setStatus('places-status', 'The search failed: ' + error.message, true);
+              if (asked === placesQuery) setStatus('places-status', 'The search failed: ' + error.message, true);
             }
           }
 
@@ -322,11 +333,14 @@ extension MapPage {
               return;
             }
             setStatus('places-status', 'Asking for your location… (or click the map, or type coordinates)');
+            const asked = choices;
             navigator.geolocation.getCurrentPosition((position) => {
+              if (asked !== choices) return;
               $('lat').value = position.coords.latitude.toFixed(6);
               $('lon').value = position.coords.longitude.toFixed(6);
               submitWhere();
             }, (error) => {
+              if (asked !== choices) return;
               setStatus('places-status', 'Your location is not available (' + error.message +
                 '): click the map or type coordinates.', true);
             }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
@@ -334,6 +348,7 @@ extension MapPage {
 
           map.on('click', (event) => {
             if (state.view !== 'places') return;
+            choices += 1;
             $('lat').value = event.latlng.lat.toFixed(6);
             $('lon').value = L.Util.wrapNum(event.latlng.lng, [-180, 180], true).toFixed(6);
             submitWhere();
