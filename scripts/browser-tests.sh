@@ -47,7 +47,7 @@ cli="${as_server_user[*]} $serve_bin"
 status=0
 # The test stops the server and starts it again (the same command) to see the page reconnect.
 API="http://127.0.0.1:$((port + 1))" ADMIN="$admin" CLI="$cli" DB="$work/db.sqlite" SERVER_PID=$server \
-    SERVE="$cli serve --db $work/db.sqlite --line-port $port --http-port $((port + 1)) --tiles none" \
+    SERVE_LOG="$work/serve-again.log" SERVE="$cli serve --db $work/db.sqlite --line-port $port --http-port $((port + 1)) --tiles none" \
     SHOTS="${SHOTS:-docs/screenshots}" "$python" scripts/browser_tests.py || status=$?
 echo "browser tests: ${SECONDS} s, after ${install_seconds} s installing"
 # The test stopped the first server itself: the EXIT trap's kill then fails, which must not fail the run.

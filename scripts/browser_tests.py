@@ -179,6 +179,9 @@ def places_view(driver):
     check("a hostile pharmacy name is text in the list", HOSTILE in names, str(names))
     check("... and no element of it was made",
           driver.execute_script("return document.querySelectorAll('img[src=\"x\"]').length") == 0)
+    drawn = driver.execute_script("""return [document.querySelectorAll('.leaflet-control-scale-line').length,
+        document.querySelectorAll('.leaflet-overlay-pane path').length, document.querySelectorAll('.leaflet-tile').length];""")
+    check("without tiles the map still draws its scale and the radius's ring", drawn == [1, 1, 0], str(drawn))
     check("the link keeps the view: /?lat=…&lon=…&radius=…",
           driver.current_url == f"{API}/?lat={HERE[0]}&lon={HERE[1]}&radius=700", driver.current_url)
 
@@ -234,6 +237,7 @@ def places_view(driver):
     # Large text: bigger type, directions in words.
     driver.find_element(By.ID, "large-text").click()
     in_words = wait(driver, lambda: driver.execute_script("return document.documentElement.className") == "large" and
+                    rows(driver, "places-table") and
                     all(r[4].islower() and len(r[4]) > 3 for r in rows(driver, "places-table")), "large text")
     check("large text: directions in words", in_words is not None, str(rows(driver, "places-table")))
     driver.find_element(By.ID, "large-text").click()
@@ -281,9 +285,9 @@ def people_view(first, second):
 
     # Mehmet's table is /v1/users/nearby around him, asked with his token (published places).
     around = call("GET", "/v1/users/nearby?lat=41.0890&lon=29.0160&radius=1000", token=users["mehmet"])
-    want = [(hit["id"], "You" if hit["id"] == "mehmet" else None, hit["name"], distance_text(hit["distance_m"]))
-            for hit in around["results"]]
-    got = [(row[0], "You" if row[1] == "You" else None, row[2], row[3]) for row in rows(second, "people-table")]
+    want = [(hit["id"], "You" if hit["id"] == "mehmet" else None, hit["name"], distance_text(hit["distance_m"]),
+             direction_text(hit)) for hit in around["results"]]
+    got = [(row[0], "You" if row[1] == "You" else None, row[2], row[3], row[4]) for row in rows(second, "people-table")]
     check("the people table equals /v1/users/nearby around the user", got == want, f"{got} != {want}")
     published = next(hit for hit in around["results"] if hit["id"] == "ayse")
     placed = [m for m in markers(second) if m[0] == "ayse"]
@@ -352,19 +356,27 @@ def stream_lost(first, second):
     check("a lost stream shows \"Stream lost, reconnecting…\"", lost is not None)
     subprocess.run(CLI + ["user", "move", "ayse", "41.0885", "29.0158", "--db", DB, "--token", TOKENS["ayse"]],
                    check=True, capture_output=True)
+    stopped = False
     for _ in range(100):
         try:
             size_of("/healthz")
             time.sleep(0.1)
         except OSError:
+            stopped = True
             break
-    RESTARTED.append(subprocess.Popen(shlex.split(os.environ["SERVE"]), stderr=subprocess.DEVNULL))
+    check("the server stops within 10 s of SIGTERM", stopped)
+    log = open(os.environ["SERVE_LOG"], "w")
+    RESTARTED.append(subprocess.Popen(shlex.split(os.environ["SERVE"]), stderr=log))
     for _ in range(100):
         try:
             size_of("/healthz")
             break
         except OSError:
             time.sleep(0.1)
+    log.close()
+    with open(os.environ["SERVE_LOG"]) as written:
+        check("the server starts again (its own, not the old one, answers)", RESTARTED[-1].poll() is None,
+              written.read()[-2000:])
     after = call("GET", "/v1/users/nearby?lat=41.0890&lon=29.0160&radius=1000", token=TOKENS["mehmet"])
     hit = next(hit for hit in after["results"] if hit["id"] == "ayse")
     back = wait(second, lambda: second.find_element(By.ID, "stream-state").text.startswith("Live") and any(
@@ -379,9 +391,12 @@ def stream_lost(first, second):
 def main():
     total = sum(size_of(path) for path in ["/", "/map.js", "/map.css", "/favicon.svg"])
     check(f"the page's own files total under 50 KB ({total} bytes)", total < 50_000)
-    first = browser()
-    second = browser()
+    drivers = []
     try:
+        first = browser()
+        drivers.append(first)
+        second = browser()
+        drivers.append(second)
         places_view(first)
         people_view(first, second)
         for name, driver in [("first", first), ("second", second)]:
@@ -392,8 +407,8 @@ def main():
                 pass
         stream_lost(first, second)
     finally:
-        first.quit()
-        second.quit()
+        for driver in drivers:
+            driver.quit()
         for server in RESTARTED:
             server.terminate()
             server.wait()
