@@ -135,6 +135,7 @@ extension MapPage {
           L.control.scale({ imperial: false }).addTo(map);
           const tiles = meta('vicinity-tiles');
           if (tiles) {
+            // Zoom 19: the deepest level OpenStreetMap's standard tiles are drawn at.
             L.tileLayer(tiles, { maxZoom: 19 }).addTo(map);
             const Credit = L.Control.extend({
               options: { position: 'bottomright' },
@@ -159,6 +160,8 @@ extension MapPage {
             const mark = document.createElement('span');
             mark.className = 'marker ' + className;
             mark.textContent = label;
+            // CSS px: two digits of the marker's 0.8 rem (12.8 px) type with its 2 px border and room
+            // around, and about that times 1.375 (large text's scale), rounded up, in large text.
             const size = state.large ? 38 : 26;
             return L.divIcon({ className: 'place-icon', html: mark, iconSize: [size, size] });
           }
@@ -185,7 +188,9 @@ extension MapPage {
             return L.circle([lat, lon], options).addTo(layer);
           }
 
-          // Shows `bounds` whole, and again when the map's size changes (a phone turned, a window resized).
+          // Shows `bounds` whole, and again when the map's size changes (a phone turned, a window resized);
+          // 24 px around it so the ring's edge is not under the map's border, and no deeper than zoom 18,
+          // a street's width across a marker, so a small radius still shows the streets around it.
           let fitted = null;
           function fit(bounds) {
             fitted = bounds;
