@@ -242,6 +242,13 @@ def places_view(driver):
     check("large text: directions in words", in_words is not None, str(rows(driver, "places-table")))
     driver.find_element(By.ID, "large-text").click()
 
+    # A value exactly halfway is rounded as printf (and the text map) rounds it, to even: 12.5 km is "12 km".
+    driver.get(f"{API}/?lat={HERE[0]}&lon={HERE[1]}&radius=12500")
+    title = wait(driver, lambda: "within" in driver.find_element(By.ID, "places-list-title").text and
+                 driver.find_element(By.ID, "places-list-title").text, "the 12.5 km list loads")
+    check("a radius of 12500 m is \"12 km\" as the text map writes it", bool(title) and "within 12 km," in title,
+          str(title))
+
     # Screenshots of a busy neighbourhood: Oxford Circus, London, 500 m.
     driver.get(f"{API}/?lat=51.5152&lon=-0.1420&radius=500")
     wait(driver, lambda: len(rows(driver, "places-table")) > 3, "Oxford Circus loads")

@@ -48,13 +48,23 @@ extension MapPage {
 
           // --- Words, as the terminal map (`vicinity map`) writes them -----------------------------
 
+          // `value` with `digits` decimals as C's printf (and so the text map) writes it: toFixed, except
+          // that a value exactly halfway goes to the even neighbour (1.25 is "1.2", where toFixed says "1.3").
+          function fixed(value, digits) {
+            const exact = value.toFixed(digits + 20);
+            if (!exact.endsWith('5' + '0'.repeat(19))) return value.toFixed(digits);
+            const scale = 10 ** digits;
+            const lower = Math.floor(value * scale);
+            return ((lower % 2 === 0 ? lower : lower + 1) / scale).toFixed(digits);
+          }
+
           // "132 m", "1.2 km", "12 km".
           function distanceText(meters) {
             if (!Number.isFinite(meters)) return '? m';
             const whole = Math.round(meters);
             if (whole < 1000) return whole + ' m';
             const km = meters / 1000;
-            return Math.round(km * 10) < 100 ? km.toFixed(1) + ' km' : km.toFixed(0) + ' km';
+            return Math.round(km * 10) < 100 ? fixed(km, 1) + ' km' : fixed(km, 0) + ' km';
           }
 
           // "500 m", "62.5 m", "1.5 km", "5 km".
@@ -62,7 +72,7 @@ extension MapPage {
             if (meters < 999.5) return String(meters) + ' m';
             const tenths = Math.round(meters / 100);
             if (tenths < 100 && tenths % 10 !== 0) return (tenths / 10).toFixed(1) + ' km';
-            return (meters / 1000).toFixed(0) + ' km';
+            return fixed(meters / 1000, 0) + ' km';
           }
 
           // "WSW" (or "west-southwest" in large text); "here" for a place at the point itself.
