@@ -196,8 +196,16 @@ def places_view(driver):
           empty == sentence == "No pharmacy within 100 m. Nearest: Omur, 132 m WSW.", f"{empty!r} / {sentence!r}")
     check("... and shows it on the map", [m[0] for m in markers(driver)] == ["omur"], str(markers(driver)))
 
-    # Typing coordinates (keyboard only) instead of geolocation.
+    # Blanks are no latitude (Number('  ') is 0): the form says what to type.
     field = driver.find_element(By.ID, "lat")
+    field.clear()
+    field.send_keys("   ", Keys.ENTER)
+    refused = wait(driver, lambda: "Type a latitude" in driver.find_element(By.ID, "places-status").text,
+                   "blanks are refused")
+    check("a latitude of blanks is refused, not taken for 0", refused is not None and "lat=41.088154" in
+          driver.current_url, driver.current_url)
+
+    # Typing coordinates (keyboard only) instead of geolocation.
     field.clear()
     field.send_keys("41.086059")
     longitude = driver.find_element(By.ID, "lon")

@@ -5,8 +5,9 @@ extension MapPage {
           // --- Pharmacies (any kind of place) --------------------------------------------------------
 
           function parseDegrees(text, limit) {
-            const value = Number(String(text).trim());
-            return text !== '' && Number.isFinite(value) && Math.abs(value) <= limit ? value : null;
+            const trimmed = String(text).trim();
+            const value = Number(trimmed);
+            return trimmed !== '' && Number.isFinite(value) && Math.abs(value) <= limit ? value : null;
           }
 
           // How many points the user has chosen (typed or clicked): a location asked for before the
