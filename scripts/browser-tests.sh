@@ -5,7 +5,8 @@
 # text map does, a user made private vanishes from another browser session's map, hostile names
 # render as text, a move made with the CLI shows without a reload, a page whose server stops says
 # so and catches up once it is back, no console errors, the page's own files under 50 KB. Writes the
-# screenshots the README shows (docs/screenshots, or $SHOTS). Installs Debian's chromium,
+# screenshots the README shows to $SHOTS (SHOTS=docs/screenshots to renew them; by default a
+# throwaway folder, so that a run leaves the tree clean whatever Chromium draws). Installs Debian's chromium,
 # chromium-driver, libjs-leaflet and fonts-dejavu-core with apt-get when missing, and selenium
 # (pinned) with pip into .build/browser-venv, or for the user where Python has no venv.
 # Usage: VICINITY=.build/debug/vicinity scripts/browser-tests.sh
@@ -48,7 +49,7 @@ status=0
 # The test stops the server and starts it again (the same command) to see the page reconnect.
 API="http://127.0.0.1:$((port + 1))" ADMIN="$admin" CLI="$cli" DB="$work/db.sqlite" SERVER_PID=$server \
     SERVE_LOG="$work/serve-again.log" SERVE="$cli serve --db $work/db.sqlite --line-port $port --http-port $((port + 1)) --tiles none" \
-    SHOTS="${SHOTS:-docs/screenshots}" "$python" scripts/browser_tests.py || status=$?
+    SHOTS="${SHOTS:-$work/screenshots}" "$python" scripts/browser_tests.py || status=$?
 echo "browser tests: ${SECONDS} s, after ${install_seconds} s installing"
 # The test stopped the first server itself: the EXIT trap's kill then fails, which must not fail the run.
 set +e
