@@ -11,7 +11,8 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: demo cluster-demo test deps build build-debug bench fuzz lint format clean generate check-generated
 
-## Install the system libraries Vicinity links against (PROJ, SQLite), if pkg-config cannot find them.
+## Install the system libraries Vicinity links against (PROJ, SQLite), if pkg-config cannot find them,
+## and Leaflet for the browser map.
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists proj sqlite3; then \
 		echo "installing libproj-dev (PROJ), libsqlite3-dev and pkg-config with apt-get"; \
@@ -23,6 +24,11 @@ deps:
 		echo "installing tzdata (the time-zone database opening hours are evaluated with) with apt-get"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends tzdata >/dev/null; \
+	fi
+	@if [ ! -e /usr/share/javascript/leaflet/leaflet.js ]; then \
+		echo "installing libjs-leaflet (Leaflet, which the browser map at / loads) with apt-get"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libjs-leaflet >/dev/null; \
 	fi
 	@pkg-config --exists proj || { echo "PROJ is still missing: install libproj-dev" >&2; exit 1; }
 	@pkg-config --exists sqlite3 || { echo "SQLite is still missing: install libsqlite3-dev" >&2; exit 1; }
@@ -84,6 +90,7 @@ test: build-debug
 	python3 scripts/redis-compat.py $(BIN_DEBUG)
 	VICINITY=$(BIN_DEBUG) scripts/schemathesis.sh
 	VICINITY=$(BIN_DEBUG) scripts/generated-client.sh
+	VICINITY=$(BIN_DEBUG) scripts/browser-tests.sh
 	$(MAKE) --no-print-directory lint
 
 ## Benchmarks for BENCHMARKS.md (release build, 1M points).

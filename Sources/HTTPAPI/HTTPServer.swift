@@ -47,6 +47,8 @@ public final class HTTPServer: Service, Sendable {
     /// generated server like every other operation; the answers are the same
     /// (`HotRoutesDifferentialTests`), the hot routes' for less CPU a request.
     public let hotRoutes: Bool
+    /// The map in the browser at `/` (`MapPage`): its tiles.
+    public let page: MapPage
     private let connections = ConnectionLimitHandler.Count()
     /// The clock the rate limit is counted by; tests stop it (before `start`).
     let rateLimitClock = Mutex<@Sendable () -> ContinuousClock.Instant>({ .now })
@@ -76,13 +78,14 @@ public final class HTTPServer: Service, Sendable {
     ///   - hotRoutes: whether `/v1/nearby`, `/v1/nearest` and `/v1/users/nearby` are answered by
     ///     `HotRoutes` before Hummingbird (true, the default) or by the generated server, as every
     ///     other operation.
+    ///   - page: the browser map served at `/`; OpenStreetMap's tiles unless told.
     public init(
         directory: DurableDirectory, host: String, port: Int, rateLimit: Int = 0, idleTimeoutSeconds: Int = 300,
         maximumConnections: Int = 10_000, outputStallSeconds: Int = 30,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "vicinity.http", factory: { _ in SwiftLogNoOpLogHandler() }),
         watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited,
-        hotRoutes: Bool = true
+        hotRoutes: Bool = true, page: MapPage = MapPage()
     ) {
         self.directory = directory
         self.host = host
@@ -96,6 +99,7 @@ public final class HTTPServer: Service, Sendable {
         self.watchStreams = watchStreams
         self.userQueryLimit = userQueryLimit
         self.hotRoutes = hotRoutes
+        self.page = page
     }
 
     /// The middlewares, outermost first: request metrics, the position applied on every answer,
@@ -116,26 +120,29 @@ public final class HTTPServer: Service, Sendable {
     /// runtime's default pretty-prints: half as many bytes again for a list of 300 places).
     static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
 
-    /// A router serving every operation of openapi.yaml over `directory`.
+    /// A router serving every operation of openapi.yaml over `directory`, and the browser map.
     ///
     /// - Parameters:
     ///   - rateLimit: requests a second per client address, 0 for no limit.
     ///   - logger: one line per request at `.info`, when its level lets them through.
     ///   - watchStreams: how the watch streams behave.
     ///   - userQueryLimit: the budget of queries about other users.
+    ///   - page: the browser map served at `/`.
     public static func router(
         directory: DurableDirectory, rateLimit: Int = 0, logger: Logger? = nil,
-        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited
+        watchStreams: WatchStreamSettings = WatchStreamSettings(), userQueryLimit: UserQueryLimit = .unlimited,
+        page: MapPage = MapPage()
     ) throws -> Router<VicinityRequestContext> {
         let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
         return try router(
-            api: api, limiter: rateLimit > 0 ? RateLimiter(requestsPerSecond: rateLimit) : nil, logger: logger)
+            api: api, limiter: rateLimit > 0 ? RateLimiter(requestsPerSecond: rateLimit) : nil, logger: logger,
+            page: page)
     }
 
     /// A router serving every operation of openapi.yaml with `api`, `limiter` (nil for no limit)
-    /// and `logger`, which `HotRoutes` shares.
+    /// and `logger`, which `HotRoutes` shares, and the browser map `page`.
     static func router(
-        api: VicinityAPI, limiter: RateLimiter?, logger: Logger?,
+        api: VicinityAPI, limiter: RateLimiter?, logger: Logger?, page: MapPage = MapPage(),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) throws -> Router<VicinityRequestContext> {
         // HEAD answers what GET would, without the body (RFC 9110 9.3.2): `curl -I`, balancers.
@@ -152,6 +159,8 @@ public final class HTTPServer: Service, Sendable {
         try api.registerHandlers(
             on: TableRecordingTransport(router: router, table: table), configuration: configuration,
             middlewares: middlewares(for: api))
+        // The page's watch reader waits for the keep-alives this server's streams send.
+        page.with(heartbeatSeconds: api.watchStreams.heartbeatSeconds).register(on: router, table: table)
         return router
     }
 
@@ -183,7 +192,7 @@ public final class HTTPServer: Service, Sendable {
         let api = VicinityAPI(directory: directory, watchStreams: watchStreams, userQueryLimit: userQueryLimit)
         let limiter = rateLimit > 0 ? RateLimiter(requestsPerSecond: rateLimit) : nil
         let now = rateLimitClock.withLock { $0 }
-        let router = try HTTPServer.router(api: api, limiter: limiter, logger: logger, now: now)
+        let router = try HTTPServer.router(api: api, limiter: limiter, logger: logger, page: page, now: now)
         let serverName = "vicinity"
         let hot =
             hotRoutes

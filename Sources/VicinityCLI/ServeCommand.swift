@@ -22,7 +22,9 @@ struct ServeCommand: OutputCommand {
             --host says otherwise. SIGTERM or SIGINT: stop accepting, answer what clients have \
             sent, commit, exit 0. The server follows the database's change log: what other \
             processes write to it (vicinity import, user, admin-token) is served within about 10 ms, \
-            without a restart. Logs go to standard error: at --log-level info or lower \
+            without a restart. The HTTP port also serves a map for a browser at / (the pharmacies \
+            around a location, the public users around a signed-in user), with Leaflet from \
+            Debian's libjs-leaflet. Logs go to standard error: at --log-level info or lower \
             one line per request (command or method and path, client, outcome, milliseconds), \
             never a token.
             """)
@@ -71,6 +73,13 @@ struct ServeCommand: OutputCommand {
                 "The same answers as the routes generated from openapi.yaml, for less CPU a request; --no-hot-routes answers them by the generated routes, as every other operation."
         ))
     var hotRoutes = true
+    @Option(
+        help: ArgumentHelp(
+            "Tiles under the browser map at / (a URL with {z}, {x}, {y}, and {s} for a subdomain); none for none.",
+            valueName: "url"))
+    var tiles = TileLayer.openStreetMap.urlTemplate
+    @Option(help: ArgumentHelp("The credit --tiles' provider asks for, shown on the map.", valueName: "text"))
+    var tilesAttribution: String?
     @Option(help: "Least severe messages logged: trace, debug, info (a line per request), notice, warning, error.")
     var logLevel = "notice"
     @Option(help: "Longest inline line, bytes.") var maxInlineBytes = ProtocolLimits.default.maximumInlineBytes
@@ -104,6 +113,7 @@ struct ServeCommand: OutputCommand {
         guard (0...65_535).contains(httpPort) else {
             throw ValidationError("invalid HTTP port \"\(httpPort)\": expected 0 to 65535")
         }
+        _ = try tileLayer()
         guard (0...1_000_000).contains(httpRateLimit) else {
             throw ValidationError(
                 "invalid HTTP rate limit \"\(httpRateLimit)\": expected 0 (no limit) to 1000000 requests a second")
@@ -206,7 +216,7 @@ struct ServeCommand: OutputCommand {
                 logger: logger,
                 // One queue size for a client of either protocol (a connection, an SSE stream).
                 watchStreams: WatchStreamSettings(heartbeatSeconds: sseHeartbeat, queueCapacity: watchQueue),
-                userQueryLimit: userQueryLimit, hotRoutes: hotRoutes)
+                userQueryLimit: userQueryLimit, hotRoutes: hotRoutes, page: MapPage(tiles: try tileLayer()))
             let host = self.host
             services.append(
                 ClosureService {
@@ -238,6 +248,18 @@ struct ServeCommand: OutputCommand {
         }
         durable.close()
         ServeCommand.announce("stopped")
+    }
+
+    /// The browser map's tiles from `--tiles` and `--tiles-attribution`: nil for `none`.
+    func tileLayer() throws -> TileLayer? {
+        if tiles == "none" { return nil }
+        if tiles == TileLayer.openStreetMap.urlTemplate && tilesAttribution == nil { return .openStreetMap }
+        guard let layer = TileLayer(urlTemplate: tiles, attribution: tilesAttribution ?? "") else {
+            throw ValidationError(
+                "invalid tile URL \"\(tiles)\": expected http(s)://host/…{z}…{x}…{y}… (a host of letters, digits, "
+                    + "- and ., {s}. first for a subdomain) or none")
+        }
+        return layer
     }
 
     /// The privacy rules from `--user-precision` and `--user-location-ttl`.
