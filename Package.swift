@@ -51,7 +51,7 @@ let package = Package(
         // per-function targets and a choice made when run, which Swift cannot spell).
         .target(
             name: "CDistanceKernels",
-            cSettings: [.unsafeFlags(["-O2", "-fno-math-errno"])]),
+            cSettings: [.unsafeFlags(["-O2", "-fno-math-errno", "-ffp-contract=off"])]),
         // glibc's heap counters, for `vicinity-bench bench` and `INFO`'s `used_memory`.
         .target(name: "CHeapStats"),
         // A cache prefetch hint (`__builtin_prefetch`), which Swift cannot spell.

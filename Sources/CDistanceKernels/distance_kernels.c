@@ -1,8 +1,12 @@
 // Batch distance estimates for the Redis-compatible searches; see distance_kernels.h.
 #include "distance_kernels.h"
 
-// The results must equal the Swift code's to the bit: no fused multiply-add, no reassociation.
+// The results must equal the Swift code's to the bit: no fused multiply-add, no reassociation
+// (also -ffp-contract=off in Package.swift: the pragma alone does not hold under -ffast-math).
 #pragma clang fp contract(off)
+#if defined(__FAST_MATH__)
+#error "the distance kernels must be compiled without -ffast-math: their results must be exact"
+#endif
 
 // sin x for |x| <= 0.02 by its Taylor series to x^7 (Swift `DistanceFrom.sine`).
 static inline __attribute__((always_inline)) double sine(double x) {
@@ -25,7 +29,7 @@ static inline __attribute__((always_inline)) double arcsine(double s) {
 static inline __attribute__((always_inline)) double magnitude(double x) { return __builtin_fabs(x); }
 
 static inline __attribute__((always_inline)) void estimates_loop(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
+    const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
     const vicinity_estimate_centre c = *centre;
     const double limit = c.seriesLimit;
     for (size_t index = 0; index < count; index++) {
@@ -48,7 +52,7 @@ static inline __attribute__((always_inline)) void estimates_loop(
 }
 
 static inline __attribute__((always_inline)) void along_parallel_loop(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
+    const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
     const vicinity_estimate_centre c = *centre;
     const double limit = c.seriesLimit;
     for (size_t index = 0; index < count; index++) {
@@ -69,25 +73,22 @@ static inline __attribute__((always_inline)) void along_parallel_loop(
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f"))) static void estimates_avx512(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
+    const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
     estimates_loop(centre, points, count, out);
 }
 __attribute__((target("avx2"))) static void estimates_avx2(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
+    const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
     estimates_loop(centre, points, count, out);
 }
 __attribute__((target("avx512f"))) static void along_parallel_avx512(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
+    const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
     along_parallel_loop(centre, points, count, out);
 }
 __attribute__((target("avx2"))) static void along_parallel_avx2(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
+    const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
     along_parallel_loop(centre, points, count, out);
 }
 #endif
-
-// The level tests ask for (-1: none), see `vicinity_kernels_use_level`.
-static int requested_level = -1;
 
 int vicinity_kernels_best_level(void) {
 #if defined(__x86_64__)
@@ -97,18 +98,15 @@ int vicinity_kernels_best_level(void) {
     return 0;
 }
 
-void vicinity_kernels_use_level(int level) { __atomic_store_n(&requested_level, level, __ATOMIC_RELAXED); }
-
-// The level the kernels run at: the best, or a lower one a test asked for.
-static inline int kernel_level(void) {
+// The level a kernel runs at: the one asked for when the processor has it, else the best.
+static inline int kernel_level(int requested) {
     int best = vicinity_kernels_best_level();
-    int requested = __atomic_load_n(&requested_level, __ATOMIC_RELAXED);
     return requested >= 0 && requested < best ? requested : best;
 }
 
 void vicinity_estimates(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
-    switch (kernel_level()) {
+    int level, const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
+    switch (kernel_level(level)) {
 #if defined(__x86_64__)
     case 2: estimates_avx512(centre, points, count, out); return;
     case 1: estimates_avx2(centre, points, count, out); return;
@@ -118,8 +116,8 @@ void vicinity_estimates(
 }
 
 void vicinity_estimates_along_parallel(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out) {
-    switch (kernel_level()) {
+    int level, const vicinity_estimate_centre *centre, const double *restrict points, size_t count, double *restrict out) {
+    switch (kernel_level(level)) {
 #if defined(__x86_64__)
     case 2: along_parallel_avx512(centre, points, count, out); return;
     case 1: along_parallel_avx2(centre, points, count, out); return;
@@ -144,7 +142,8 @@ static inline __attribute__((always_inline)) double swift_max(double x, double y
 static inline __attribute__((always_inline)) double swift_min(double x, double y) { return y < x ? y : x; }
 
 static inline __attribute__((always_inline)) size_t scores_loop(
-    const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores, double *centres) {
+    const vicinity_geohash_grid *grid, const double *restrict points, size_t count, double *restrict scores,
+    double *restrict centres) {
     const vicinity_geohash_grid g = *grid;
     size_t unfinished = 0;
     for (size_t index = 0; index < count; index++) {
@@ -188,18 +187,21 @@ static inline __attribute__((always_inline)) size_t scores_loop(
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f"))) static size_t scores_avx512(
-    const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores, double *centres) {
+    const vicinity_geohash_grid *grid, const double *restrict points, size_t count, double *restrict scores,
+    double *restrict centres) {
     return scores_loop(grid, points, count, scores, centres);
 }
 __attribute__((target("avx2"))) static size_t scores_avx2(
-    const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores, double *centres) {
+    const vicinity_geohash_grid *grid, const double *restrict points, size_t count, double *restrict scores,
+    double *restrict centres) {
     return scores_loop(grid, points, count, scores, centres);
 }
 #endif
 
 size_t vicinity_scores_and_centres(
-    const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores, double *centres) {
-    switch (kernel_level()) {
+    int level, const vicinity_geohash_grid *grid, const double *restrict points, size_t count, double *restrict scores,
+    double *restrict centres) {
+    switch (kernel_level(level)) {
 #if defined(__x86_64__)
     case 2: return scores_avx512(grid, points, count, scores, centres);
     case 1: return scores_avx2(grid, points, count, scores, centres);

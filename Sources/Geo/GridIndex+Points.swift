@@ -5,7 +5,7 @@ extension GridIndex {
         /// The points' handles.
         public let handles: UnsafeBufferPointer<UInt32>
         /// The points' stored positions in degrees, slot for slot with `handles`.
-        public let positions: UnsafeBufferPointer<(latitude: Double, longitude: Double)>
+        public let positions: UnsafeBufferPointer<Stored>
     }
 
     /// Calls `body` with every point in the cells that may hold a point within `angularRadius` of
@@ -27,18 +27,16 @@ extension GridIndex {
         let ranges = slots(inCapAround: center, angularRadius: angularRadius)
         return stored.withUnsafeBufferPointer { stored in
             handles.withUnsafeBufferPointer { handles in
-                _ = Self.touch(ranges, stored: stored, handles: handles)
-                // `Stored` is two `Double`s, as the tuple is: the same memory, read as tuples.
-                return stored.withMemoryRebound(to: (latitude: Double, longitude: Double).self) { positions in
-                    var count = 0
-                    let runs = ranges.map { range in
-                        count += range.end - range.start
-                        return PointRun(
-                            handles: UnsafeBufferPointer(rebasing: handles[range.start..<range.end]),
-                            positions: UnsafeBufferPointer(rebasing: positions[range.start..<range.end]))
-                    }
-                    return body(runs, count)
+                // `touch`'s answer is used, so that its reads are not optimised away.
+                guard Self.touch(ranges, stored: stored, handles: handles) else { return body([], 0) }
+                var count = 0
+                let runs = ranges.map { range in
+                    count += range.end - range.start
+                    return PointRun(
+                        handles: UnsafeBufferPointer(rebasing: handles[range.start..<range.end]),
+                        positions: UnsafeBufferPointer(rebasing: stored[range.start..<range.end]))
                 }
+                return body(runs, count)
             }
         }
     }

@@ -29,10 +29,11 @@ public struct GridIndex: Sendable {
     /// Marks a handle that is not in the index.
     static let absent = UInt32.max
 
-    /// A stored position: latitude and longitude side by side, so that a scan reads one stream.
-    struct Stored {
-        var latitude: Double
-        var longitude: Double
+    /// A stored position, degrees: latitude and longitude side by side, so that a scan reads one
+    /// stream (`withPoints` lends them out).
+    public struct Stored: Sendable {
+        public var latitude: Double
+        public var longitude: Double
     }
 
     /// A cell: its column in its row and its block of the arena.

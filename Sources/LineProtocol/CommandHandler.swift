@@ -389,7 +389,8 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let text = argument.withUnsafeReadableBytes { raw in
                 raw.withMemoryRebound(to: UInt8.self) { bytes -> String? in
                     let text = String(decoding: bytes, as: UTF8.self)
-                    // ASCII (nearly every argument) is valid as it is: one pass over the bytes.
+                    // ASCII (nearly every argument) is valid as it is: no comparison with the
+                    // decoded text.
                     var high: UInt8 = 0
                     for byte in bytes { high |= byte }
                     if high < 0x80 { return text }

@@ -37,16 +37,18 @@ struct RedisGeoCandidates {
         self.ids = ids
         let count = positions.count
         var missing = 0
-        var centres = [(longitude: Double, latitude: Double)](repeating: (0, 0), count: count)
-        let scores = [Double](unsafeUninitializedCapacity: count) { scores, initialized in
-            positions.withUnsafeBufferPointer { positions in
-                centres.withUnsafeMutableBufferPointer { centres in
+        var scores: [Double] = []
+        let centres = [(longitude: Double, latitude: Double)](unsafeUninitializedCapacity: count) {
+            centres, centresInitialized in
+            scores = [Double](unsafeUninitializedCapacity: count) { scores, scoresInitialized in
+                positions.withUnsafeBufferPointer { positions in
                     if let scoreBase = scores.baseAddress, let centreBase = centres.baseAddress {
                         missing = GeoHash.scoresAndCentres(positions, scores: scoreBase, centres: centreBase)
                     }
                 }
+                scoresInitialized = count
             }
-            initialized = count
+            centresInitialized = count
         }
         guard missing > 0 else {
             self.scores = scores

@@ -215,10 +215,11 @@ extension GeoHash {
     ///
     /// The positions are coded in one loop compiled for the processor's vector unit
     /// (`vicinity_scores_and_centres`), several in each instruction; the few near a cell's edge
-    /// are then finished one by one with `exactScoreAndCentre`.
+    /// are then finished one by one with `exactScoreAndCentre`. `level` chooses the vector unit
+    /// (`VectorKernels`; -1, the default: the best the processor has), for tests.
     public static func scoresAndCentres(
         _ positions: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, scores: UnsafeMutablePointer<Double>,
-        centres: UnsafeMutablePointer<(longitude: Double, latitude: Double)>
+        centres: UnsafeMutablePointer<(longitude: Double, latitude: Double)>, level: Int = -1
     ) -> Int {
         guard let base = UnsafeRawPointer(positions.baseAddress), !positions.isEmpty else { return 0 }
         let cells = Double(UInt64(1) << maximumStep)
@@ -229,7 +230,7 @@ extension GeoHash {
         // A tuple of two `Double`s is laid out as two consecutive `Double`s.
         let unfinished = withUnsafePointer(to: &grid) { grid in
             vicinity_scores_and_centres(
-                grid, base.assumingMemoryBound(to: Double.self), positions.count, scores,
+                Int32(level), grid, base.assumingMemoryBound(to: Double.self), positions.count, scores,
                 UnsafeMutableRawPointer(centres).assumingMemoryBound(to: Double.self))
         }
         guard unfinished > 0 else { return 0 }

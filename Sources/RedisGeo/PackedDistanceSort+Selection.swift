@@ -1,6 +1,6 @@
 extension PackedDistanceSort {
     /// The indices of the `wanted` smallest `distances` in ascending order (the largest, in
-    /// descending order, when asked): the first `wanted` of `order(_:descending:)`, without
+    /// descending order, when asked): the first `wanted` of `sortedKeys(_:descending:)`' order, without
     /// sorting the rest. Nil when a distance is negative, NaN or infinite, or there are more than
     /// `maximumCount`.
     ///
@@ -9,11 +9,14 @@ extension PackedDistanceSort {
     /// COUNT of tens among thousands of hits that is one pass and a few hundred heap steps, where a
     /// full sort moves every key several times.
     ///
-    /// - Parameter wanted: 1 or more; all of them (`order`) when there are no more distances.
+    /// - Parameter wanted: 1 or more; all of them (`sortedKeys`' order) when there are no more
+    ///   distances.
     static func first(_ wanted: Int, of distances: UnsafeBufferPointer<Double>, descending: Bool) -> [Int]? {
         let count = distances.count
         guard wanted > 0, count <= maximumCount else { return nil }
-        guard wanted < count else { return order(distances, descending: descending) }
+        guard wanted < count else {
+            return sortedKeys(distances, descending: descending)?.map { Int($0 & indexMask) }
+        }
         var heap = [UInt64](repeating: 0, count: wanted)
         var valid = true
         heap.withUnsafeMutableBufferPointer { heap in

@@ -24,11 +24,8 @@ enum PackedDistanceSort {
 
     /// The indices of `distances` in ascending order of distance (descending when asked); nil
     /// when a distance is negative, NaN or infinite, or there are more than `maximumCount`.
-    static func order(_ distances: UnsafeBufferPointer<Double>, descending: Bool) -> [Int]? {
-        sortedKeys(distances, descending: descending)?.map { Int($0 & indexMask) }
-    }
-
-    /// `order` as the sorted keys themselves: each key's low `indexBits` bits are the index
+    ///
+    /// The answer is the sorted keys themselves: each key's low `indexBits` bits are the index
     /// (`key & indexMask`), for callers that read the indices once, in order.
     static func sortedKeys(_ distances: UnsafeBufferPointer<Double>, descending: Bool) -> [UInt64]? {
         let count = distances.count

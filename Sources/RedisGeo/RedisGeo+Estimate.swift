@@ -68,10 +68,16 @@ extension RedisGeo.DistanceFrom {
     /// One loop of arithmetic whose only decisions are selections, compiled for the processor's
     /// vector unit (`vicinity_estimates`): several points in each instruction (a search's
     /// candidates come by the hundred).
+    ///
+    /// - Parameter level: the vector unit (`VectorKernels`); the best the processor has unless a
+    ///   test asks for another.
     func estimates(
-        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>
+        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>,
+        level: Int = VectorKernels.best
     ) {
-        withKernelPoints(points) { centre, coordinates, count in vicinity_estimates(centre, coordinates, count, out) }
+        withKernelPoints(points) { centre, coordinates, count in
+            vicinity_estimates(Int32(level), centre, coordinates, count, out)
+        }
     }
 
     /// Calls `body` with the centre as the C kernels take it and `points` as consecutive
@@ -113,10 +119,11 @@ extension RedisGeo.DistanceFrom {
     /// `estimateAlongParallel(longitude:latitude:)` of each of `points`, written to `out` (room for
     /// as many): the same value to the bit, or NaN where it is nil (see `estimates(_:into:)`).
     func estimatesAlongParallel(
-        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>
+        _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>,
+        level: Int = VectorKernels.best
     ) {
         withKernelPoints(points) { centre, coordinates, count in
-            vicinity_estimates_along_parallel(centre, coordinates, count, out)
+            vicinity_estimates_along_parallel(Int32(level), centre, coordinates, count, out)
         }
     }
 

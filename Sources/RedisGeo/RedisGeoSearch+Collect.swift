@@ -16,7 +16,7 @@ extension RedisGeoSearch {
             }
         }
         if disjoint, estimating, !centres.isEmpty, case .radius(let radius, let unit) = shape {
-            let estimates = centre.batch(centres, centre.estimates)
+            let estimates = centre.batch(centres) { centre.estimates($0, into: $1) }
             let (found, cells) = collectInRadius(
                 candidates, centres: centres, estimates: estimates, ranges: ranges, limit: radius * unit.metersPerUnit)
             return (found, cells, false)
@@ -35,8 +35,8 @@ extension RedisGeoSearch {
             return false
         }()
         if estimating, !centres.isEmpty {
-            estimates = centre.batch(centres, centre.estimates)
-            if isBox { alongParallels = centre.batch(centres, centre.estimatesAlongParallel) }
+            estimates = centre.batch(centres) { centre.estimates($0, into: $1) }
+            if isBox { alongParallels = centre.batch(centres) { centre.estimatesAlongParallel($0, into: $1) } }
         }
         let (radiusLimit, halfHeight, halfWidth): (Double, Double, Double) = {
             switch shape {
@@ -116,32 +116,36 @@ extension RedisGeoSearch {
             cells.withUnsafeMutableBufferPointer { cells in
                 undecided.withUnsafeMutableBufferPointer { undecided in
                     minimums.withUnsafeBufferPointer { minimums in
-                        candidates.withUnsafeBufferPointer { candidates in
-                            centres.withUnsafeBufferPointer { centres in
-                                estimates.withUnsafeBufferPointer { estimates in
-                                    for position in 0..<count {
-                                        let score = candidates[position]
-                                        // The scanned cell holding the score (at most one), or -1.
-                                        var reached = 0
-                                        for minimum in minimums { reached &+= Self.bit(score >= minimum) }
-                                        let slot = max(reached - 1, 0)
-                                        let inCell = Self.bit(reached > 0) & Self.bit(score < maximums[slot])
-                                        let cell = (byMinimum[slot] + 1) * inCell - 1
-                                        let point = centres[position]
-                                        let estimate = estimates[position]
-                                        let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
-                                        let inside = Self.bit(estimate + error <= limit)
-                                        // Neither inside nor outside on the estimate (near the edge, or NaN).
-                                        let open = 1 &- (inside | Self.bit(estimate - error > limit))
-                                        undecided[undecidedCount] = position
-                                        undecidedCount &+= open & Self.bit(cell >= 0)
-                                        (base + kept).initialize(
-                                            to: RedisGeoHit(
-                                                position: position, score: score, longitude: point.longitude,
-                                                latitude: point.latitude, distanceMeters: estimate,
-                                                distanceError: error))
-                                        cells[kept] = cell
-                                        kept &+= inside & Self.bit(cell >= 0)
+                        maximums.withUnsafeBufferPointer { maximums in
+                            byMinimum.withUnsafeBufferPointer { byMinimum in
+                                candidates.withUnsafeBufferPointer { candidates in
+                                    centres.withUnsafeBufferPointer { centres in
+                                        estimates.withUnsafeBufferPointer { estimates in
+                                            for position in 0..<count {
+                                                let score = candidates[position]
+                                                // The scanned cell holding the score (at most one), or -1.
+                                                var reached = 0
+                                                for minimum in minimums { reached &+= Self.bit(score >= minimum) }
+                                                let slot = max(reached - 1, 0)
+                                                let inCell = Self.bit(reached > 0) & Self.bit(score < maximums[slot])
+                                                let cell = (byMinimum[slot] + 1) * inCell - 1
+                                                let point = centres[position]
+                                                let estimate = estimates[position]
+                                                let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
+                                                let inside = Self.bit(estimate + error <= limit)
+                                                // Neither inside nor outside on the estimate (near the edge, or NaN).
+                                                let open = 1 &- (inside | Self.bit(estimate - error > limit))
+                                                undecided[undecidedCount] = position
+                                                undecidedCount &+= open & Self.bit(cell >= 0)
+                                                (base + kept).initialize(
+                                                    to: RedisGeoHit(
+                                                        position: position, score: score, longitude: point.longitude,
+                                                        latitude: point.latitude, distanceMeters: estimate,
+                                                        distanceError: error))
+                                                cells[kept] = cell
+                                                kept &+= inside & Self.bit(cell >= 0)
+                                            }
+                                        }
                                     }
                                 }
                             }

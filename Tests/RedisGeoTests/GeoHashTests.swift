@@ -53,19 +53,19 @@ import Testing
 
     /// Expects `scoresAndCentres` (the vectorised batch) to give `scoreAndCentre`'s score and
     /// centre for each position, bit for bit, and a NaN score where it answers nil; in batches
-    /// of every length from 0 to 20 too, so that every remainder of the vector loop is met; on
-    /// every vector unit this processor has.
-    static func expectBatchAgrees(_ positions: [(Double, Double)]) {
+    /// of every length from 0 to 64 too (`prefixes`), so that every remainder of the vector loop
+    /// is met; on every vector unit this processor has.
+    static func expectBatchAgrees(_ positions: [(Double, Double)], prefixes: Bool = true) {
         let points = positions.map { (longitude: $0.0, latitude: $0.1) }
         var batches = [points[...]]
-        for length in 0...20 where length <= points.count { batches.append(points[..<length]) }
-        for level in 0...VectorKernels.bestLevel {
-            VectorKernels.using(level: level) { expectBatchAgrees(batches) }
-        }
+        for length in 0...64 where prefixes && length <= points.count { batches.append(points[..<length]) }
+        for level in 0...VectorKernels.bestLevel { expectBatchAgrees(batches, level: level) }
     }
 
-    /// `expectBatchAgrees` for each batch, at the vector level set.
-    private static func expectBatchAgrees(_ batches: [ArraySlice<(longitude: Double, latitude: Double)>]) {
+    /// `expectBatchAgrees` for each batch, on one vector unit.
+    private static func expectBatchAgrees(
+        _ batches: [ArraySlice<(longitude: Double, latitude: Double)>], level: Int
+    ) {
         for batch in batches {
             let batch = Array(batch)
             var scores = [Double](repeating: 0, count: batch.count)
@@ -73,7 +73,8 @@ import Testing
             let missing = batch.withUnsafeBufferPointer { batch in
                 scores.withUnsafeMutableBufferPointer { scores in
                     centres.withUnsafeMutableBufferPointer { centres in
-                        GeoHash.scoresAndCentres(batch, scores: scores.baseAddress!, centres: centres.baseAddress!)
+                        GeoHash.scoresAndCentres(
+                            batch, scores: scores.baseAddress!, centres: centres.baseAddress!, level: level)
                     }
                 }
             }
@@ -143,7 +144,7 @@ import Testing
             let positions =
                 longitudes.map { ($0, otherLatitude) } + latitudes.map { (otherLongitude, $0) }
                 + zip(longitudes, latitudes).map { ($0, $1) } + edges
-            Self.expectBatchAgrees(positions)
+            Self.expectBatchAgrees(positions, prefixes: false)
             for (longitude, latitude) in positions {
                 // Where a plain multiplication would put the longitude in another cell than the
                 // division does: the cases the fallback is there for.

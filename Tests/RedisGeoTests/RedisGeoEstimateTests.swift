@@ -72,9 +72,8 @@ import Testing
                 Self.point(near: centre, spread: [0.01, 1.2, 3][Int(random.next() % 3)], &random)
             }
             let level = Int(random.next() % UInt64(VectorKernels.bestLevel + 1))
-            let (batch, alongBatch) = VectorKernels.using(level: level) {
-                (from.batch(points, from.estimates), from.batch(points, from.estimatesAlongParallel))
-            }
+            let batch = from.batch(points) { from.estimates($0, into: $1, level: level) }
+            let alongBatch = from.batch(points) { from.estimatesAlongParallel($0, into: $1, level: level) }
             for (index, point) in points.enumerated() {
                 let one = from.estimate(longitude: point.longitude, latitude: point.latitude)
                 let estimate = batch[index]
@@ -93,6 +92,39 @@ import Testing
         #expect(from.estimateAlongParallel(longitude: 28.9, latitude: 45) == 0)
         // Too far for the series: the caller computes exactly.
         #expect(from.estimate(longitude: 30.5, latitude: 41.3) == nil)
+    }
+
+    /// Candidates the estimates cannot decide (farther than the series reach, or on the radius
+    /// itself) are decided exactly: with the centres given, as the server gives them, the search
+    /// reports the exact search's members in its order, over orders and counts.
+    @Test func undecidedCandidatesAreDecidedExactly() throws {
+        var random = SplitMix64(seed: 2_711)
+        var onTheEdge = 0
+        for round in 0..<300 {
+            let centre = Self.centre(&random)
+            let candidates = (0..<Int(random.next() % 200 + 2)).compactMap { _ -> Double? in
+                let point = Self.point(near: centre, spread: [0.02, 2.5][Int(random.next() % 2)], &random)
+                return (try? GeoHash.encode(longitude: point.longitude, latitude: point.latitude)).map(Double.init)
+            }
+            let chosen = candidates[Int(random.next() % UInt64(candidates.count))]
+            let from = RedisGeo.DistanceFrom(longitude: centre.longitude, latitude: centre.latitude)
+            let decoded = GeoHash.decode(score: chosen)
+            // A radius through one candidate exactly, or past the series' reach.
+            let radius =
+                round % 2 == 0 ? from.distance(longitude: decoded.longitude, latitude: decoded.latitude) : 300_000
+            let search = try RedisGeoSearch(
+                longitude: centre.longitude, latitude: centre.latitude, shape: .radius(radius, unit: .meters))
+            let order = [RedisGeoSearch.Order.unsorted, .ascending, .descending][Int(random.next() % 3)]
+            let limit = Int(random.next() % 40) + 1
+            let count = [RedisGeoSearch.Count.all, .first(limit), .any(limit)][Int(random.next() % 3)]
+            let exact = try search.hits(candidates: candidates, order: order, count: count, membersPrecede: { $0 < $1 })
+            let centred = try search.hits(
+                candidates: candidates, centres: candidates.map { GeoHash.decode(score: $0) }, order: order,
+                count: count, membersPrecede: { $0 < $1 }, estimating: true)
+            #expect(centred.map(\.position) == exact.map(\.position), "round \(round): \(order) \(count)")
+            if round % 2 == 0, exact.contains(where: { $0.score == chosen }) { onTheEdge += 1 }
+        }
+        #expect(onTheEdge > 50)
     }
 
     /// Searches with estimated distances report the same members in the same order as exact

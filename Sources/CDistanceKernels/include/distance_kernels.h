@@ -24,26 +24,23 @@ typedef struct {
 /// none (SSE2 on x86-64, the baseline elsewhere).
 int vicinity_kernels_best_level(void);
 
-/// Makes the kernels run at `level` (0...2, as `vicinity_kernels_best_level` counts) when the
-/// processor has it, at the best level for -1 (the default): for tests, which check that every
-/// level gives the same results. Process-wide.
-void vicinity_kernels_use_level(int level);
-
 /// Redis's haversine distance in meters from `centre` to each of `count` points, estimated by
 /// series (`RedisGeo.DistanceFrom.estimate` in Swift, operation for operation, so the same value
 /// to the bit), written to `out`; NaN where the series do not apply.
 ///
-/// `points` holds `count` (longitude, latitude) pairs of degrees, one after the other. The loop is
-/// compiled for the widest vector unit the processor has (AVX-512, AVX2, else SSE2), chosen when
-/// called; each lane does one point's arithmetic in IEEE double precision without fused
-/// multiply-adds, so the result does not depend on the unit.
+/// `points` holds `count` (longitude, latitude) pairs of degrees, one after the other; `out` does
+/// not overlap it. The loop is compiled for each vector unit (AVX-512, AVX2, else SSE2) and runs
+/// on `level` (as `vicinity_kernels_best_level` counts) when the processor has it, else on the
+/// best it has (-1: the best, what a server asks for; tests ask for each); each lane does one
+/// point's arithmetic in IEEE double precision without fused multiply-adds, so the result does
+/// not depend on the unit.
 void vicinity_estimates(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out);
+    int level, const vicinity_estimate_centre *centre, const double *points, size_t count, double *out);
 
 /// The same for Redis's distance from each point to the centre's meridian along the point's
 /// parallel (`RedisGeo.DistanceFrom.estimateAlongParallel`).
 void vicinity_estimates_along_parallel(
-    const vicinity_estimate_centre *centre, const double *points, size_t count, double *out);
+    int level, const vicinity_estimate_centre *centre, const double *points, size_t count, double *out);
 
 /// The geohash grid of Redis's scores (Swift `GeoHash`), as `vicinity_scores_and_centres` takes it.
 typedef struct {
@@ -65,10 +62,11 @@ typedef struct {
 /// `GeoHash.scoreAndCentre`, operation for operation): the score to `scores`, the centre's
 /// (longitude, latitude) to `centres`. Where that function would fall back to the exact
 /// division (offsets within the margin of a cell edge, the upper edges) or answer nil (outside
-/// the ranges, NaN) the score written is NaN and the centre undefined: the caller finishes those.
-/// Returns how many scores are NaN. Compiled for the processor's vector unit, as
-/// `vicinity_estimates`.
+/// the ranges, NaN) the score written is NaN and the centre written is not meaningful: the caller
+/// finishes those. Returns how many scores are NaN. The buffers do not overlap. Runs on `level`
+/// as `vicinity_estimates` does.
 size_t vicinity_scores_and_centres(
-    const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores, double *centres);
+    int level, const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores,
+    double *centres);
 
 #endif
