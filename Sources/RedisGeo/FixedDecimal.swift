@@ -234,16 +234,11 @@ public enum FixedDecimal {
         if end == 1 { out[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: low % 10) }
     }
 
-    /// Writes a value below 10^8 as exactly eight digits, with leading zeros: four pairs from two
-    /// halves, short chains of divisions by constants.
+    /// Writes a value below 10^8 as exactly eight digits, with leading zeros (`eightDigits`'
+    /// word).
     @inline(__always)
     private static func writeEightDigits(_ value: UInt32, to out: UnsafeMutablePointer<UInt8>) {
-        let high = value / 10_000
-        let low = value % 10_000
-        writePair(high / 100, to: out)
-        writePair(high % 100, to: out + 2)
-        writePair(low / 100, to: out + 4)
-        writePair(low % 100, to: out + 6)
+        UnsafeMutableRawPointer(out).storeBytes(of: eightDigits(value).littleEndian, as: UInt64.self)
     }
 
     /// Writes a value below 100 as two digits.

@@ -185,10 +185,6 @@ extension GeoHash {
         -> (score: Double, longitude: Double, latitude: Double)?
     {
         guard isEncodable(longitude: longitude, latitude: latitude) else { return nil }
-        // Cells per degree on each axis, each rounded once (constants folded when compiled).
-        let cells = Double(UInt64(1) << maximumStep)
-        let latitudeCellsPerDegree = cells / (latitudeLimit - -latitudeLimit)
-        let longitudeCellsPerDegree = cells / (longitudeLimit - -longitudeLimit)
         // Both at least 0 (the position is encodable) and at most 2^26 plus rounding.
         let latitudeOffset = (latitude - -latitudeLimit) * latitudeCellsPerDegree
         let longitudeOffset = (longitude - -longitudeLimit) * longitudeCellsPerDegree
@@ -222,11 +218,10 @@ extension GeoHash {
         centres: UnsafeMutablePointer<(longitude: Double, latitude: Double)>, level: Int = -1
     ) -> Int {
         guard let base = UnsafeRawPointer(positions.baseAddress), !positions.isEmpty else { return 0 }
-        let cells = Double(UInt64(1) << maximumStep)
         var grid = vicinity_geohash_grid(
-            longitudeLimit: longitudeLimit, latitudeLimit: latitudeLimit, cells: cells, inverseCells: 1 / cells,
-            longitudeCellsPerDegree: cells / (longitudeLimit - -longitudeLimit),
-            latitudeCellsPerDegree: cells / (latitudeLimit - -latitudeLimit), cellMargin: cellMargin)
+            longitudeLimit: longitudeLimit, latitudeLimit: latitudeLimit, cells: cellsPerAxis,
+            inverseCells: 1 / cellsPerAxis, longitudeCellsPerDegree: longitudeCellsPerDegree,
+            latitudeCellsPerDegree: latitudeCellsPerDegree, cellMargin: cellMargin)
         // A tuple of two `Double`s is laid out as two consecutive `Double`s.
         let unfinished = withUnsafePointer(to: &grid) { grid in
             vicinity_scores_and_centres(
@@ -245,6 +240,17 @@ extension GeoHash {
             }
         }
         return missing
+    }
+
+    /// Cells per axis at `maximumStep` (2^26).
+    @inline(__always) static var cellsPerAxis: Double { Double(UInt64(1) << maximumStep) }
+
+    /// Cells per degree of latitude and of longitude, each rounded once: what `scoreAndCentre`
+    /// and its batch (`scoresAndCentres`, through the C kernel) multiply offsets by (constants
+    /// folded when compiled).
+    @inline(__always) static var latitudeCellsPerDegree: Double { cellsPerAxis / (latitudeLimit - -latitudeLimit) }
+    @inline(__always) static var longitudeCellsPerDegree: Double {
+        cellsPerAxis / (longitudeLimit - -longitudeLimit)
     }
 
     /// How near a whole number of cells `scoreAndCentre`'s offsets may come before `encode`'s

@@ -260,10 +260,7 @@ public struct RedisGeoSearch: Sendable, Hashable {
                     }
                     if index - runStart > 1 { tieRuns.append(runStart..<index) }
                     runStart = index
-                    let nearer = descending ? next : previous
-                    let farther = descending ? previous : next
-                    guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
-                    else {
+                    guard Self.apart(previous, next, descending: descending) else {
                         distinct = false
                         return
                     }
@@ -298,10 +295,7 @@ public struct RedisGeoSearch: Sendable, Hashable {
             for index in order.indices.dropFirst() {
                 let previous = hits[order[index - 1]]
                 let next = hits[order[index]]
-                let nearer = descending ? next : previous
-                let farther = descending ? previous : next
-                guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
-                else { return nil }
+                guard Self.apart(previous, next, descending: descending) else { return nil }
             }
             var chosen = [Bool](repeating: false, count: hits.count)
             for index in order { chosen[index] = true }
@@ -322,6 +316,16 @@ public struct RedisGeoSearch: Sendable, Hashable {
         }
     }
 
+    /// Whether two hits, `next` after `previous` in the order asked for (nearest first, farthest
+    /// first when `descending`), are in that order whatever their distances' errors: the farther
+    /// one's least distance beyond the nearer one's greatest (false for NaN).
+    @inline(__always)
+    private static func apart(_ previous: RedisGeoHit, _ next: RedisGeoHit, descending: Bool) -> Bool {
+        let nearer = descending ? next : previous
+        let farther = descending ? previous : next
+        return farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
+    }
+
     /// `sortedIfDistinct` for what `PackedDistanceSort` does not take (negative or infinite
     /// distances, more than a million hits).
     private static func sortedPairsIfDistinct(_ hits: [RedisGeoHit], descending: Bool) -> [RedisGeoHit]? {
@@ -331,10 +335,9 @@ public struct RedisGeoSearch: Sendable, Hashable {
         DistanceKeySort.sort(&keys, descending: descending)
         return keys.withUnsafeBufferPointer { keys -> [RedisGeoHit]? in
             for index in keys.indices.dropFirst() {
-                let nearer = hits[keys[descending ? index : index - 1].index]
-                let farther = hits[keys[descending ? index - 1 : index].index]
-                guard farther.distanceMeters - farther.distanceError > nearer.distanceMeters + nearer.distanceError
-                else { return nil }
+                let previous = hits[keys[index - 1].index]
+                let next = hits[keys[index].index]
+                guard Self.apart(previous, next, descending: descending) else { return nil }
             }
             return keys.map { hits[$0.index] }
         }
