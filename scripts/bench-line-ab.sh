@@ -41,9 +41,7 @@ set_time() { # port admin file
     redis-cli -p "$1" -a "$2" --no-auth-warning config resetstat >/dev/null
     local digest
     digest=$("$bench" line-bench --port "$1" --file "$3" --passes 3 | grep -oE 'digest [0-9a-f]+' | cut -d' ' -f2)
-    redis-cli -p "$1" -a "$2" --no-auth-warning info commandstats | tr -d '\r' | grep '^cmdstat_' \
-        | grep -vE '^cmdstat_(config|info|auth):' | sed -E 's/.*:calls=([0-9]+),usec=([0-9]+),.*/\1 \2/' \
-        | awk -v d="$digest" '{ c += $1; u += $2 } END { printf "%.1f %s", u / c, d }'
+    echo "$(server_time "$1" -a "$2" --no-auth-warning) $digest"
 }
 requests=100000
 # Server CPU µs a request at -P 16, median point.

@@ -118,12 +118,6 @@ sed 's/BYRADIUS 500 m ASC WITHDIST/BYRADIUS 500 m ASC COUNT 10 WITHDIST/' "$work
 head -500 "$work/queries.redis" | sed 's/BYRADIUS 500 m ASC WITHDIST/BYRADIUS 5 km ASC COUNT 10 WITHDIST/' \
     >"$sets/5km-count10"
 cp "$work/varied.redis" "$sets/varied"
-# Mean server time per call of the queries since the last CONFIG RESETSTAT (INFO commandstats:
-# time executing the command, without reading the request or writing the reply).
-server_time() { # port [redis-cli options]
-    redis-cli -p "$@" info commandstats | tr -d '\r' | grep '^cmdstat_' | grep -vE '^cmdstat_(config|info|auth):' \
-        | sed -E 's/.*:calls=([0-9]+),usec=([0-9]+),.*/\1 \2/' | awk '{ c += $1; u += $2 } END { printf "%.2f", c ? u / c : 0 }'
-}
 for set in ping 500m-withdist 500m-count10 5km-count10 varied; do
     passes=3
     [[ $set == 5km-count10 ]] && passes=1 # Redis takes ~20 ms a call here

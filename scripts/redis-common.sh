@@ -21,6 +21,13 @@ start_redis() {
     for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 }
 
+# Mean server time per call of the queries since the last CONFIG RESETSTAT (INFO commandstats:
+# time executing the command, without reading the request or writing the reply).
+server_time() { # port [redis-cli options]
+    redis-cli -p "$@" info commandstats | tr -d '\r' | grep '^cmdstat_' | grep -vE '^cmdstat_(config|info|auth):' \
+        | sed -E 's/.*:calls=([0-9]+),usec=([0-9]+),.*/\1 \2/' | awk '{ c += $1; u += $2 } END { printf "%.2f", c ? u / c : 0 }'
+}
+
 # User + system CPU time of a process so far, in clock ticks (getconf CLK_TCK a second).
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
