@@ -98,10 +98,22 @@ int vicinity_kernels_best_level(void) {
     return 0;
 }
 
-// The level a kernel runs at: the one asked for when the processor has it, else the best.
+int vicinity_kernels_preferred_level(void) {
+    int best = vicinity_kernels_best_level();
+#if defined(__x86_64__)
+    // Intel's cores lower their clock for a while after 512-bit floating-point work (the AVX-512
+    // "frequency licence"), which slows everything else the thread runs: a search's few hundred
+    // lanes do not win that back. AMD's Zen 4 runs AVX-512 at full clock.
+    if (best == 2 && __builtin_cpu_is("intel")) return 1;
+#endif
+    return best;
+}
+
+// The level a kernel runs at: the one asked for when the processor has it, else the preferred one.
 static inline int kernel_level(int requested) {
     int best = vicinity_kernels_best_level();
-    return requested >= 0 && requested < best ? requested : best;
+    if (requested < 0) return vicinity_kernels_preferred_level();
+    return requested < best ? requested : best;
 }
 
 void vicinity_estimates(

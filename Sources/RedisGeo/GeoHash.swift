@@ -212,7 +212,7 @@ extension GeoHash {
     /// The positions are coded in one loop compiled for the processor's vector unit
     /// (`vicinity_scores_and_centres`), several in each instruction; the few near a cell's edge
     /// are then finished one by one with `exactScoreAndCentre`. `level` chooses the vector unit
-    /// (`VectorKernels`; -1, the default: the best the processor has), for tests.
+    /// (`VectorKernels`; -1, the default: `VectorKernels.preferredLevel`), for tests.
     public static func scoresAndCentres(
         _ positions: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, scores: UnsafeMutablePointer<Double>,
         centres: UnsafeMutablePointer<(longitude: Double, latitude: Double)>, level: Int = -1

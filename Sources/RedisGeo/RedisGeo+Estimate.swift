@@ -69,8 +69,8 @@ extension RedisGeo.DistanceFrom {
     /// vector unit (`vicinity_estimates`): several points in each instruction (a search's
     /// candidates come by the hundred).
     ///
-    /// - Parameter level: the vector unit (`VectorKernels`); the best the processor has unless a
-    ///   test asks for another.
+    /// - Parameter level: the vector unit (`VectorKernels`); `VectorKernels.preferredLevel` unless
+    ///   a test asks for another.
     func estimates(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>,
         level: Int = VectorKernels.best

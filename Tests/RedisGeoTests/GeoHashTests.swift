@@ -62,6 +62,15 @@ import Testing
         for level in 0...VectorKernels.bestLevel { expectBatchAgrees(batches, level: level) }
     }
 
+    /// The unit a server's kernels run on is one this processor has: AVX2 instead of AVX-512 on
+    /// Intel, else the widest.
+    @Test func preferredVectorUnitIsOneThisProcessorHas() {
+        let best = VectorKernels.bestLevel
+        #expect((0...best).contains(VectorKernels.preferredLevel))
+        if best < 2 { #expect(VectorKernels.preferredLevel == best) }
+        if best == 2 { #expect(VectorKernels.preferredLevel >= 1) }
+    }
+
     /// `expectBatchAgrees` for each batch, on one vector unit.
     private static func expectBatchAgrees(
         _ batches: [ArraySlice<(longitude: Double, latitude: Double)>], level: Int

@@ -24,6 +24,10 @@ typedef struct {
 /// none (SSE2 on x86-64, the baseline elsewhere).
 int vicinity_kernels_best_level(void);
 
+/// The level the kernels run at when the caller does not choose one (-1): the best, except AVX2
+/// rather than AVX-512 on Intel processors, which lower their clock after 512-bit work.
+int vicinity_kernels_preferred_level(void);
+
 /// Redis's haversine distance in meters from `centre` to each of `count` points, estimated by
 /// series (`RedisGeo.DistanceFrom.estimate` in Swift, operation for operation, so the same value
 /// to the bit), written to `out`; NaN where the series do not apply.
@@ -31,7 +35,8 @@ int vicinity_kernels_best_level(void);
 /// `points` holds `count` (longitude, latitude) pairs of degrees, one after the other; `out` does
 /// not overlap it. The loop is compiled for each vector unit (AVX-512, AVX2, else SSE2) and runs
 /// on `level` (as `vicinity_kernels_best_level` counts) when the processor has it, else on the
-/// best it has (-1: the best, what a server asks for; tests ask for each); each lane does one
+/// best it has (-1: `vicinity_kernels_preferred_level`, what a server asks for; tests ask for
+/// each); each lane does one
 /// point's arithmetic in IEEE double precision without fused multiply-adds, so the result does
 /// not depend on the unit.
 void vicinity_estimates(
