@@ -212,6 +212,14 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
     /// An array of rows (``RESPReply/rows(_:)``), with one capacity check: the values' bytes
     /// with their RESP framing, row after row.
     private static func writeRows(_ rows: RESPRows, resp3: Bool, to out: inout ByteBuffer) {
+        if rows.framed {
+            rows.withFramedRows { bytes in
+                out.reserveCapacity(minimumWritableBytes: bytes.count + 24)
+                writeLength(prefix: UInt8(ascii: "*"), rows.count, to: &out)
+                out.writeBytes(bytes)
+            }
+            return
+        }
         let columns = rows.columns
         let arrays = columns.count > 1
         // Per value at most a prefix, 20 digits and two line ends; per row and pair an array
@@ -278,7 +286,7 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
 
     /// Writes a count in decimal; returns the number of digits.
     @inline(__always)
-    private static func writeDigits(_ count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeDigits(_ count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if (0..<10).contains(count) {
             out[0] = UInt8(truncatingIfNeeded: count) &+ UInt8(ascii: "0")
             return 1

@@ -6,10 +6,15 @@
 /// makes the reply a flat array of its values, as GEOSEARCH without WITH options replies; with
 /// more columns each row is an array of its columns.
 ///
+/// Rows without numbers (``Column/text``, ``Column/integer`` and ``Column/textPair`` columns) are
+/// the same bytes in RESP2 and RESP3: they are kept as those bytes, framing and all, so that the
+/// reply is written with one copy. Rows with numbers keep their values bare and are framed when
+/// written, in the connection's format.
+///
 /// ```swift
 /// var rows = RESPRows(columns: [.text, .number])
 /// rows.appendText("610009")
-/// rows.appendNumber { out in write(70.7337, to: out) }   // returns the bytes written
+/// rows.appendValue(capacity: 24) { out in write(70.7337, to: out) }   // returns the bytes written
 /// // RESP2: *1 *2 $6 610009 $7 70.7337
 /// ```
 public struct RESPRows: Sendable {
@@ -38,34 +43,106 @@ public struct RESPRows: Sendable {
 
     /// The columns of every row.
     public let columns: [Column]
-    /// The values' bytes, one after another, row by row, in the first `used` bytes.
-    private var storage: [UInt8] = []
+    /// The values' bytes, one after another, row by row, in the first `used` bytes: bare, or with
+    /// their RESP framing when `framed`.
+    private var storage = Bytes(capacity: 0)
     private var used = 0
-    /// Where each value ends in `storage`.
+    /// Where each value ends in `storage` (unframed rows only).
     private var ends: [Int] = []
+    /// Values appended so far.
+    private(set) var valueCount = 0
+    /// The next value's place in its row (0 ..< `valuesPerRow`).
+    private var slot = 0
+    /// Where the last complete row ends in `storage` (framed rows).
+    private var completeBytes = 0
     /// Values per row.
     let valuesPerRow: Int
+    /// Whether `storage` holds the rows as RESP2 and RESP3 both write them (no number column).
+    let framed: Bool
+    /// For each value of a row: the bytes written before it, framed (`Frame`).
+    private let frames: [Frame]
+
+    /// Bytes owned by one `RESPRows` (copied before a change when shared, as an array is).
+    private final class Bytes: @unchecked Sendable {
+        private(set) var base: UnsafeMutablePointer<UInt8>
+        private(set) var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: max(capacity, 1))
+        }
+
+        deinit { base.deallocate() }
+
+        /// A copy of the first `count` bytes, with room for `capacity`.
+        func copy(count: Int, capacity: Int) -> Bytes {
+            let copy = Bytes(capacity: max(capacity, count))
+            copy.base.initialize(from: base, count: count)
+            return copy
+        }
+
+        /// Makes room for `size` bytes in all, keeping the first `count`.
+        func grow(to size: Int, keeping count: Int) {
+            guard size > capacity else { return }
+            let larger = max(size, 2 * capacity)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            moved.initialize(from: base, count: count)
+            base.deallocate()
+            base = moved
+            capacity = larger
+        }
+    }
+
+    /// What goes before a value of a framed row: the row's `*count\r\n` for the first value of a
+    /// row of several columns (`row`), a pair's `*2\r\n` for the first value of a pair, then a
+    /// bulk string's `$length\r\n` or an integer's `:`.
+    private struct Frame {
+        var row = 0
+        var pair = false
+        var integer = false
+    }
 
     /// Rows of these columns; none yet.
     public init(columns: [Column]) {
         precondition(!columns.isEmpty, "a row has at least one column")
+        precondition(columns.count < 1_000, "\(columns.count) columns")
         self.columns = columns
         valuesPerRow = columns.reduce(0) { $0 + $1.width }
+        framed = columns.allSatisfy { $0 == .text || $0 == .integer || $0 == .textPair }
+        var frames: [Frame] = []
+        if framed {
+            for (index, column) in columns.enumerated() {
+                var frame = Frame(row: index == 0 && columns.count > 1 ? columns.count : 0)
+                switch column {
+                case .integer: frame.integer = true
+                case .textPair:
+                    frame.pair = true
+                    frames.append(frame)
+                    frame = Frame()
+                default: break
+                }
+                frames.append(frame)
+            }
+        }
+        self.frames = frames
     }
 
     /// The number of complete rows.
-    public var count: Int { ends.count / valuesPerRow }
+    public var count: Int { valueCount / valuesPerRow }
 
-    /// The number of values (a pair counts two).
-    var valueCount: Int { ends.count }
-
-    /// The bytes of all values.
+    /// The bytes of all values (of unframed rows; framed rows count their framing too).
     var byteCount: Int { used }
 
-    /// Makes room for `rows` more rows holding `bytes` more bytes in all.
+    /// Makes room for `rows` more rows holding `bytes` more bytes of values in all.
     public mutating func reserveCapacity(rows: Int, bytes: Int) {
-        ends.reserveCapacity(ends.count + rows * valuesPerRow)
-        grow(to: used + bytes)
+        if framed {
+            // Framing: `$`, a few digits and two line ends a value, and each row's header; an
+            // estimate (each append makes room for the longest frame anyway).
+            grow(to: used + bytes + rows * valuesPerRow * 19)
+        } else {
+            ends.reserveCapacity(ends.count + rows * valuesPerRow)
+            grow(to: used + bytes)
+        }
     }
 
     /// Appends the next value: the text's UTF-8 bytes.
@@ -81,10 +158,22 @@ public struct RESPRows: Sendable {
 
     /// Appends the next value: these bytes.
     public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-        appendValue(capacity: bytes.count) { out in
-            if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out, count: bytes.count) }
-            return bytes.count
+        guard framed else {
+            appendValue(capacity: bytes.count) { out in
+                if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out, count: bytes.count) }
+                return bytes.count
+            }
+            return
         }
+        let count = bytes.count
+        let out = room(count + Self.frameRoom)
+        var position = Self.writeFrame(frames[slot], length: count, to: out)
+        if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out + position, count: count) }
+        position += count
+        out[position] = ASCII.carriageReturn
+        out[position + 1] = ASCII.newline
+        used += position + 2
+        finishValue()
     }
 
     /// Appends the next value, written by `write` into room for `capacity` bytes; `write` returns
@@ -96,37 +185,154 @@ public struct RESPRows: Sendable {
     /// Appends the next value when `write` writes it into room for `capacity` bytes and returns
     /// how many it wrote; appends nothing and returns false when `write` returns nil.
     public mutating func appendIfWritten(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int?) -> Bool {
-        if used + capacity > storage.count { grow(to: used + capacity) }
-        let start = used
-        let written = storage.withUnsafeMutableBufferPointer { buffer in write(buffer.baseAddress! + start) }
-        guard let written else { return false }
+        precondition(capacity >= 0, "room of \(capacity) bytes")
+        // Framed: the value is written after room for the longest frame, then moved back onto the
+        // frame's end (unless the frame takes all of that room).
+        let frameRoom = framed ? Self.frameRoom : 0
+        let out = room(capacity + frameRoom)
+        guard let written = write(out + frameRoom) else { return false }
         precondition((0...capacity).contains(written), "wrote more than the room given")
-        used += written
-        ends.append(used)
+        if framed {
+            // The frame fits before the value (at most `frameRoom` bytes), which then moves onto it.
+            let headerLength = Self.writeFrame(frames[slot], length: written, to: out)
+            (out + headerLength).update(from: out + frameRoom, count: written)
+            out[headerLength + written] = ASCII.carriageReturn
+            out[headerLength + written + 1] = ASCII.newline
+            used += headerLength + written + 2
+            finishValue()
+        } else {
+            used += written
+            ends.append(used)
+            valueCount += 1
+        }
         return true
     }
 
+    /// The room a value needs beyond its bytes, framed: a row's array header (fewer than 1,000
+    /// columns), a pair's, `$` with up to 19 digits and a line end, and the value's line end.
+    private static let frameRoom = 6 + 4 + 22 + 2
+
+    /// Writes what goes before a value of `length` bytes; returns how many bytes that is.
+    @inline(__always)
+    private static func writeFrame(_ frame: Frame, length: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var position = 0
+        if frame.row > 0 { position += writeHeader(UInt8(ascii: "*"), frame.row, to: out) }
+        if frame.pair { position += writeHeader(UInt8(ascii: "*"), 2, to: out + position) }
+        if frame.integer {
+            out[position] = UInt8(ascii: ":")
+            return position + 1
+        }
+        return position + writeHeader(UInt8(ascii: "$"), length, to: out + position)
+    }
+
+    /// Writes `prefix`, the number in decimal and a line end; returns how many bytes that is.
+    @inline(__always)
+    private static func writeHeader(_ prefix: UInt8, _ number: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = prefix
+        let digits: Int
+        if number < 10 {
+            out[1] = UInt8(truncatingIfNeeded: number) &+ UInt8(ascii: "0")
+            digits = 1
+        } else if number < 100 {
+            out[1] = UInt8(truncatingIfNeeded: number / 10) &+ UInt8(ascii: "0")
+            out[2] = UInt8(truncatingIfNeeded: number % 10) &+ UInt8(ascii: "0")
+            digits = 2
+        } else {
+            digits = RESPReplyEncoder.writeDigits(number, to: out + 1)
+        }
+        out[digits + 1] = ASCII.carriageReturn
+        out[digits + 2] = ASCII.newline
+        return digits + 3
+    }
+
+    /// Counts a framed value, and its row when it completes one.
+    @inline(__always)
+    private mutating func finishValue() {
+        valueCount += 1
+        slot += 1
+        if slot == valuesPerRow {
+            slot = 0
+            completeBytes = used
+        }
+    }
+
+    /// Where the next `count` bytes go, with room for them, in storage of this value's own.
+    @inline(__always)
+    private mutating func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(count: used, capacity: used + count)
+        } else if used + count > storage.capacity {
+            storage.grow(to: used + count, keeping: used)
+        }
+        return storage.base + used
+    }
+
     private mutating func grow(to size: Int) {
-        guard size > storage.count else { return }
-        storage.append(contentsOf: repeatElement(0, count: max(size, 2 * storage.count) - storage.count))
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(count: used, capacity: size)
+        } else {
+            storage.grow(to: size, keeping: used)
+        }
     }
 
-    /// The bytes of value `index` (counting values, not rows).
-    func value(_ index: Int) -> ArraySlice<UInt8> {
-        storage[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
-    }
+    /// The bytes written so far.
+    private var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.base, count: used) }
 
-    /// Calls `body` with the values' bytes and where each ends.
+    /// Calls `body` with the values' bytes and where each ends (unframed rows).
     func withValues<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<Int>) -> T) -> T {
-        storage.withUnsafeBufferPointer { bytes in ends.withUnsafeBufferPointer { ends in body(bytes, ends) } }
+        precondition(!framed, "framed rows are written whole (withFramedRows)")
+        return withExtendedLifetime(storage) { ends.withUnsafeBufferPointer { ends in body(written, ends) } }
+    }
+
+    /// Calls `body` with the complete rows' bytes as RESP2 and RESP3 write them, after the reply's
+    /// array header (framed rows).
+    func withFramedRows<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        precondition(framed, "rows with numbers are framed as they are written")
+        return withExtendedLifetime(storage) { body(UnsafeBufferPointer(start: storage.base, count: completeBytes)) }
+    }
+
+    /// The bytes of each value in order, bare (without framing).
+    private func values() -> [ArraySlice<UInt8>] {
+        let storage = withExtendedLifetime(storage) { Array(written) }
+        guard framed else {
+            return (0..<valueCount).map { index in storage[(index == 0 ? 0 : ends[index - 1])..<ends[index]] }
+        }
+        var values: [ArraySlice<UInt8>] = []
+        var position = 0
+        func skipLine() {
+            while storage[position] != ASCII.carriageReturn { position += 1 }
+            position += 2
+        }
+        for index in 0..<valueCount {
+            // Array headers; a value itself starts with `$` or `:`.
+            while storage[position] == UInt8(ascii: "*") { skipLine() }
+            if frames[index % valuesPerRow].integer {
+                position += 1
+                let start = position
+                skipLine()
+                values.append(storage[start..<position - 2])
+            } else {
+                var length = 0
+                position += 1
+                while storage[position] != ASCII.carriageReturn {
+                    length = length * 10 + Int(storage[position] - UInt8(ascii: "0"))
+                    position += 1
+                }
+                position += 2
+                values.append(storage[position..<position + length])
+                position += length + 2
+            }
+        }
+        return values
     }
 
     /// The rows as nested replies, as they would be without this type: for JSON, and to compare.
     public var expanded: RESPReply {
+        let values = values()
         var index = 0
         func next() -> String {
             defer { index += 1 }
-            return String(decoding: value(index), as: UTF8.self)
+            return String(decoding: values[index], as: UTF8.self)
         }
         func cell(_ column: Column) -> RESPReply {
             switch column {

@@ -51,6 +51,49 @@ import Testing
         #expect(Self.encoded(.rows(RESPRows(columns: [.text])), .resp3) == Array("*0\r\n".utf8))
     }
 
+    /// Rows without numbers are kept framed; a value written short of its room, a value refused
+    /// and a row left incomplete leave no trace in what is written.
+    @Test func framedRowsWriteOnlyCompleteRows() {
+        var rows = RESPRows(columns: [.textPair, .integer])
+        rows.appendText("a")
+        rows.appendValue(capacity: 200) { out in
+            for (index, byte) in "Zürich".utf8.enumerated() { out[index] = byte }
+            return 7
+        }
+        #expect(!rows.appendIfWritten(capacity: 5) { _ in nil })
+        rows.appendValue(capacity: 3) { out in
+            out[0] = UInt8(ascii: "-")
+            out[1] = UInt8(ascii: "7")
+            return 2
+        }
+        rows.appendText("left")
+        let expected = "*1\r\n*2\r\n*2\r\n$1\r\na\r\n$7\r\nZürich\r\n:-7\r\n"
+        #expect(Self.encoded(.rows(rows), .resp2) == Array(expected.utf8))
+        #expect(Self.encoded(.rows(rows), .resp3) == Array(expected.utf8))
+        #expect(
+            RESPReply.rows(rows) == .array([.array([.array([.bulkText("a"), .bulkText("Zürich")]), .integer(-7)])]))
+        var long = RESPRows(columns: [.text])
+        let text = String(repeating: "x", count: 70_000)
+        long.appendText(text)
+        #expect(Self.encoded(.rows(long), .resp2) == Array("*1\r\n$70000\r\n\(text)\r\n".utf8))
+    }
+
+    /// A copy keeps its own bytes when either is appended to afterwards, framed or not.
+    @Test func copiesAreValues() {
+        for columns in [[RESPRows.Column.text], [.text, .number]] {
+            var first = RESPRows(columns: columns)
+            for _ in columns { first.appendText("shared") }
+            var second = first
+            for _ in columns { first.appendText("first") }
+            for _ in columns { second.appendText("second") }
+            let row = { (text: String) -> RESPReply in
+                columns.count == 1 ? .bulkText(text) : .array([.bulkText(text), .doubleText(text)])
+            }
+            #expect(RESPReply.rows(first) == .array([row("shared"), row("first")]))
+            #expect(RESPReply.rows(second) == .array([row("shared"), row("second")]))
+        }
+    }
+
     /// Random tables of every column kind, inside arrays too: the same bytes as their expansion.
     @Test func randomRowsWriteAsTheirExpansion() {
         var random = SplitMix64(seed: 99)
@@ -63,14 +106,30 @@ import Testing
             let columns = (0..<Int(random.next() % 5 + 1)).map { _ in kinds[Int(random.next() % 5)] }
             var rows = RESPRows(columns: columns)
             rows.reserveCapacity(rows: 4, bytes: 16)
+            // Each value appended one of the three ways, at random.
+            func append(_ text: String) {
+                switch random.next() % 3 {
+                case 0: rows.appendText(text)
+                case 1:
+                    var text = text
+                    text.withUTF8 { rows.appendBytes($0) }
+                default:
+                    let bytes = Array(text.utf8)
+                    let room = bytes.count + Int(random.next() % 300)
+                    rows.appendValue(capacity: room) { out in
+                        for (index, byte) in bytes.enumerated() { out[index] = byte }
+                        return bytes.count
+                    }
+                }
+            }
             for _ in 0..<Int(random.next() % 120) {
                 for column in columns {
                     switch column {
-                    case .integer: rows.appendText(String(Int64(bitPattern: random.next()) >> (random.next() % 64)))
+                    case .integer: append(String(Int64(bitPattern: random.next()) >> (random.next() % 64)))
                     case .numberPair, .textPair:
-                        rows.appendText(word())
-                        rows.appendText(word())
-                    default: rows.appendText(word())
+                        append(word())
+                        append(word())
+                    default: append(word())
                     }
                 }
             }
