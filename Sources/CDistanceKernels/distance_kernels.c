@@ -111,8 +111,8 @@ int vicinity_kernels_preferred_level(void) {
 
 // The level a kernel runs at: the one asked for when the processor has it, else the preferred one.
 static inline int kernel_level(int requested) {
-    int best = vicinity_kernels_best_level();
     if (requested < 0) return vicinity_kernels_preferred_level();
+    int best = vicinity_kernels_best_level();
     return requested < best ? requested : best;
 }
 

@@ -32,7 +32,7 @@ struct RedisGeoCandidates {
     /// Candidates of a place kind, given by handle with their exact positions (degrees): each
     /// coded as GEOADD codes it (`GeoHash.scoresAndCentres`), all at once; positions GEOADD
     /// refuses (beyond ±85.05112878° of latitude) are left out.
-    init(ids: PlaceIDs, positions: [(longitude: Double, latitude: Double)], handles: [UInt32]) {
+    init(ids: PlaceIDs, positions: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, handles: [UInt32]) {
         precondition(positions.count == handles.count, "a handle for each position")
         self.ids = ids
         let count = positions.count
@@ -41,10 +41,8 @@ struct RedisGeoCandidates {
         let centres = [(longitude: Double, latitude: Double)](unsafeUninitializedCapacity: count) {
             centres, centresInitialized in
             scores = [Double](unsafeUninitializedCapacity: count) { scores, scoresInitialized in
-                positions.withUnsafeBufferPointer { positions in
-                    if let scoreBase = scores.baseAddress, let centreBase = centres.baseAddress {
-                        missing = GeoHash.scoresAndCentres(positions, scores: scoreBase, centres: centreBase)
-                    }
+                if let scoreBase = scores.baseAddress, let centreBase = centres.baseAddress {
+                    missing = GeoHash.scoresAndCentres(positions, scores: scoreBase, centres: centreBase)
                 }
                 scoresInitialized = count
             }
@@ -97,11 +95,9 @@ struct RedisGeoCandidates {
             }
             return
         }
-        let chosen = [UInt32](unsafeUninitializedCapacity: hits.count) { buffer, count in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: hits.count) { buffer in
             for (index, hit) in hits.enumerated() { buffer[index] = handles[hit.position] }
-            count = hits.count
-        }
-        chosen.withUnsafeBufferPointer { chosen in
+            let chosen = UnsafeBufferPointer(buffer)
             if chosen.count > 1, !idsPrefetched { _ = ids.touch(chosen) }
             ids.forEachID(chosen) { offset, id in
                 rows.appendBytes(id)

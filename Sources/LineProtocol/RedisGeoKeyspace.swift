@@ -114,14 +114,11 @@ struct RedisGeoKeyspace {
         // those within reach, which is all the search needs; coded all at once after.
         let angle = reach / RedisGeo.earthRadiusMeters
         let filter = CapPrefilter(latitude: latitude, longitude: longitude, angularRadius: angle)
-        var positions: [(longitude: Double, latitude: Double)] = []
-        var handles: [UInt32] = []
-        directory.places.withPlaces(kind: key, inCapAround: center, angularRadius: angle) { runs, count in
+        return directory.places.withPlaces(kind: key, inCapAround: center, angularRadius: angle) { runs, count in
             // Each point written, then kept or overwritten by the next (no branch to mispredict).
-            positions = [(longitude: Double, latitude: Double)](unsafeUninitializedCapacity: count) {
-                kept, keptCount in
-                handles = [UInt32](unsafeUninitializedCapacity: count) { keptHandles, keptHandleCount in
-                    var next = 0
+            withUnsafeTemporaryAllocation(of: (longitude: Double, latitude: Double).self, capacity: count) { kept in
+                var next = 0
+                let handles = [UInt32](unsafeUninitializedCapacity: count) { keptHandles, keptHandleCount in
                     for run in runs {
                         for slot in run.handles.indices {
                             let point = run.positions[slot]
@@ -130,12 +127,12 @@ struct RedisGeoKeyspace {
                             next += filter.mayHold(latitude: point.latitude, longitude: point.longitude) ? 1 : 0
                         }
                     }
-                    keptCount = next
                     keptHandleCount = next
                 }
+                return RedisGeoCandidates(
+                    ids: ids, positions: UnsafeBufferPointer(rebasing: kept[..<next]), handles: handles)
             }
         }
-        return RedisGeoCandidates(ids: ids, positions: positions, handles: handles)
     }
 
     /// The distance in meters on Redis's sphere, between exact positions, from the centre to the

@@ -28,24 +28,35 @@ enum PackedDistanceSort {
     /// The answer is the sorted keys themselves: each key's low `indexBits` bits are the index
     /// (`key & indexMask`), for callers that read the indices once, in order.
     static func sortedKeys(_ distances: UnsafeBufferPointer<Double>, descending: Bool) -> [UInt64]? {
-        let count = distances.count
-        guard count <= maximumCount else { return nil }
-        var keys = [UInt64](repeating: 0, count: count)
         var valid = true
-        keys.withUnsafeMutableBufferPointer { keys in
-            for index in 0..<count {
-                let distance = distances[index]
-                // Also false for NaN; -0.0 has its sign bit set and would sort last.
-                valid = valid && distance >= 0 && distance.isFinite && distance.sign == .plus
-                keys[index] = key(distance, index: index, descending: descending)
-            }
-            guard valid else { return }
-            if keys.count < radixThreshold || !bucketSort(keys, distances: distances, descending: descending) {
-                sort(keys)
-            }
+        let keys = [UInt64](unsafeUninitializedCapacity: distances.count) { keys, initialized in
+            valid = sortKeys(distances, descending: descending, into: keys)
+            initialized = valid ? distances.count : 0
         }
-        guard valid else { return nil }
-        return keys
+        return valid ? keys : nil
+    }
+
+    /// `sortedKeys` written into `keys` (room for as many as `distances`, not overlapping it):
+    /// false, with `keys` meaningless, when `sortedKeys` answers nil.
+    static func sortKeys(
+        _ distances: UnsafeBufferPointer<Double>, descending: Bool, into keys: UnsafeMutableBufferPointer<UInt64>
+    ) -> Bool {
+        let count = distances.count
+        precondition(keys.count >= count, "room for \(keys.count) keys, \(count) distances")
+        guard count <= maximumCount else { return false }
+        let keys = UnsafeMutableBufferPointer(rebasing: keys[..<count])
+        var valid = true
+        for index in 0..<count {
+            let distance = distances[index]
+            // Also false for NaN; -0.0 has its sign bit set and would sort last.
+            valid = valid && distance >= 0 && distance.isFinite && distance.sign == .plus
+            keys[index] = key(distance, index: index, descending: descending)
+        }
+        guard valid else { return false }
+        if keys.count < radixThreshold || !bucketSort(keys, distances: distances, descending: descending) {
+            sort(keys)
+        }
+        return true
     }
 
     /// Sorts the keys ascending: a radix sort for a hundred keys or more (a quicksort's

@@ -73,7 +73,7 @@ extension RedisGeo.DistanceFrom {
     ///   a test asks for another.
     func estimates(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>,
-        level: Int = VectorKernels.best
+        level: Int = VectorKernels.preferred
     ) {
         withKernelPoints(points) { centre, coordinates, count in
             vicinity_estimates(Int32(level), centre, coordinates, count, out)
@@ -120,7 +120,7 @@ extension RedisGeo.DistanceFrom {
     /// as many): the same value to the bit, or NaN where it is nil (see `estimates(_:into:)`).
     func estimatesAlongParallel(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>, into out: UnsafeMutablePointer<Double>,
-        level: Int = VectorKernels.best
+        level: Int = VectorKernels.preferred
     ) {
         withKernelPoints(points) { centre, coordinates, count in
             vicinity_estimates_along_parallel(Int32(level), centre, coordinates, count, out)

@@ -102,66 +102,70 @@ extension RedisGeoSearch {
         let count = candidates.count
         // The ranges that hold anything, by lower bound: a score can only lie in the last of them
         // whose lower bound it reaches (they do not overlap), found by counting, not searching.
-        let byMinimum = ranges.indices.filter { ranges[$0].minimum < ranges[$0].maximum }
-            .sorted { ranges[$0].minimum < ranges[$1].minimum }
-        let minimums = byMinimum.map { ranges[$0].minimum }
-        let maximums = byMinimum.map { ranges[$0].maximum }
+        var byMinimum = ranges.indices.filter { ranges[$0].minimum < ranges[$0].maximum }
         guard !byMinimum.isEmpty else { return ([], []) }
+        byMinimum.sort { ranges[$0].minimum < ranges[$1].minimum }
+        let occupied = byMinimum.count
         var cells = [Int](repeating: -1, count: count)
-        var undecided = [Int](repeating: 0, count: count)
         var undecidedCount = 0
-        var found = [RedisGeoHit](unsafeUninitializedCapacity: count) { found, foundCount in
-            guard let base = found.baseAddress else { return }
-            var kept = 0
-            cells.withUnsafeMutableBufferPointer { cells in
-                undecided.withUnsafeMutableBufferPointer { undecided in
-                    minimums.withUnsafeBufferPointer { minimums in
-                        maximums.withUnsafeBufferPointer { maximums in
-                            byMinimum.withUnsafeBufferPointer { byMinimum in
-                                candidates.withUnsafeBufferPointer { candidates in
-                                    centres.withUnsafeBufferPointer { centres in
-                                        estimates.withUnsafeBufferPointer { estimates in
-                                            for position in 0..<count {
-                                                let score = candidates[position]
-                                                // The scanned cell holding the score (at most one), or -1.
-                                                var reached = 0
-                                                for minimum in minimums { reached &+= Self.bit(score >= minimum) }
-                                                let slot = max(reached - 1, 0)
-                                                let inCell = Self.bit(reached > 0) & Self.bit(score < maximums[slot])
-                                                let cell = (byMinimum[slot] + 1) * inCell - 1
-                                                let point = centres[position]
-                                                let estimate = estimates[position]
-                                                let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
-                                                let inside = Self.bit(estimate + error <= limit)
-                                                // Neither inside nor outside on the estimate (near the edge, or NaN).
-                                                let open = 1 &- (inside | Self.bit(estimate - error > limit))
-                                                undecided[undecidedCount] = position
-                                                undecidedCount &+= open & Self.bit(cell >= 0)
-                                                (base + kept).initialize(
-                                                    to: RedisGeoHit(
-                                                        position: position, score: score, longitude: point.longitude,
-                                                        latitude: point.latitude, distanceMeters: estimate,
-                                                        distanceError: error))
-                                                cells[kept] = cell
-                                                kept &+= inside & Self.bit(cell >= 0)
-                                            }
+        // Scratch for the loop: the ranges' bounds, and the candidates no estimate decides.
+        let found = withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * occupied) { bounds in
+            let minimums = bounds.baseAddress!
+            let maximums = minimums + occupied
+            for (slot, range) in byMinimum.enumerated() {
+                minimums[slot] = ranges[range].minimum
+                maximums[slot] = ranges[range].maximum
+            }
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { undecided in
+                var found = [RedisGeoHit](unsafeUninitializedCapacity: count) { found, foundCount in
+                    guard let base = found.baseAddress else { return }
+                    var kept = 0
+                    cells.withUnsafeMutableBufferPointer { cells in
+                        byMinimum.withUnsafeBufferPointer { byMinimum in
+                            candidates.withUnsafeBufferPointer { candidates in
+                                centres.withUnsafeBufferPointer { centres in
+                                    estimates.withUnsafeBufferPointer { estimates in
+                                        for position in 0..<count {
+                                            let score = candidates[position]
+                                            // The scanned cell holding the score (at most one), or -1.
+                                            var reached = 0
+                                            for slot in 0..<occupied { reached &+= Self.bit(score >= minimums[slot]) }
+                                            let slot = max(reached - 1, 0)
+                                            let inCell = Self.bit(reached > 0) & Self.bit(score < maximums[slot])
+                                            let cell = (byMinimum[slot] + 1) * inCell - 1
+                                            let point = centres[position]
+                                            let estimate = estimates[position]
+                                            let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
+                                            let inside = Self.bit(estimate + error <= limit)
+                                            // Neither inside nor outside on the estimate (near the edge, or NaN).
+                                            let open = 1 &- (inside | Self.bit(estimate - error > limit))
+                                            undecided[undecidedCount] = position
+                                            undecidedCount &+= open & Self.bit(cell >= 0)
+                                            (base + kept).initialize(
+                                                to: RedisGeoHit(
+                                                    position: position, score: score, longitude: point.longitude,
+                                                    latitude: point.latitude, distanceMeters: estimate,
+                                                    distanceError: error))
+                                            cells[kept] = cell
+                                            kept &+= inside & Self.bit(cell >= 0)
                                         }
                                     }
                                 }
                             }
                         }
                     }
+                    foundCount = kept
                 }
+                cells.removeSubrange(found.count...)
+                for position in undecided[..<undecidedCount] {
+                    let score = candidates[position]
+                    guard let hit = exactHit(position, score, centres[position]) else { continue }
+                    found.append(hit)
+                    // Its cell again (rare): the one range holding the score.
+                    cells.append(ranges.firstIndex { score >= $0.minimum && score < $0.maximum } ?? -1)
+                }
+                return found
             }
-            foundCount = kept
-        }
-        cells.removeSubrange(found.count...)
-        for position in undecided[..<undecidedCount] {
-            let score = candidates[position]
-            guard let hit = exactHit(position, score, centres[position]) else { continue }
-            found.append(hit)
-            // Its cell again (rare): the one range holding the score.
-            cells.append(ranges.firstIndex { score >= $0.minimum && score < $0.maximum } ?? -1)
         }
         return (found, cells)
     }

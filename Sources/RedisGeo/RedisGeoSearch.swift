@@ -236,38 +236,42 @@ public struct RedisGeoSearch: Sendable, Hashable {
     private static func sortedIfDistinct(
         _ hits: [RedisGeoHit], descending: Bool, samePlaceTies: Bool, membersPrecede: (Int, Int) -> Bool
     ) -> [RedisGeoHit]? {
-        let distances = hits.map(\.distanceMeters)
-        guard
-            let keys = distances.withUnsafeBufferPointer({
-                PackedDistanceSort.sortedKeys($0, descending: descending)
-            })
-        else { return sortedPairsIfDistinct(hits, descending: descending) }
         var tieRuns: [Range<Int>] = []
         var distinct = true
-        // The hits gathered in key order, each checked against the one before it as it comes.
-        var sorted = hits.withUnsafeBufferPointer { hits in
-            [RedisGeoHit](unsafeUninitializedCapacity: keys.count) { sorted, written in
-                guard let base = sorted.baseAddress else { return }
-                var runStart = 0
-                for index in keys.indices {
-                    let next = hits[Int(keys[index] & PackedDistanceSort.indexMask)]
-                    (base + index).initialize(to: next)
-                    written = index + 1
-                    guard index > 0 else { continue }
-                    let previous = base[index - 1]
-                    if samePlaceTies, previous.score == next.score {
-                        continue
-                    }
-                    if index - runStart > 1 { tieRuns.append(runStart..<index) }
-                    runStart = index
-                    guard Self.apart(previous, next, descending: descending) else {
-                        distinct = false
-                        return
+        let count = hits.count
+        // Scratch: the distances and their sorted keys.
+        let sorted = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { distances -> [RedisGeoHit]? in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { keys -> [RedisGeoHit]? in
+                for index in 0..<count { distances[index] = hits[index].distanceMeters }
+                guard PackedDistanceSort.sortKeys(UnsafeBufferPointer(distances), descending: descending, into: keys)
+                else { return nil }
+                // The hits gathered in key order, each checked against the one before it as it comes.
+                return hits.withUnsafeBufferPointer { hits in
+                    [RedisGeoHit](unsafeUninitializedCapacity: count) { sorted, written in
+                        guard let base = sorted.baseAddress else { return }
+                        var runStart = 0
+                        for index in 0..<count {
+                            let next = hits[Int(keys[index] & PackedDistanceSort.indexMask)]
+                            (base + index).initialize(to: next)
+                            written = index + 1
+                            guard index > 0 else { continue }
+                            let previous = base[index - 1]
+                            if samePlaceTies, previous.score == next.score {
+                                continue
+                            }
+                            if index - runStart > 1 { tieRuns.append(runStart..<index) }
+                            runStart = index
+                            guard Self.apart(previous, next, descending: descending) else {
+                                distinct = false
+                                return
+                            }
+                        }
+                        if count - runStart > 1 { tieRuns.append(runStart..<count) }
                     }
                 }
-                if keys.count - runStart > 1 { tieRuns.append(runStart..<keys.count) }
             }
         }
+        guard var sorted else { return sortedPairsIfDistinct(hits, descending: descending) }
         guard distinct else { return nil }
         for run in tieRuns {
             sorted[run].sort { membersPrecede($0.position, $1.position) }
@@ -349,6 +353,7 @@ public struct RedisGeoSearch: Sendable, Hashable {
     /// cell can be scanned twice and its members reported twice.
     var scannedRanges: [(minimum: Double, maximum: Double)] {
         var ranges: [(minimum: Double, maximum: Double)] = []
+        ranges.reserveCapacity(cells.count)
         var lastProcessed = 0
         for (index, candidate) in cells.enumerated() {
             guard let cell = candidate else { continue }

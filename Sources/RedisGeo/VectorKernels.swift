@@ -12,5 +12,5 @@ enum VectorKernels {
     static var preferredLevel: Int { Int(vicinity_kernels_preferred_level()) }
 
     /// What a kernel's `level` is when the caller does not choose: `preferredLevel`.
-    static let best = -1
+    static let preferred = -1
 }

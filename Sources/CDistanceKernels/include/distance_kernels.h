@@ -36,9 +36,8 @@ int vicinity_kernels_preferred_level(void);
 /// not overlap it. The loop is compiled for each vector unit (AVX-512, AVX2, else SSE2) and runs
 /// on `level` (as `vicinity_kernels_best_level` counts) when the processor has it, else on the
 /// best it has (-1: `vicinity_kernels_preferred_level`, what a server asks for; tests ask for
-/// each); each lane does one
-/// point's arithmetic in IEEE double precision without fused multiply-adds, so the result does
-/// not depend on the unit.
+/// each); each lane does one point's arithmetic in IEEE double precision without fused
+/// multiply-adds, so the result does not depend on the unit.
 void vicinity_estimates(
     int level, const vicinity_estimate_centre *centre, const double *points, size_t count, double *out);
 
