@@ -95,7 +95,7 @@ final class EventStreamClient: Sendable {
     /// reading blocks a thread of its own: on the shared dispatch queues (as wide as the machine
     /// has cores) a few streams waiting for seconds would hold up every other test's waits.
     @discardableResult
-    func receive(for seconds: Double = 15, until done: @escaping @Sendable (Received) -> Bool) async -> Received {
+    func receive(for seconds: Double = 30, until done: @escaping @Sendable (Received) -> Bool) async -> Received {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.blockingReceive(for: seconds, until: done)) }.start()
         }
@@ -103,13 +103,13 @@ final class EventStreamClient: Sendable {
 
     /// Reads until `count` events came.
     @discardableResult
-    func receive(events count: Int, for seconds: Double = 15) async -> Received {
+    func receive(events count: Int, for seconds: Double = 30) async -> Received {
         await receive(for: seconds) { $0.events.count >= count || $0.ended }
     }
 
     /// Reads until an event named `name` came.
     @discardableResult
-    func receive(_ name: String, for seconds: Double = 15) async -> Received {
+    func receive(_ name: String, for seconds: Double = 30) async -> Received {
         await receive(for: seconds) { $0.events.contains { $0.name == name } || $0.ended }
     }
 

@@ -35,7 +35,7 @@ import Testing
     }
 
     /// Waits up to `seconds` for `condition`.
-    static func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    static func eventually(_ seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
