@@ -225,7 +225,7 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
         // Per value at most a prefix, 20 digits and two line ends; per row and pair an array
         // header of at most 4 bytes (a row has few columns).
         let total = 24 + rows.count * 4 * (1 + columns.count) + rows.valueCount * 25 + rows.byteCount
-        rows.withValues { bytes, ends in
+        _ = rows.withValues { bytes, ends in
             out.writeWithUnsafeMutableBytes(minimumWritableBytes: total) { raw in
                 let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 var position = 0
