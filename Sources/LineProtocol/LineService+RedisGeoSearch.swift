@@ -261,6 +261,10 @@ extension LineService {
         let unit = search.shape.unit
         var rows = RESPRows(columns: columns)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
+        guard options.withDistance || options.withHash || options.withCoordinates else {
+            candidates.appendRows(hits, to: &rows, nil)
+            return .rows(rows)
+        }
         candidates.appendRows(hits, to: &rows) { offset, rows in
             let hit = hits[offset]
             if options.withDistance {

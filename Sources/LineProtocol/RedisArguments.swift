@@ -44,6 +44,10 @@ enum RedisArguments {
         let length = keyword.utf8.count
         let argumentLength = argument.utf8.count
         if argumentLength < length { return false }
+        // The first letters differ (ASCII letters folded): no match, without walking the views.
+        if let first = argument.utf8.first, let keywordFirst = keyword.utf8.first, first | 0x20 != keywordFirst | 0x20 {
+            return false
+        }
         if argumentLength > length, argument.utf8[argument.utf8.index(argument.utf8.startIndex, offsetBy: length)] != 0
         {
             return false

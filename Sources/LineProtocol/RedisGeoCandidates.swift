@@ -84,14 +84,14 @@ struct RedisGeoCandidates {
     }
 
     /// Appends the row of each hit to `rows`, in order: its member as a text value, then what
-    /// `rest` appends for it (given the hit's index in `hits`). Places' ids are read from memory
+    /// `rest` appends for it (given the hit's index in `hits`; nil: the member alone). Places' ids are read from memory
     /// all at once first (`PlaceIDs.touch`, unless `prefetchIDs` asked for them), so that their
     /// cache misses overlap, then written in one pass.
-    func appendRows(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ rest: (Int, inout RESPRows) -> Void) {
+    func appendRows(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ rest: ((Int, inout RESPRows) -> Void)?) {
         guard let ids else {
             for (offset, hit) in hits.enumerated() {
                 rows.appendText(members[hit.position])
-                rest(offset, &rows)
+                rest?(offset, &rows)
             }
             return
         }
@@ -99,9 +99,13 @@ struct RedisGeoCandidates {
             for (index, hit) in hits.enumerated() { buffer[index] = handles[hit.position] }
             let chosen = UnsafeBufferPointer(buffer)
             if chosen.count > 1, !idsPrefetched { _ = ids.touch(chosen) }
-            ids.forEachID(chosen) { offset, id in
-                rows.appendBytes(id)
-                rest(offset, &rows)
+            if let rest {
+                ids.forEachID(chosen) { offset, id in
+                    rows.appendBytes(id)
+                    rest(offset, &rows)
+                }
+            } else {
+                ids.forEachID(chosen) { _, id in rows.appendBytes(id) }
             }
         }
     }
