@@ -9,7 +9,7 @@
 #
 # Usage: scripts/bench-line-instructions.sh OLD_BENCH NEW_BENCH [commands file]
 #   default commands: 2,000 calls of `GEOSEARCH city FROMLONLAT … BYRADIUS 500 m ASC` at the median
-#   point (bench-line.sh's -P 16 request). Builds run side by side (one core each), ~4 min.
+#   point (bench-line.sh's -P 16 request). Builds run side by side (one core each), 5-8 min.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old=$(realpath "$1")

@@ -262,7 +262,7 @@ extension LineService {
         var rows = RESPRows(columns: columns)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
         guard options.withDistance || options.withHash || options.withCoordinates else {
-            candidates.appendRows(hits, to: &rows, nil)
+            candidates.appendMembers(hits, to: &rows)
             return .rows(rows)
         }
         candidates.appendRows(hits, to: &rows) { offset, rows in

@@ -156,6 +156,37 @@ public struct RESPRows: Sendable {
         }
     }
 
+    /// Appends values to rows of one text column, one by one, as `body` hands them to the function
+    /// it is given (bytes valid only during that call): the members of a reply without WITH
+    /// options, written framed with the storage made this value's own once for all of them
+    /// rather than once a value.
+    public mutating func appendTexts(_ body: (_ append: (UnsafeBufferPointer<UInt8>) -> Void) -> Void) {
+        precondition(columns == [.text], "appendTexts is for rows of one text column")
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(count: used, capacity: used) }
+        // `body` cannot reach these rows (they are borrowed for the call): the storage stays
+        // this value's own while it runs.
+        let storage = self.storage
+        var used = self.used
+        var count = 0
+        body { bytes in
+            let length = bytes.count
+            if used + length + Self.frameRoom > storage.capacity {
+                storage.grow(to: used + length + Self.frameRoom, keeping: used)
+            }
+            let out = storage.base + used
+            let header = Self.writeHeader(UInt8(ascii: "$"), length, to: out)
+            if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out + header, count: length) }
+            out[header + length] = ASCII.carriageReturn
+            out[header + length + 1] = ASCII.newline
+            used += header + length + 2
+            count += 1
+        }
+        self.used = used
+        valueCount += count
+        // Each value is a row.
+        completeBytes = used
+    }
+
     /// Appends the next value: these bytes.
     public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard framed else {

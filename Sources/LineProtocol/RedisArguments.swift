@@ -44,7 +44,8 @@ enum RedisArguments {
         let length = keyword.utf8.count
         let argumentLength = argument.utf8.count
         if argumentLength < length { return false }
-        // The first letters differ (ASCII letters folded): no match, without walking the views.
+        // First bytes that differ even with bit 0x20 set cannot match (a necessary condition; the loop
+        // decides): most keywords tried are refused here, without walking the views.
         if let first = argument.utf8.first, let keywordFirst = keyword.utf8.first, first | 0x20 != keywordFirst | 0x20 {
             return false
         }

@@ -84,29 +84,47 @@ struct RedisGeoCandidates {
     }
 
     /// Appends the row of each hit to `rows`, in order: its member as a text value, then what
-    /// `rest` appends for it (given the hit's index in `hits`; nil: the member alone). Places' ids are read from memory
+    /// `rest` appends for it (given the hit's index in `hits`). Places' ids are read from memory
     /// all at once first (`PlaceIDs.touch`, unless `prefetchIDs` asked for them), so that their
     /// cache misses overlap, then written in one pass.
-    func appendRows(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ rest: ((Int, inout RESPRows) -> Void)?) {
+    func appendRows(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ rest: (Int, inout RESPRows) -> Void) {
         guard let ids else {
             for (offset, hit) in hits.enumerated() {
                 rows.appendText(members[hit.position])
-                rest?(offset, &rows)
+                rest(offset, &rows)
             }
             return
         }
+        withChosenHandles(hits, ids) { chosen in
+            ids.forEachID(chosen) { offset, id in
+                rows.appendBytes(id)
+                rest(offset, &rows)
+            }
+        }
+    }
+
+    /// Appends each hit's member to rows of one text column, in order, as `appendRows` does with
+    /// nothing after the member: a reply without WITH options.
+    func appendMembers(_ hits: [RedisGeoHit], to rows: inout RESPRows) {
+        guard let ids else {
+            for hit in hits { rows.appendText(members[hit.position]) }
+            return
+        }
+        withChosenHandles(hits, ids) { chosen in
+            rows.appendTexts { append in ids.forEachID(chosen) { _, id in append(id) } }
+        }
+    }
+
+    /// Calls `body` with the hits' place handles, in order, their ids asked for from memory first
+    /// (`PlaceIDs.touch`) unless `prefetchIDs` did.
+    private func withChosenHandles(
+        _ hits: [RedisGeoHit], _ ids: PlaceIDs, _ body: (UnsafeBufferPointer<UInt32>) -> Void
+    ) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: hits.count) { buffer in
             for (index, hit) in hits.enumerated() { buffer[index] = handles[hit.position] }
             let chosen = UnsafeBufferPointer(buffer)
             if chosen.count > 1, !idsPrefetched { _ = ids.touch(chosen) }
-            if let rest {
-                ids.forEachID(chosen) { offset, id in
-                    rows.appendBytes(id)
-                    rest(offset, &rows)
-                }
-            } else {
-                ids.forEachID(chosen) { _, id in rows.appendBytes(id) }
-            }
+            body(chosen)
         }
     }
 

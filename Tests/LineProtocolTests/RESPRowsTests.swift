@@ -78,6 +78,28 @@ import Testing
         #expect(Self.encoded(.rows(long), .resp2) == Array("*1\r\n$70000\r\n\(text)\r\n".utf8))
     }
 
+    /// Texts appended in a run are the values appended one by one, after them and before more,
+    /// and a copy made before the run keeps its own bytes.
+    @Test func textsInARun() {
+        var rows = RESPRows(columns: [.text])
+        rows.appendText("first")
+        let copy = rows
+        let texts = ["a", "", "Zürich", String(repeating: "y", count: 5_000)] + (0..<300).map { "member\($0)" }
+        rows.appendTexts { append in
+            for text in texts {
+                var text = text
+                text.withUTF8 { append($0) }
+            }
+        }
+        rows.appendText("last")
+        #expect(rows.count == texts.count + 2)
+        #expect(RESPReply.rows(rows) == .array((["first"] + texts + ["last"]).map(RESPReply.bulkText)))
+        #expect(RESPReply.rows(copy) == .array([.bulkText("first")]))
+        var expected = "*\(texts.count + 2)\r\n"
+        for text in ["first"] + texts + ["last"] { expected += "$\(text.utf8.count)\r\n\(text)\r\n" }
+        #expect(Self.encoded(.rows(rows), .resp3) == Array(expected.utf8))
+    }
+
     /// A copy keeps its own bytes when either is appended to afterwards, framed or not.
     @Test func copiesAreValues() {
         for columns in [[RESPRows.Column.text], [.text, .number]] {

@@ -239,6 +239,7 @@ import Testing
         arguments: [
             ("asc", true), ("ASC", true), ("aSc", true), ("asc\u{0}x", true), ("asc\u{0}", true), ("ascx", false),
             ("as", false), ("", false), ("a\u{0}c", false), ("as\u{0}", false), ("asć", false), ("desc", false),
+            ("Asc", true), ("\u{0}sc", false), ("Asc\u{0}", true), ("!sc", false), ("Äsc", false),
         ] as [(String, Bool)])
     func keywordsMatchAsStrcasecmp(argument: String, matches: Bool) {
         #expect(RedisArguments.matches(argument, "asc") == matches)
