@@ -148,12 +148,7 @@ public struct RESPRows: Sendable {
     /// Appends the next value: the text's UTF-8 bytes.
     public mutating func appendText(_ text: String) {
         var text = text
-        text.withUTF8 { source in
-            appendValue(capacity: source.count) { out in
-                if let base = source.baseAddress { out.update(from: base, count: source.count) }
-                return source.count
-            }
-        }
+        text.withUTF8 { appendBytes($0) }
     }
 
     /// Appends values to rows of one text column, one by one, as `body` hands them to the function
@@ -162,7 +157,7 @@ public struct RESPRows: Sendable {
     /// rather than once a value.
     public mutating func appendTexts(_ body: (_ append: (UnsafeBufferPointer<UInt8>) -> Void) -> Void) {
         precondition(columns == [.text], "appendTexts is for rows of one text column")
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(count: used, capacity: used) }
+        grow(to: used)
         // `body` cannot reach these rows (they are borrowed for the call): the storage stays
         // this value's own while it runs.
         let storage = self.storage
@@ -290,14 +285,12 @@ public struct RESPRows: Sendable {
     /// Where the next `count` bytes go, with room for them, in storage of this value's own.
     @inline(__always)
     private mutating func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = storage.copy(count: used, capacity: used + count)
-        } else if used + count > storage.capacity {
-            storage.grow(to: used + count, keeping: used)
-        }
+        grow(to: used + count)
         return storage.base + used
     }
 
+    /// Makes room for `size` bytes in all, in storage of this value's own (copied when shared).
+    @inline(__always)
     private mutating func grow(to size: Int) {
         if !isKnownUniquelyReferenced(&storage) {
             storage = storage.copy(count: used, capacity: size)
