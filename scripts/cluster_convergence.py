@@ -30,6 +30,7 @@ import os
 import queue
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -153,6 +154,13 @@ class Writer(threading.Thread):
         return ("USER.DEL", user)
 
     def run(self):
+        # A writer that dies fails the scenario instead of leaving fewer writes unnoticed.
+        try:
+            self.write_all()
+        except Exception as error:  # noqa: BLE001 - reported as the scenario's failure
+            self.errors.append(f"writer {self.index} stopped: {error!r}")
+
+    def write_all(self):
         self.connect()
         n = -1
         while True:
@@ -205,7 +213,15 @@ def run_writers(nodes, tokens, binary, url, total, writers=8, during=None, marks
     counter = [0, threading.Lock()]
 
     def rotate():
-        new = vicinity(binary, url, "admin-token", "--rotate").strip()
+        # As an operator would, tried again while PostgreSQL is down (faults): up to a minute.
+        for attempt in range(120):
+            try:
+                new = vicinity(binary, url, "admin-token", "--rotate").strip()
+                break
+            except RuntimeError:
+                if attempt == 119:
+                    raise
+                time.sleep(0.5)
         with tokens.lock:
             tokens.old, tokens.admin = tokens.admin, new
 
@@ -370,6 +386,9 @@ def faults(args, nodes, tokens):
                             "WHERE application_name LIKE 'vicinity%' AND application_name LIKE '%"
                             + str(nodes[2].process.pid) + "%'")
         check("pg_terminate_backend killed node2's connections", killed.strip() not in ("", "0"), killed)
+        # The others write on after it (the writers hold on past their share until here): node2
+        # must take in what they write once its connections are gone.
+        time.sleep(3)
 
     threads = run_writers(nodes, tokens, binary, url, args.writes, during=during, marks=True)
     check("reads were answered while PostgreSQL was down", reads_during_outage and all(reads_during_outage),
@@ -430,6 +449,9 @@ class EventStream:
 
     def __init__(self, port, target):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.connect()
+        # Kept: the connection lets go of its socket once the response owns it.
+        self.socket = self.connection.sock
         self.connection.request("GET", target, headers={"Accept": "text/event-stream"})
         self.response = self.connection.getresponse()
         self.status = self.response.status
@@ -457,6 +479,12 @@ class EventStream:
         return self.events.get(timeout=timeout)
 
     def close(self):
+        # Shut down first: the reader's blocked read ends at once. Closing alone waits for the
+        # read's lock, that is for the server's next event or heartbeat (15 s).
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.connection.close()
 
 
