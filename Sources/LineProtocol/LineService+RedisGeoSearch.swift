@@ -265,6 +265,19 @@ extension LineService {
             candidates.appendMembers(hits, to: &rows)
             return .rows(rows)
         }
+        if options.withDistance, !options.withHash, !options.withCoordinates, precisions.isEmpty {
+            candidates.appendMemberPairs(hits, to: &rows, secondCapacity: distanceRoom) { offset, out in
+                let hit = hits[offset]
+                if let written = RedisGeoText.writeDistance(
+                    meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)
+                {
+                    return written
+                }
+                let meters = hit.distanceError == 0 ? hit.distanceMeters : search.exactDistance(hit)
+                return copy(RedisGeoText.distance(meters: meters, unit: unit), to: out, room: distanceRoom)
+            }
+            return .rows(rows)
+        }
         candidates.appendRows(hits, to: &rows) { offset, rows in
             let hit = hits[offset]
             if options.withDistance {
@@ -296,6 +309,20 @@ extension LineService {
             }
         }
         return .rows(rows)
+    }
+
+    /// The room a distance's text takes: "%.4f" of at most half the Earth's circumference, in
+    /// feet, is 13 bytes; `distance(meters:unit:)` never comes near this.
+    private static let distanceRoom = 40
+
+    /// Copies a text that fits in `room` bytes to `out`; returns its length.
+    private static func copy(_ text: String, to out: UnsafeMutablePointer<UInt8>, room: Int) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            precondition(bytes.count <= room, "\(bytes.count) bytes for room of \(room)")
+            if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
+            return bytes.count
+        }
     }
 
     /// Appends a longitude or latitude as WITHCOORD prints it.

@@ -182,6 +182,63 @@ public struct RESPRows: Sendable {
         completeBytes = used
     }
 
+    /// Appends rows of two text columns, one by one, as `body` hands them to the function it is
+    /// given: a tag of the caller's and the first value's bytes (valid only during that call);
+    /// `second` then writes the row's second value, given that tag, into room for
+    /// `secondCapacity` bytes (at most 99) and returns how many it wrote. The rows of a reply
+    /// WITHDIST, written as `appendBytes` and `appendValue` would write them, with the storage
+    /// made this value's own once for all of them.
+    public mutating func appendTextPairs(
+        secondCapacity: Int, second writeSecond: (_ tag: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int,
+        _ body: (_ append: (_ tag: Int, _ first: UnsafeBufferPointer<UInt8>) -> Void) -> Void
+    ) {
+        precondition(columns == [.text, .text], "appendTextPairs is for rows of two text columns")
+        precondition(slot == 0, "appendTextPairs starts at the start of a row")
+        precondition((0...99).contains(secondCapacity), "room of \(secondCapacity) bytes for the second value")
+        grow(to: used)
+        // `body` cannot reach these rows (they are borrowed for the call): the storage stays
+        // this value's own while it runs.
+        let storage = self.storage
+        var used = self.used
+        var count = 0
+        // `writeSecond` is called only while `body` runs (the rule against passing it into
+        // `body`'s function guards against re-entry, which `body` cannot make here).
+        withoutActuallyEscaping(writeSecond) { writeSecond in
+            body { tag, first in
+                let length = first.count
+                // The row's header, the first value framed, and the second with a header of at most
+                // two digits.
+                let most = 4 + Self.frameRoom + length + 5 + secondCapacity + 2
+                if used + most > storage.capacity { storage.grow(to: used + most, keeping: used) }
+                let out = storage.base + used
+                out[0] = UInt8(ascii: "*")
+                out[1] = UInt8(ascii: "2")
+                out[2] = ASCII.carriageReturn
+                out[3] = ASCII.newline
+                var position = 4 + Self.writeHeader(UInt8(ascii: "$"), length, to: out + 4)
+                if let base = first.baseAddress { ShortCopy.copy(from: base, to: out + position, count: length) }
+                position += length
+                out[position] = ASCII.carriageReturn
+                out[position + 1] = ASCII.newline
+                position += 2
+                // The second value after a one-digit header (moved one place on for a two-digit one).
+                let second = out + position
+                let written = writeSecond(tag, second + 4)
+                precondition((0...secondCapacity).contains(written), "wrote more than the room given")
+                if written >= 10 { (second + 5).update(from: second + 4, count: written) }
+                position += Self.writeHeader(UInt8(ascii: "$"), written, to: second) + written
+                out[position] = ASCII.carriageReturn
+                out[position + 1] = ASCII.newline
+                used += position + 2
+                count += 1
+            }
+        }
+        self.used = used
+        valueCount += 2 * count
+        // Each pair is a row.
+        completeBytes = used
+    }
+
     /// Appends the next value: these bytes.
     public mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard framed else {

@@ -115,6 +115,27 @@ struct RedisGeoCandidates {
         }
     }
 
+    /// Appends each hit's row of two text columns, in order: its member, then the text `second`
+    /// writes for it (given the hit's index in `hits`) into room for `secondCapacity` bytes (at
+    /// most 99), returning its length. A reply WITHDIST, as `appendRows` would write it.
+    func appendMemberPairs(
+        _ hits: [RedisGeoHit], to rows: inout RESPRows, secondCapacity: Int,
+        _ second: (Int, UnsafeMutablePointer<UInt8>) -> Int
+    ) {
+        guard let ids else {
+            for (offset, hit) in hits.enumerated() {
+                rows.appendText(members[hit.position])
+                rows.appendValue(capacity: secondCapacity) { out in second(offset, out) }
+            }
+            return
+        }
+        withChosenHandles(hits, ids) { chosen in
+            rows.appendTextPairs(secondCapacity: secondCapacity, second: second) { append in
+                ids.forEachID(chosen) { offset, id in append(offset, id) }
+            }
+        }
+    }
+
     /// Calls `body` with the hits' place handles, in order, their ids asked for from memory first
     /// (`PlaceIDs.touch`) unless `prefetchIDs` did.
     private func withChosenHandles(

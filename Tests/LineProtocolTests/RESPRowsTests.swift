@@ -100,6 +100,53 @@ import Testing
         #expect(Self.encoded(.rows(rows), .resp3) == Array(expected.utf8))
     }
 
+    /// Pairs appended in a run are the same bytes as their values appended one by one, after
+    /// rows and before more, whatever the lengths (headers of one, two and more digits, a second
+    /// value of none to 99 bytes); a copy made before the run keeps its own bytes.
+    @Test func textPairsInARun() {
+        var random = SplitMix64(seed: 2026)
+        let firsts = ["a", "", "Zürich", String(repeating: "y", count: 5_000)] + (0..<300).map { "member\($0)" }
+        let lengths = [0, 1, 9, 10, 11, 99]
+        let seconds = firsts.indices.map { index in
+            String(repeating: "7", count: index < lengths.count ? lengths[index] : Int(random.next() % 100))
+        }
+        func pair(_ rows: inout RESPRows, _ first: String, _ second: String) {
+            rows.appendText(first)
+            rows.appendText(second)
+        }
+        var pairs = RESPRows(columns: [.text, .text])
+        var oneByOne = RESPRows(columns: [.text, .text])
+        pair(&pairs, "first", "1.5")
+        pair(&oneByOne, "first", "1.5")
+        let copy = pairs
+        pairs.appendTextPairs(
+            secondCapacity: 99,
+            second: { tag, out in
+                var text = seconds[tag]
+                return text.withUTF8 { bytes in
+                    if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
+                    return bytes.count
+                }
+            }
+        ) { append in
+            for (tag, first) in firsts.enumerated() {
+                var first = first
+                first.withUTF8 { append(tag, $0) }
+            }
+        }
+        for (first, second) in zip(firsts, seconds) { pair(&oneByOne, first, second) }
+        pair(&pairs, "last", "")
+        pair(&oneByOne, "last", "")
+        #expect(pairs.count == firsts.count + 2)
+        let expected = [("first", "1.5")] + Array(zip(firsts, seconds)) + [("last", "")]
+        #expect(
+            RESPReply.rows(pairs) == .array(expected.map { RESPReply.array([.bulkText($0.0), .bulkText($0.1)]) }))
+        #expect(RESPReply.rows(copy) == .array([.array([.bulkText("first"), .bulkText("1.5")])]))
+        for format in [RESPReplyEncoder.Format.resp2, .resp3] {
+            #expect(Self.encoded(.rows(pairs), format) == Self.encoded(.rows(oneByOne), format))
+        }
+    }
+
     /// A copy keeps its own bytes when either is appended to afterwards, framed or not.
     @Test func copiesAreValues() {
         for columns in [[RESPRows.Column.text], [.text, .number]] {

@@ -145,14 +145,26 @@ import Testing
         for trial in 0..<100 {
             let longitude = uniform(28.9...29.1)
             let latitude = uniform(40.95...41.05)
-            let size = uniform(100...5000)
+            // In each unit, WITHDIST in two trials of three: distances of one to eight digits
+            // before the point (0.0123 mi to 16404.1995 ft).
+            let unit = [RedisGeoUnit.meters, .kilometers, .feet, .miles][trial % 4]
+            let size = uniform(100...5000) / unit.metersPerUnit
+            let withDistance = trial % 3 != 0
             let shape: RedisGeoShape =
-                trial % 2 == 0 ? .radius(size, unit: .meters) : .box(width: size, height: size / 2, unit: .meters)
+                trial % 2 == 0 ? .radius(size, unit: unit) : .box(width: size, height: size / 2, unit: unit)
             let search = try RedisGeoSearch(longitude: longitude, latitude: latitude, shape: shape)
-            let expected = try search.matches(in: entries, order: .ascending).map { RESPReply.text($0.member) }
+            let expected = try search.matches(in: entries, order: .ascending).map { match in
+                withDistance
+                    ? RESPReply.array([
+                        .text(match.member), .text(RedisGeoText.distance(meters: match.distanceMeters, unit: unit)),
+                    ]) : RESPReply.text(match.member)
+            }
             let by =
-                trial % 2 == 0 ? ["BYRADIUS", String(size), "m"] : ["BYBOX", String(size), String(size / 2), "m"]
-            let command = ["GEOSEARCH", "grid", "FROMLONLAT", String(longitude), String(latitude)] + by + ["ASC"]
+                trial % 2 == 0
+                ? ["BYRADIUS", String(size), unit.rawValue] : ["BYBOX", String(size), String(size / 2), unit.rawValue]
+            let command =
+                ["GEOSEARCH", "grid", "FROMLONLAT", String(longitude), String(latitude)] + by + ["ASC"]
+                + (withDistance ? ["WITHDIST"] : [])
             #expect(await fixture.service.reply(command, session: fixture.anonymous) == .array(expected))
         }
     }

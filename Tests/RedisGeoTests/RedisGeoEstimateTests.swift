@@ -227,6 +227,28 @@ import Testing
         #expect(declined < rounds / 3 + rounds / 100)
     }
 
+    /// `writeDistance` prints every length of text as `distance(meters:unit:)` does: one to eight
+    /// digits before the point, at each power of ten and next to it.
+    @Test func distanceTextOfEveryLength() {
+        var values: [Double] = [0, 0.000_04, 0.000_05, 0.000_06, 1e-300]
+        for exponent in 0...7 {
+            let power = pow(10, Double(exponent))
+            values += [power, power - 0.000_1, power - 0.000_05, power + 0.000_1, power * 1.234_567_89]
+        }
+        for value in values {
+            for meters in [value, value.nextUp, value.nextDown] where meters >= 0 {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+                    guard
+                        let length = RedisGeoText.writeDistance(
+                            meters: meters, errorMeters: 0, unit: .meters, to: buffer.baseAddress!)
+                    else { return }
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[..<length]), as: UTF8.self)
+                    #expect(text == RedisGeoText.distance(meters: meters, unit: .meters), "\(meters) m")
+                }
+            }
+        }
+    }
+
     /// WITHCOORD's writer prints what the limb arithmetic prints, over the whole range of
     /// longitudes (up to 1.8e19 in units of the 17th decimal) and at the cells' centres.
     @Test func coordinatesWriteAsTheyPrint() {
