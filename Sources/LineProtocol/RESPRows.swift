@@ -63,7 +63,7 @@ public struct RESPRows: Sendable {
     private let frames: [Frame]
 
     /// Bytes owned by one `RESPRows` (copied before a change when shared, as an array is).
-    private final class Bytes: @unchecked Sendable {
+    fileprivate final class Bytes: @unchecked Sendable {
         private(set) var base: UnsafeMutablePointer<UInt8>
         private(set) var capacity: Int
 
@@ -182,61 +182,65 @@ public struct RESPRows: Sendable {
         completeBytes = used
     }
 
-    /// Appends rows of two text columns, one by one, as `body` hands them to the function it is
-    /// given: a tag of the caller's and the first value's bytes (valid only during that call);
-    /// `second` then writes the row's second value, given that tag, into room for
-    /// `secondCapacity` bytes (at most 99) and returns how many it wrote. The rows of a reply
-    /// WITHDIST, written as `appendBytes` and `appendValue` would write them, with the storage
-    /// made this value's own once for all of them.
-    public mutating func appendTextPairs(
-        secondCapacity: Int, second writeSecond: (_ tag: Int, _ out: UnsafeMutablePointer<UInt8>) -> Int,
-        _ body: (_ append: (_ tag: Int, _ first: UnsafeBufferPointer<UInt8>) -> Void) -> Void
-    ) {
+    /// Appends rows of two text columns through the writer `body` is given (valid only during the
+    /// call): the rows of a reply WITHDIST, written as `appendBytes` and `appendValue` would
+    /// write them, with the storage made this value's own once for all of them.
+    public mutating func appendTextPairs(_ body: (inout TextPairWriter) -> Void) {
         precondition(columns == [.text, .text], "appendTextPairs is for rows of two text columns")
         precondition(slot == 0, "appendTextPairs starts at the start of a row")
-        precondition((0...99).contains(secondCapacity), "room of \(secondCapacity) bytes for the second value")
         grow(to: used)
         // `body` cannot reach these rows (they are borrowed for the call): the storage stays
         // this value's own while it runs.
-        let storage = self.storage
-        var used = self.used
-        var count = 0
-        // `writeSecond` is called only while `body` runs (the rule against passing it into
-        // `body`'s function guards against re-entry, which `body` cannot make here).
-        withoutActuallyEscaping(writeSecond) { writeSecond in
-            body { tag, first in
-                let length = first.count
-                // The row's header, the first value framed, and the second with a header of at most
-                // two digits.
-                let most = 4 + Self.frameRoom + length + 5 + secondCapacity + 2
-                if used + most > storage.capacity { storage.grow(to: used + most, keeping: used) }
-                let out = storage.base + used
-                out[0] = UInt8(ascii: "*")
-                out[1] = UInt8(ascii: "2")
-                out[2] = ASCII.carriageReturn
-                out[3] = ASCII.newline
-                var position = 4 + Self.writeHeader(UInt8(ascii: "$"), length, to: out + 4)
-                if let base = first.baseAddress { ShortCopy.copy(from: base, to: out + position, count: length) }
-                position += length
-                out[position] = ASCII.carriageReturn
-                out[position + 1] = ASCII.newline
-                position += 2
-                // The second value after a one-digit header (moved one place on for a two-digit one).
-                let second = out + position
-                let written = writeSecond(tag, second + 4)
-                precondition((0...secondCapacity).contains(written), "wrote more than the room given")
-                if written >= 10 { (second + 5).update(from: second + 4, count: written) }
-                position += Self.writeHeader(UInt8(ascii: "$"), written, to: second) + written
-                out[position] = ASCII.carriageReturn
-                out[position + 1] = ASCII.newline
-                used += position + 2
-                count += 1
-            }
-        }
-        self.used = used
-        valueCount += 2 * count
+        var writer = TextPairWriter(storage: storage, used: used)
+        body(&writer)
+        used = writer.used
+        valueCount += 2 * writer.count
         // Each pair is a row.
         completeBytes = used
+    }
+
+    /// Writes rows of two text columns straight into the storage of the rows that gave it
+    /// (`appendTextPairs`).
+    public struct TextPairWriter {
+        fileprivate let storage: Bytes
+        fileprivate var used: Int
+        fileprivate var count = 0
+
+        /// Appends a row: `first`'s bytes, then the value `writeSecond` writes into room for
+        /// `secondCapacity` bytes (at most 99), returning how many it wrote.
+        @inline(__always)
+        public mutating func append(
+            _ first: UnsafeBufferPointer<UInt8>, secondCapacity: Int,
+            _ writeSecond: (UnsafeMutablePointer<UInt8>) -> Int
+        ) {
+            precondition((0...99).contains(secondCapacity), "room of \(secondCapacity) bytes for the second value")
+            let length = first.count
+            // The row's header, the first value framed, and the second with a header of at most
+            // two digits.
+            let most = 4 + RESPRows.frameRoom + length + 5 + secondCapacity + 2
+            if used + most > storage.capacity { storage.grow(to: used + most, keeping: used) }
+            let out = storage.base + used
+            out[0] = UInt8(ascii: "*")
+            out[1] = UInt8(ascii: "2")
+            out[2] = ASCII.carriageReturn
+            out[3] = ASCII.newline
+            var position = 4 + RESPRows.writeHeader(UInt8(ascii: "$"), length, to: out + 4)
+            if let base = first.baseAddress { ShortCopy.copy(from: base, to: out + position, count: length) }
+            position += length
+            out[position] = ASCII.carriageReturn
+            out[position + 1] = ASCII.newline
+            position += 2
+            // The second value after a one-digit header (moved one place on for a two-digit one).
+            let second = out + position
+            let written = writeSecond(second + 4)
+            precondition((0...secondCapacity).contains(written), "wrote more than the room given")
+            if written >= 10 { (second + 5).update(from: second + 4, count: written) }
+            position += RESPRows.writeHeader(UInt8(ascii: "$"), written, to: second) + written
+            out[position] = ASCII.carriageReturn
+            out[position + 1] = ASCII.newline
+            used += position + 2
+            count += 1
+        }
     }
 
     /// Appends the next value: these bytes.
@@ -293,7 +297,7 @@ public struct RESPRows: Sendable {
 
     /// The room a value needs beyond its bytes, framed: a row's array header (fewer than 1,000
     /// columns), a pair's, `$` with up to 19 digits and a line end, and the value's line end.
-    private static let frameRoom = 6 + 4 + 22 + 2
+    fileprivate static let frameRoom = 6 + 4 + 22 + 2
 
     /// Writes what goes before a value of `length` bytes; returns how many bytes that is.
     @inline(__always)
@@ -310,7 +314,7 @@ public struct RESPRows: Sendable {
 
     /// Writes `prefix`, the number in decimal and a line end; returns how many bytes that is.
     @inline(__always)
-    private static func writeHeader(_ prefix: UInt8, _ number: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    fileprivate static func writeHeader(_ prefix: UInt8, _ number: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         out[0] = prefix
         let digits: Int
         if number < 10 {

@@ -118,6 +118,7 @@ struct RedisGeoCandidates {
     /// Appends each hit's row of two text columns, in order: its member, then the text `second`
     /// writes for it (given the hit's index in `hits`) into room for `secondCapacity` bytes (at
     /// most 99), returning its length. A reply WITHDIST, as `appendRows` would write it.
+    @inline(__always)
     func appendMemberPairs(
         _ hits: [RedisGeoHit], to rows: inout RESPRows, secondCapacity: Int,
         _ second: (Int, UnsafeMutablePointer<UInt8>) -> Int
@@ -130,8 +131,10 @@ struct RedisGeoCandidates {
             return
         }
         withChosenHandles(hits, ids) { chosen in
-            rows.appendTextPairs(secondCapacity: secondCapacity, second: second) { append in
-                ids.forEachID(chosen) { offset, id in append(offset, id) }
+            rows.appendTextPairs { writer in
+                ids.forEachID(chosen) { offset, id in
+                    writer.append(id, secondCapacity: secondCapacity) { out in second(offset, out) }
+                }
             }
         }
     }

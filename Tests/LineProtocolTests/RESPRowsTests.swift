@@ -119,19 +119,18 @@ import Testing
         pair(&pairs, "first", "1.5")
         pair(&oneByOne, "first", "1.5")
         let copy = pairs
-        pairs.appendTextPairs(
-            secondCapacity: 99,
-            second: { tag, out in
-                var text = seconds[tag]
-                return text.withUTF8 { bytes in
-                    if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
-                    return bytes.count
-                }
-            }
-        ) { append in
-            for (tag, first) in firsts.enumerated() {
+        pairs.appendTextPairs { writer in
+            for (first, second) in zip(firsts, seconds) {
                 var first = first
-                first.withUTF8 { append(tag, $0) }
+                var second = second
+                first.withUTF8 { first in
+                    second.withUTF8 { second in
+                        writer.append(first, secondCapacity: 99) { out in
+                            if let base = second.baseAddress { out.update(from: base, count: second.count) }
+                            return second.count
+                        }
+                    }
+                }
             }
         }
         for (first, second) in zip(firsts, seconds) { pair(&oneByOne, first, second) }
