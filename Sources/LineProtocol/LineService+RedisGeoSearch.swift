@@ -285,7 +285,7 @@ extension LineService {
                     let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
                     rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
                 } else if !rows.appendIfWritten(
-                    capacity: 40,
+                    capacity: distanceRoom,
                     { out in
                         RedisGeoText.writeDistance(
                             meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)

@@ -63,7 +63,7 @@ public struct RESPRows: Sendable {
     private let frames: [Frame]
 
     /// Bytes owned by one `RESPRows` (copied before a change when shared, as an array is).
-    fileprivate final class Bytes: @unchecked Sendable {
+    final class Bytes: @unchecked Sendable {
         private(set) var base: UnsafeMutablePointer<UInt8>
         private(set) var capacity: Int
 
@@ -189,58 +189,15 @@ public struct RESPRows: Sendable {
         precondition(columns == [.text, .text], "appendTextPairs is for rows of two text columns")
         precondition(slot == 0, "appendTextPairs starts at the start of a row")
         grow(to: used)
-        // `body` cannot reach these rows (they are borrowed for the call): the storage stays
-        // this value's own while it runs.
+        // The writer writes into this value's own storage (`body` cannot reach these rows: they
+        // are borrowed for the call); what it wrote counts once it is back.
         var writer = TextPairWriter(storage: storage, used: used)
         body(&writer)
+        precondition(writer.storage === storage, "the writer given back is the one lent")
         used = writer.used
         valueCount += 2 * writer.count
         // Each pair is a row.
         completeBytes = used
-    }
-
-    /// Writes rows of two text columns straight into the storage of the rows that gave it
-    /// (`appendTextPairs`).
-    public struct TextPairWriter {
-        fileprivate let storage: Bytes
-        fileprivate var used: Int
-        fileprivate var count = 0
-
-        /// Appends a row: `first`'s bytes, then the value `writeSecond` writes into room for
-        /// `secondCapacity` bytes (at most 99), returning how many it wrote.
-        @inline(__always)
-        public mutating func append(
-            _ first: UnsafeBufferPointer<UInt8>, secondCapacity: Int,
-            _ writeSecond: (UnsafeMutablePointer<UInt8>) -> Int
-        ) {
-            precondition((0...99).contains(secondCapacity), "room of \(secondCapacity) bytes for the second value")
-            let length = first.count
-            // The row's header, the first value framed, and the second with a header of at most
-            // two digits.
-            let most = 4 + RESPRows.frameRoom + length + 5 + secondCapacity + 2
-            if used + most > storage.capacity { storage.grow(to: used + most, keeping: used) }
-            let out = storage.base + used
-            out[0] = UInt8(ascii: "*")
-            out[1] = UInt8(ascii: "2")
-            out[2] = ASCII.carriageReturn
-            out[3] = ASCII.newline
-            var position = 4 + RESPRows.writeHeader(UInt8(ascii: "$"), length, to: out + 4)
-            if let base = first.baseAddress { ShortCopy.copy(from: base, to: out + position, count: length) }
-            position += length
-            out[position] = ASCII.carriageReturn
-            out[position + 1] = ASCII.newline
-            position += 2
-            // The second value after a one-digit header (moved one place on for a two-digit one).
-            let second = out + position
-            let written = writeSecond(second + 4)
-            precondition((0...secondCapacity).contains(written), "wrote more than the room given")
-            if written >= 10 { (second + 5).update(from: second + 4, count: written) }
-            position += RESPRows.writeHeader(UInt8(ascii: "$"), written, to: second) + written
-            out[position] = ASCII.carriageReturn
-            out[position + 1] = ASCII.newline
-            used += position + 2
-            count += 1
-        }
     }
 
     /// Appends the next value: these bytes.
@@ -297,7 +254,7 @@ public struct RESPRows: Sendable {
 
     /// The room a value needs beyond its bytes, framed: a row's array header (fewer than 1,000
     /// columns), a pair's, `$` with up to 19 digits and a line end, and the value's line end.
-    fileprivate static let frameRoom = 6 + 4 + 22 + 2
+    static let frameRoom = 6 + 4 + 22 + 2
 
     /// Writes what goes before a value of `length` bytes; returns how many bytes that is.
     @inline(__always)
@@ -314,7 +271,7 @@ public struct RESPRows: Sendable {
 
     /// Writes `prefix`, the number in decimal and a line end; returns how many bytes that is.
     @inline(__always)
-    fileprivate static func writeHeader(_ prefix: UInt8, _ number: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func writeHeader(_ prefix: UInt8, _ number: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         out[0] = prefix
         let digits: Int
         if number < 10 {

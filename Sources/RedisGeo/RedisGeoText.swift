@@ -56,15 +56,15 @@ public enum RedisGeoText {
         guard abs(part - 0.5) > margin else { return nil }
         let digits = whole + (part > 0.5 ? 1 : 0)
         if digits < 100_000_000 {
-            // At most four digits before the point (every distance of a search of a few
-            // kilometres): all eight digits in one word, first digit in its lowest byte
-            // (`FixedDecimal.eightDigits`), stored from the first that counts.
+            // Below 10,000 units, at most four digits before the point: all eight digits in one
+            // word, first digit in its lowest byte (`FixedDecimal.eightDigits`), stored from the
+            // first that counts.
             let length =
                 5 + (digits >= 100_000 ? 1 : 0) + (digits >= 1_000_000 ? 1 : 0) + (digits >= 10_000_000 ? 1 : 0)
             let word = FixedDecimal.eightDigits(UInt32(truncatingIfNeeded: digits))
             let raw = UnsafeMutableRawPointer(out)
-            let whole = UInt32(truncatingIfNeeded: word >> (UInt64(8 - length) * 8))
-            raw.storeBytes(of: whole.littleEndian, as: UInt32.self)
+            let integer = UInt32(truncatingIfNeeded: word >> (UInt64(8 - length) * 8))
+            raw.storeBytes(of: integer.littleEndian, as: UInt32.self)
             out[length - 4] = UInt8(ascii: ".")
             let fraction = UInt32(truncatingIfNeeded: word >> 32)
             raw.storeBytes(of: fraction.littleEndian, toByteOffset: length - 3, as: UInt32.self)

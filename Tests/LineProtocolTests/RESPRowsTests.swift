@@ -105,7 +105,11 @@ import Testing
     /// value of none to 99 bytes); a copy made before the run keeps its own bytes.
     @Test func textPairsInARun() {
         var random = SplitMix64(seed: 2026)
-        let firsts = ["a", "", "Zürich", String(repeating: "y", count: 5_000)] + (0..<300).map { "member\($0)" }
+        let firsts =
+            [
+                "a", "", "Zürich", String(repeating: "y", count: 5_000), String(repeating: "z", count: 10),
+                String(repeating: "x", count: 99),
+            ] + (0..<300).map { "member\($0)" }
         let lengths = [0, 1, 9, 10, 11, 99]
         let seconds = firsts.indices.map { index in
             String(repeating: "7", count: index < lengths.count ? lengths[index] : Int(random.next() % 100))
@@ -119,6 +123,8 @@ import Testing
         pair(&pairs, "first", "1.5")
         pair(&oneByOne, "first", "1.5")
         let copy = pairs
+        // A second holder of the same storage appends in a run after this one.
+        var other = copy
         pairs.appendTextPairs { writer in
             for (first, second) in zip(firsts, seconds) {
                 var first = first
@@ -133,6 +139,15 @@ import Testing
                 }
             }
         }
+        other.appendTextPairs { writer in
+            var text = "other"
+            text.withUTF8 { bytes in
+                writer.append(bytes, secondCapacity: 5) { out in
+                    out.update(from: bytes.baseAddress!, count: bytes.count)
+                    return bytes.count
+                }
+            }
+        }
         for (first, second) in zip(firsts, seconds) { pair(&oneByOne, first, second) }
         pair(&pairs, "last", "")
         pair(&oneByOne, "last", "")
@@ -141,6 +156,11 @@ import Testing
         #expect(
             RESPReply.rows(pairs) == .array(expected.map { RESPReply.array([.bulkText($0.0), .bulkText($0.1)]) }))
         #expect(RESPReply.rows(copy) == .array([.array([.bulkText("first"), .bulkText("1.5")])]))
+        #expect(
+            RESPReply.rows(other)
+                == .array([
+                    .array([.bulkText("first"), .bulkText("1.5")]), .array([.bulkText("other"), .bulkText("other")]),
+                ]))
         for format in [RESPReplyEncoder.Format.resp2, .resp3] {
             #expect(Self.encoded(.rows(pairs), format) == Self.encoded(.rows(oneByOne), format))
         }

@@ -145,8 +145,8 @@ import Testing
         for trial in 0..<100 {
             let longitude = uniform(28.9...29.1)
             let latitude = uniform(40.95...41.05)
-            // In each unit, WITHDIST in two trials of three: distances of one to eight digits
-            // before the point (0.0123 mi to 16404.1995 ft).
+            // In each unit, WITHDIST in two trials of three: distances of one to five digits
+            // before the point (up to 16404.1995 ft).
             let unit = [RedisGeoUnit.meters, .kilometers, .feet, .miles][trial % 4]
             let size = uniform(100...5000) / unit.metersPerUnit
             let withDistance = trial % 3 != 0

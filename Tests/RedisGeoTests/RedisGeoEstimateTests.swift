@@ -228,25 +228,35 @@ import Testing
     }
 
     /// `writeDistance` prints every length of text as `distance(meters:unit:)` does: one to eight
-    /// digits before the point, at each power of ten and next to it.
+    /// digits before the point, at each power of ten and next to it, in every unit; and it prints
+    /// most of them (it declines only next to a rounding edge).
     @Test func distanceTextOfEveryLength() {
+        var written = 0
+        var tried = 0
         var values: [Double] = [0, 0.000_04, 0.000_05, 0.000_06, 1e-300]
         for exponent in 0...7 {
             let power = pow(10, Double(exponent))
             values += [power, power - 0.000_1, power - 0.000_05, power + 0.000_1, power * 1.234_567_89]
         }
-        for value in values {
-            for meters in [value, value.nextUp, value.nextDown] where meters >= 0 {
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
-                    guard
-                        let length = RedisGeoText.writeDistance(
-                            meters: meters, errorMeters: 0, unit: .meters, to: buffer.baseAddress!)
-                    else { return }
-                    let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[..<length]), as: UTF8.self)
-                    #expect(text == RedisGeoText.distance(meters: meters, unit: .meters), "\(meters) m")
+        for unit in RedisGeoUnit.allCases {
+            for value in values {
+                for units in [value, value.nextUp, value.nextDown] where units >= 0 {
+                    // Meters that are this many units, as near as a Double gets.
+                    let meters = units * unit.metersPerUnit
+                    tried += 1
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+                        guard
+                            let length = RedisGeoText.writeDistance(
+                                meters: meters, errorMeters: 0, unit: unit, to: buffer.baseAddress!)
+                        else { return }
+                        written += 1
+                        let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[..<length]), as: UTF8.self)
+                        #expect(text == RedisGeoText.distance(meters: meters, unit: unit), "\(meters) m in \(unit)")
+                    }
                 }
             }
         }
+        #expect(written > tried / 2, "\(written) of \(tried) written")
     }
 
     /// WITHCOORD's writer prints what the limb arithmetic prints, over the whole range of
