@@ -60,12 +60,16 @@ parts=(
     "--phases examples,coverage,fuzzing --include-operation-id watchAroundUser"
 )
 failed=0
+# Prints a run's options, exit status and output; a failed run fails the script.
+report() { # options, exit status, log
+    echo "== schemathesis run $1: exit status $2"
+    cat "$3"
+    [[ $2 == 0 ]] || failed=1
+}
 status=0
 # shellcheck disable=SC2086 # each part is a list of options
 run $stateful >"$work/stateful.log" 2>&1 || status=$?
-echo "== schemathesis run $stateful: exit status $status"
-cat "$work/stateful.log"
-[[ $status == 0 ]] || failed=1
+report "$stateful" "$status" "$work/stateful.log"
 pids=()
 for index in "${!parts[@]}"; do
     # shellcheck disable=SC2086
@@ -76,9 +80,7 @@ tested=0
 for index in "${!parts[@]}"; do
     status=0
     wait "${pids[$index]}" || status=$?
-    echo "== schemathesis run ${parts[$index]}: exit status $status"
-    cat "$work/part$index.log"
-    [[ $status == 0 ]] || failed=1
+    report "${parts[$index]}" "$status" "$work/part$index.log"
     tested=$((tested + $(grep -oE '^ +Tested: [0-9]+' "$work/part$index.log" | grep -oE '[0-9]+' || echo 0)))
 done
 # Every operation in exactly one part: a new watch route, or a renamed one, must be added above.

@@ -267,14 +267,7 @@ extension LineService {
         }
         if options.withDistance, !options.withHash, !options.withCoordinates, precisions.isEmpty {
             candidates.appendMemberPairs(hits, to: &rows, secondCapacity: distanceRoom) { offset, out in
-                let hit = hits[offset]
-                if let written = RedisGeoText.writeDistance(
-                    meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)
-                {
-                    return written
-                }
-                let meters = hit.distanceError == 0 ? hit.distanceMeters : search.exactDistance(hit)
-                return copy(RedisGeoText.distance(meters: meters, unit: unit), to: out, room: distanceRoom)
+                writeDistance(hits[offset], unit: unit, search: search, to: out)
             }
             return .rows(rows)
         }
@@ -284,15 +277,10 @@ extension LineService {
                 if !precisions.isEmpty {
                     let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
                     rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
-                } else if !rows.appendIfWritten(
-                    capacity: distanceRoom,
-                    { out in
-                        RedisGeoText.writeDistance(
-                            meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)
-                    })
-                {
-                    let meters = hit.distanceError == 0 ? hit.distanceMeters : search.exactDistance(hit)
-                    rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
+                } else {
+                    rows.appendValue(capacity: distanceRoom) { out in
+                        writeDistance(hit, unit: unit, search: search, to: out)
+                    }
                 }
             }
             if options.withHash {
@@ -315,11 +303,23 @@ extension LineService {
     /// feet, is 13 bytes; `distance(meters:unit:)` never comes near this.
     private static let distanceRoom = 40
 
-    /// Copies a text that fits in `room` bytes to `out`; returns its length.
-    private static func copy(_ text: String, to out: UnsafeMutablePointer<UInt8>, room: Int) -> Int {
-        var text = text
+    /// Writes WITHDIST's text of a hit's distance (not rounded to a precision) to `out`, room for
+    /// `distanceRoom` bytes, and returns its length: printed from the estimate when every distance
+    /// within its error prints the same (`RedisGeoText.writeDistance`), else from Redis's exact
+    /// distance.
+    @inline(__always)
+    private static func writeDistance(
+        _ hit: RedisGeoHit, unit: RedisGeoUnit, search: RedisGeoSearch, to out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        if let written = RedisGeoText.writeDistance(
+            meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)
+        {
+            return written
+        }
+        let meters = hit.distanceError == 0 ? hit.distanceMeters : search.exactDistance(hit)
+        var text = RedisGeoText.distance(meters: meters, unit: unit)
         return text.withUTF8 { bytes in
-            precondition(bytes.count <= room, "\(bytes.count) bytes for room of \(room)")
+            precondition(bytes.count <= distanceRoom, "\(bytes.count) bytes for room of \(distanceRoom)")
             if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
             return bytes.count
         }

@@ -33,12 +33,7 @@ extension RESPRows {
             out[1] = UInt8(ascii: "2")
             out[2] = ASCII.carriageReturn
             out[3] = ASCII.newline
-            var position = 4 + RESPRows.writeHeader(UInt8(ascii: "$"), length, to: out + 4)
-            if let base = first.baseAddress { ShortCopy.copy(from: base, to: out + position, count: length) }
-            position += length
-            out[position] = ASCII.carriageReturn
-            out[position + 1] = ASCII.newline
-            position += 2
+            var position = 4 + RESPRows.writeBulk(first, to: out + 4)
             // The second value after a one-digit header (moved one place on for a two-digit one).
             let second = out + position
             let written = writeSecond(second + 4)

@@ -168,12 +168,7 @@ public struct RESPRows: Sendable {
             if used + length + Self.frameRoom > storage.capacity {
                 storage.grow(to: used + length + Self.frameRoom, keeping: used)
             }
-            let out = storage.base + used
-            let header = Self.writeHeader(UInt8(ascii: "$"), length, to: out)
-            if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out + header, count: length) }
-            out[header + length] = ASCII.carriageReturn
-            out[header + length + 1] = ASCII.newline
-            used += header + length + 2
+            used += Self.writeBulk(bytes, to: storage.base + used)
             count += 1
         }
         self.used = used
@@ -267,6 +262,18 @@ public struct RESPRows: Sendable {
             return position + 1
         }
         return position + writeHeader(UInt8(ascii: "$"), length, to: out + position)
+    }
+
+    /// Writes the bytes as a bulk string (`$length`, a line end, the bytes, a line end) into room
+    /// for their count and `frameRoom`; returns how many bytes that is.
+    @inline(__always)
+    static func writeBulk(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let length = bytes.count
+        let header = writeHeader(UInt8(ascii: "$"), length, to: out)
+        if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out + header, count: length) }
+        out[header + length] = ASCII.carriageReturn
+        out[header + length + 1] = ASCII.newline
+        return header + length + 2
     }
 
     /// Writes `prefix`, the number in decimal and a line end; returns how many bytes that is.
