@@ -221,3 +221,95 @@ size_t vicinity_scores_and_centres(
     default: return scores_loop(grid, points, count, scores, centres);
     }
 }
+
+// Candidates are taken a block at a time: the estimates and the counts of ranges reached are
+// computed for the whole block first (loops over lanes, which vectorise), then each candidate is
+// written to the next place of its list and the count advanced only when it belongs there.
+#define COLLECT_BLOCK 256
+
+static inline __attribute__((always_inline)) size_t collect_loop(
+    const vicinity_estimate_centre *centre, const vicinity_radius_filter *filter, const double *restrict scores,
+    const double *restrict points, size_t count, unsigned int *restrict kept, double *restrict keptEstimates,
+    unsigned int *restrict keptSlots, unsigned int *restrict undecided, unsigned int *restrict undecidedSlots,
+    size_t *undecidedCount) {
+    const vicinity_radius_filter f = *filter;
+    double estimates[COLLECT_BLOCK];
+    unsigned int reached[COLLECT_BLOCK];
+    size_t keptCount = 0;
+    size_t openCount = 0;
+    for (size_t start = 0; start < count; start += COLLECT_BLOCK) {
+        size_t lanes = count - start < COLLECT_BLOCK ? count - start : COLLECT_BLOCK;
+        const double *blockScores = scores + start;
+        estimates_loop(centre, points + 2 * start, lanes, estimates);
+        for (size_t lane = 0; lane < lanes; lane++) reached[lane] = 0;
+        // The range holding a score can only be the last whose lower bound it reaches.
+        for (size_t slot = 0; slot < f.occupied; slot++) {
+            double minimum = f.minimums[slot];
+            for (size_t lane = 0; lane < lanes; lane++) reached[lane] += blockScores[lane] >= minimum;
+        }
+        for (size_t lane = 0; lane < lanes; lane++) {
+            double score = blockScores[lane];
+            unsigned int slot = reached[lane] > 0 ? reached[lane] - 1 : 0;
+            int inRange = (reached[lane] > 0) & (score < f.maximums[slot]);
+            double estimate = estimates[lane];
+            double error = estimate * f.relativeError;
+            int inside = estimate + error <= f.limit;
+            // Neither inside nor outside on the estimate (near the edge, or NaN).
+            int open = !(inside | (estimate - error > f.limit));
+            unsigned int index = (unsigned int)(start + lane);
+            kept[keptCount] = index;
+            keptEstimates[keptCount] = estimate;
+            keptSlots[keptCount] = slot;
+            keptCount += (size_t)(inside & inRange);
+            undecided[openCount] = index;
+            undecidedSlots[openCount] = slot;
+            openCount += (size_t)(open & inRange);
+        }
+    }
+    *undecidedCount = openCount;
+    return keptCount;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) static size_t collect_avx512(
+    const vicinity_estimate_centre *centre, const vicinity_radius_filter *filter, const double *restrict scores,
+    const double *restrict points, size_t count, unsigned int *restrict kept, double *restrict keptEstimates,
+    unsigned int *restrict keptSlots, unsigned int *restrict undecided, unsigned int *restrict undecidedSlots,
+    size_t *undecidedCount) {
+    return collect_loop(
+        centre, filter, scores, points, count, kept, keptEstimates, keptSlots, undecided, undecidedSlots,
+        undecidedCount);
+}
+__attribute__((target("avx2"))) static size_t collect_avx2(
+    const vicinity_estimate_centre *centre, const vicinity_radius_filter *filter, const double *restrict scores,
+    const double *restrict points, size_t count, unsigned int *restrict kept, double *restrict keptEstimates,
+    unsigned int *restrict keptSlots, unsigned int *restrict undecided, unsigned int *restrict undecidedSlots,
+    size_t *undecidedCount) {
+    return collect_loop(
+        centre, filter, scores, points, count, kept, keptEstimates, keptSlots, undecided, undecidedSlots,
+        undecidedCount);
+}
+#endif
+
+size_t vicinity_collect_in_radius(
+    int level, const vicinity_estimate_centre *centre, const vicinity_radius_filter *filter,
+    const double *restrict scores, const double *restrict points, size_t count, unsigned int *restrict kept,
+    double *restrict keptEstimates, unsigned int *restrict keptSlots, unsigned int *restrict undecided,
+    unsigned int *restrict undecidedSlots, size_t *undecidedCount) {
+    switch (kernel_level(level)) {
+#if defined(__x86_64__)
+    case 2:
+        return collect_avx512(
+            centre, filter, scores, points, count, kept, keptEstimates, keptSlots, undecided, undecidedSlots,
+            undecidedCount);
+    case 1:
+        return collect_avx2(
+            centre, filter, scores, points, count, kept, keptEstimates, keptSlots, undecided, undecidedSlots,
+            undecidedCount);
+#endif
+    default:
+        return collect_loop(
+            centre, filter, scores, points, count, kept, keptEstimates, keptSlots, undecided, undecidedSlots,
+            undecidedCount);
+    }
+}

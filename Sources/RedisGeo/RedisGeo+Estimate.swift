@@ -82,17 +82,44 @@ extension RedisGeo.DistanceFrom {
 
     /// Calls `body` with the centre as the C kernels take it and `points` as consecutive
     /// (longitude, latitude) doubles.
-    private func withKernelPoints(
+    /// `vicinity_collect_in_radius` from this centre: the candidates (`scores`, with their cells'
+    /// centres) in one of `filter`'s ranges and within its radius by the estimates, written to
+    /// the buffers (room for `scores.count` each) as the kernel writes them. Returns how many
+    /// were kept; `undecidedCount` is set to how many are undecided.
+    func collectInRadius(
+        _ filter: vicinity_radius_filter, scores: [Double], centres: [(longitude: Double, latitude: Double)],
+        level: Int, kept: UnsafeMutablePointer<UInt32>, keptEstimates: UnsafeMutablePointer<Double>,
+        keptSlots: UnsafeMutablePointer<UInt32>, undecided: UnsafeMutablePointer<UInt32>,
+        undecidedSlots: UnsafeMutablePointer<UInt32>, undecidedCount: inout Int
+    ) -> Int {
+        precondition(scores.count == centres.count, "a centre for each score")
+        var filter = filter
+        var open = 0
+        let keptCount = scores.withUnsafeBufferPointer { scores in
+            centres.withUnsafeBufferPointer { centres in
+                withKernelPoints(centres) { centre, coordinates, count in
+                    vicinity_collect_in_radius(
+                        Int32(level), centre, &filter, scores.baseAddress, coordinates, count, kept, keptEstimates,
+                        keptSlots, undecided, undecidedSlots, &open)
+                } ?? 0
+            }
+        }
+        undecidedCount = open
+        return keptCount
+    }
+
+    @discardableResult
+    private func withKernelPoints<Result>(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>,
-        _ body: (UnsafePointer<vicinity_estimate_centre>, UnsafePointer<Double>, Int) -> Void
-    ) {
-        guard let base = UnsafeRawPointer(points.baseAddress), !points.isEmpty else { return }
+        _ body: (UnsafePointer<vicinity_estimate_centre>, UnsafePointer<Double>, Int) -> Result
+    ) -> Result? {
+        guard let base = UnsafeRawPointer(points.baseAddress), !points.isEmpty else { return nil }
         // A tuple of two `Double`s is laid out as two consecutive `Double`s.
         let coordinates = base.assumingMemoryBound(to: Double.self)
         var centre = vicinity_estimate_centre(
             longitudeRadians: longitudeRadians, latitudeRadians: latitudeRadians, latitudeCosine: latitudeCosine,
             latitudeSine: latitudeSine, radius: radius, toRadians: toRadians, seriesLimit: Self.seriesLimit)
-        withUnsafePointer(to: &centre) { body($0, coordinates, points.count) }
+        return withUnsafePointer(to: &centre) { body($0, coordinates, points.count) }
     }
 
     /// Redis's distance from a point to the centre's meridian along the point's parallel (the

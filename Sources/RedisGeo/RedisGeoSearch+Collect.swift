@@ -1,3 +1,5 @@
+import CDistanceKernels
+
 extension RedisGeoSearch {
     /// The candidates inside the shape, once per scanned cell holding them, in candidate order,
     /// with the index of that cell in the scan.
@@ -16,9 +18,8 @@ extension RedisGeoSearch {
             }
         }
         if disjoint, estimating, !centres.isEmpty, case .radius(let radius, let unit) = shape {
-            let estimates = centre.batch(centres) { centre.estimates($0, into: $1) }
             let (found, cells) = collectInRadius(
-                candidates, centres: centres, estimates: estimates, ranges: ranges, limit: radius * unit.metersPerUnit)
+                candidates, centres: centres, ranges: ranges, limit: radius * unit.metersPerUnit)
             return (found, cells, false)
         }
         var found: [RedisGeoHit] = []
@@ -84,90 +85,82 @@ extension RedisGeoSearch {
         return (found, cellOfHit, repeated)
     }
 
-    /// `collect` for a radius over cells that do not overlap, given every candidate's estimate
-    /// (`DistanceFrom.estimates`): the candidates in a scanned cell and inside `limit` meters,
-    /// with the index of that cell; in candidate order, except that those decided exactly come
-    /// last (`hits` orders the hits itself, whatever order they come in).
+    /// `collect` for a radius over cells that do not overlap, deciding on the distance estimates
+    /// (`RedisGeo.DistanceFrom.estimates`): the candidates in a scanned cell and inside `limit`
+    /// meters, with the index of that cell; in candidate order, except that those decided exactly
+    /// come last (`hits` orders the hits itself, whatever order they come in).
     ///
-    /// Inside or outside, decided on the estimate (as `estimatedRadiusHit` decides), and in a
-    /// cell or not are computed as numbers, not branched on: whether a candidate is kept is as
-    /// good as random (those in the cover's corners fall outside), and a mispredicted branch per
-    /// candidate would cost more than the test. Each candidate is written to the next place and
-    /// the count advanced only past those kept. The estimates too near the edge to decide (or
-    /// none) are noted the same way and decided exactly after, as `estimatedRadiusHit` does.
-    private func collectInRadius(
-        _ candidates: [Double], centres: [(longitude: Double, latitude: Double)], estimates: [Double],
-        ranges: [(minimum: Double, maximum: Double)], limit: Double
+    /// The choice is the kernel's (`vicinity_collect_in_radius`, on `level`): inside or outside on
+    /// the estimate as `estimatedRadiusHit` decides, and the estimates too near the edge to decide
+    /// (or none) listed to be decided exactly here, as `estimatedRadiusHit` does. Hits are made
+    /// only for the candidates kept.
+    func collectInRadius(
+        _ candidates: [Double], centres: [(longitude: Double, latitude: Double)],
+        ranges: [(minimum: Double, maximum: Double)], limit: Double, level: Int = VectorKernels.preferred
     ) -> (found: [RedisGeoHit], cells: [Int]) {
+        precondition(centres.count == candidates.count, "a centre for each candidate")
         let count = candidates.count
         // The ranges that hold anything, by lower bound: a score can only lie in the last of them
         // whose lower bound it reaches (they do not overlap), found by counting, not searching.
         var byMinimum = ranges.indices.filter { ranges[$0].minimum < ranges[$0].maximum }
-        guard !byMinimum.isEmpty else { return ([], []) }
+        guard !byMinimum.isEmpty, count > 0 else { return ([], []) }
+        precondition(count < 1 << 32, "\(count) candidates")
         byMinimum.sort { ranges[$0].minimum < ranges[$1].minimum }
         let occupied = byMinimum.count
-        var cells = [Int](repeating: -1, count: count)
-        var undecidedCount = 0
-        // Scratch for the loop: the ranges' bounds, and the candidates no estimate decides.
-        let found = withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * occupied) { bounds in
-            let minimums = bounds.baseAddress!
+        let bound = RedisGeo.DistanceFrom.estimateRelativeError
+        // Scratch: the ranges' bounds and the estimates kept; the kept and undecided candidates
+        // and their ranges' slots.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * occupied + count) { doubles in
+            let minimums = doubles.baseAddress!
             let maximums = minimums + occupied
+            let estimates = maximums + occupied
             for (slot, range) in byMinimum.enumerated() {
                 minimums[slot] = ranges[range].minimum
                 maximums[slot] = ranges[range].maximum
             }
-            return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { undecided in
-                var found = [RedisGeoHit](unsafeUninitializedCapacity: count) { found, foundCount in
+            return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 4 * count) { words in
+                let kept = words.baseAddress!
+                let keptSlots = kept + count
+                let undecided = keptSlots + count
+                let undecidedSlots = undecided + count
+                var undecidedCount = 0
+                let filter = vicinity_radius_filter(
+                    minimums: minimums, maximums: maximums, occupied: occupied, limit: limit, relativeError: bound)
+                let keptCount = centre.collectInRadius(
+                    filter, scores: candidates, centres: centres, level: level, kept: kept,
+                    keptEstimates: estimates, keptSlots: keptSlots, undecided: undecided,
+                    undecidedSlots: undecidedSlots, undecidedCount: &undecidedCount)
+                var found = [RedisGeoHit](unsafeUninitializedCapacity: keptCount + undecidedCount) { found, made in
                     guard let base = found.baseAddress else { return }
-                    var kept = 0
-                    cells.withUnsafeMutableBufferPointer { cells in
-                        byMinimum.withUnsafeBufferPointer { byMinimum in
-                            candidates.withUnsafeBufferPointer { candidates in
-                                centres.withUnsafeBufferPointer { centres in
-                                    estimates.withUnsafeBufferPointer { estimates in
-                                        for position in 0..<count {
-                                            let score = candidates[position]
-                                            // The scanned cell holding the score (at most one), or -1.
-                                            var reached = 0
-                                            for slot in 0..<occupied { reached &+= Self.bit(score >= minimums[slot]) }
-                                            let slot = max(reached - 1, 0)
-                                            let inCell = Self.bit(reached > 0) & Self.bit(score < maximums[slot])
-                                            let cell = (byMinimum[slot] + 1) * inCell - 1
-                                            let point = centres[position]
-                                            let estimate = estimates[position]
-                                            let error = estimate * RedisGeo.DistanceFrom.estimateRelativeError
-                                            let inside = Self.bit(estimate + error <= limit)
-                                            // Neither inside nor outside on the estimate (near the edge, or NaN).
-                                            let open = 1 &- (inside | Self.bit(estimate - error > limit))
-                                            undecided[undecidedCount] = position
-                                            undecidedCount &+= open & Self.bit(cell >= 0)
-                                            (base + kept).initialize(
-                                                to: RedisGeoHit(
-                                                    position: position, score: score, longitude: point.longitude,
-                                                    latitude: point.latitude, distanceMeters: estimate,
-                                                    distanceError: error))
-                                            cells[kept] = cell
-                                            kept &+= inside & Self.bit(cell >= 0)
-                                        }
-                                    }
-                                }
+                    candidates.withUnsafeBufferPointer { candidates in
+                        centres.withUnsafeBufferPointer { centres in
+                            for index in 0..<keptCount {
+                                let position = Int(kept[index])
+                                let point = centres[position]
+                                let estimate = estimates[index]
+                                (base + index).initialize(
+                                    to: RedisGeoHit(
+                                        position: position, score: candidates[position], longitude: point.longitude,
+                                        latitude: point.latitude, distanceMeters: estimate,
+                                        distanceError: estimate * bound))
                             }
                         }
                     }
-                    foundCount = kept
+                    made = keptCount
                 }
-                cells.removeSubrange(found.count...)
-                for position in undecided[..<undecidedCount] {
-                    let score = candidates[position]
-                    guard let hit = exactHit(position, score, centres[position]) else { continue }
+                var cells = [Int](unsafeUninitializedCapacity: keptCount + undecidedCount) { cells, made in
+                    for index in 0..<keptCount { cells[index] = byMinimum[Int(keptSlots[index])] }
+                    made = keptCount
+                }
+                for index in 0..<undecidedCount {
+                    let position = Int(undecided[index])
+                    guard let hit = exactHit(position, candidates[position], centres[position]) else { continue }
                     found.append(hit)
-                    // Its cell again (rare): the one range holding the score.
-                    cells.append(ranges.firstIndex { score >= $0.minimum && score < $0.maximum } ?? -1)
+                    cells.append(byMinimum[Int(undecidedSlots[index])])
                 }
-                return found
+                return (found, cells)
             }
         }
-        return (found, cells)
     }
 
     /// 1 for true, 0 for false, as a number the compiler does not turn back into a branch.

@@ -73,4 +73,36 @@ size_t vicinity_scores_and_centres(
     int level, const vicinity_geohash_grid *grid, const double *points, size_t count, double *scores,
     double *centres);
 
+/// What a radius search keeps candidates by (Swift `RedisGeoSearch.collectInRadius`): Redis's
+/// scanned cells that hold anything, as score ranges ordered by lower bound and not overlapping,
+/// and the radius.
+typedef struct {
+    /// The ranges' lower bounds (inclusive), ascending, and their upper bounds (exclusive), slot
+    /// for slot; `occupied` of each.
+    const double *minimums;
+    const double *maximums;
+    size_t occupied;
+    /// The radius, meters.
+    double limit;
+    /// How far an estimate may be from Redis's distance, as a fraction of the estimate
+    /// (`RedisGeo.DistanceFrom.estimateRelativeError`).
+    double relativeError;
+} vicinity_radius_filter;
+
+/// Chooses, among `count` candidates (`scores`, and their cells' centres as consecutive
+/// (longitude, latitude) pairs of degrees in `points`), those in one of the filter's ranges and
+/// within its radius of `centre` by the distance estimate (`vicinity_estimates`):
+/// - kept, when the estimate plus its error is within the radius: the candidate's index to
+///   `kept`, its estimate to `keptEstimates`, the slot of its range to `keptSlots`;
+/// - undecided, when the estimate is NaN or within its error of the radius: the index to
+///   `undecided`, the slot to `undecidedSlots`; the caller decides them exactly.
+/// Others are left out. Both lists are in candidate order. Returns how many were kept and writes
+/// how many are undecided to `undecidedCount`. Every output has room for `count` (they are also
+/// written past their counts) and overlaps no input; `count` is below 2^32. Runs on `level` as
+/// `vicinity_estimates` does, with the same results on every unit.
+size_t vicinity_collect_in_radius(
+    int level, const vicinity_estimate_centre *centre, const vicinity_radius_filter *filter, const double *scores,
+    const double *points, size_t count, unsigned int *kept, double *keptEstimates, unsigned int *keptSlots,
+    unsigned int *undecided, unsigned int *undecidedSlots, size_t *undecidedCount);
+
 #endif
