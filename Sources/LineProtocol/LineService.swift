@@ -92,6 +92,10 @@ public final class LineService: Sendable {
     /// Before the command runs, its arity (and its subcommand's) is checked against `CommandTable`
     /// as Redis checks it, and monitoring clients are sent its line; after, the slow log and the
     /// client's record are updated.
+    ///
+    /// The time INFO commandstats and the slow log count is the command's own, as Redis 7.0's
+    /// `call()` times `c->cmd->proc`: from after the lookup, the arity check and the monitors'
+    /// line (Redis's `processCommand`) to the reply written into the connection's output.
     public func execute(
         _ arguments: [String], session: Session, completion: @escaping @Sendable (RESPReply, Session) -> Void
     ) {
@@ -101,8 +105,7 @@ public final class LineService: Sendable {
             return
         }
         let session = refreshed(session)
-        let started = DispatchTime.now().uptimeNanoseconds
-        operationRate.tick(now: started, total: total)
+        operationRate.tick(now: DispatchTime.now().uptimeNanoseconds, total: total)
         let upperName = name.uppercased()
         let counters = statistics.counters(for: upperName)
         let statistics = self.statistics
@@ -121,15 +124,6 @@ public final class LineService: Sendable {
                 described = sub
             }
         }
-        func record(failure: String?) {
-            let elapsed = Int(clamping: DispatchTime.now().uptimeNanoseconds &- started)
-            if let counters { statistics.record(counters, nanoseconds: elapsed, failure: failure) }
-            if slowLog.isSlow(microseconds: elapsed / 1_000) {
-                slowLog.add(
-                    arguments: ArgumentRedaction.redacted(arguments), microseconds: elapsed / 1_000,
-                    address: session.record?.endpoint.address ?? "", clientName: session.name ?? "")
-            }
-        }
         var running = session
         if let described, !described.accepts(wordCount: arguments.count) {
             let line = CommandFailure.wrongArity(described.name).line
@@ -146,6 +140,16 @@ public final class LineService: Sendable {
         let finish: @Sendable (RESPReply, Session) -> Void = { reply, session in
             session.record?.update(session)
             completion(reply, session)
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        func record(failure: String?) {
+            let elapsed = Int(clamping: DispatchTime.now().uptimeNanoseconds &- started)
+            if let counters { statistics.record(counters, nanoseconds: elapsed, failure: failure) }
+            if slowLog.isSlow(microseconds: elapsed / 1_000) {
+                slowLog.add(
+                    arguments: ArgumentRedaction.redacted(arguments), microseconds: elapsed / 1_000,
+                    address: session.record?.endpoint.address ?? "", clientName: session.name ?? "")
+            }
         }
         do throws(CommandFailure) {
             if let reply = try watchStep(upperName, arguments, &running) {
