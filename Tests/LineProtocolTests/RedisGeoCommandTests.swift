@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import Places
 import RedisGeo
@@ -231,9 +232,33 @@ import Testing
         arguments: [
             ("1.5", 1.5), ("-0", -0.0), ("1e3", 1000), ("0x10", 16), ("inf", Double.infinity), (" 1", nil), ("1 ", nil),
             ("", nil), ("nan", nil), ("1e400", nil), ("1e-400", nil), ("abc", nil),
+            ("28.90500860848254", 28.90500860848254),
+            ("-0.0", -0.0), (".5", 0.5), ("5.", 5), ("+1.5", 1.5), ("1.2.3", nil), ("--1", nil), ("-", nil), (".", nil),
+            ("1\u{0}", nil), ("9007199254740993", 9_007_199_254_740_992), ("0.0000000000000000000001", 1e-22),
         ] as [(String, Double?)])
     func floatsAreReadAsRedisReadsThem(text: String, value: Double?) {
-        #expect(RedisArguments.double(text) == value)
+        let read = RedisArguments.double(text)
+        #expect(read == value)
+        #expect(read?.sign == value?.sign)
+    }
+
+    /// Plain decimals (read without `strtod` when their digits allow it) are read as `strtod`
+    /// reads them, to the bit: 1 to 20 digits, the point anywhere or nowhere, either sign.
+    @Test func plainDecimalsAreReadAsStrtodReadsThem() {
+        var random = SplitMix64(seed: 20_261_128)
+        var fast = 0
+        for _ in 0..<200_000 {
+            let count = Int(random.next() % 20) + 1
+            var digits = (0..<count).map { _ in Character(String(random.next() % 10)) }
+            if random.next() % 4 != 0 { digits.insert(".", at: Int(random.next() % UInt64(count + 1))) }
+            let text = (random.next() % 2 == 0 ? "-" : "") + String(digits)
+            let expected = text.withCString { strtod($0, nil) }
+            #expect(RedisArguments.double(text)?.bitPattern == expected.bitPattern, "\(text)")
+            let plain = text.utf8.withContiguousStorageIfAvailable(RedisArguments.plainDecimal)
+            if case .some(.some) = plain { fast += 1 }
+        }
+        // Most take the fast path, and some do not.
+        #expect(fast > 100_000 && fast < 200_000)
     }
 
     @Test(
@@ -255,6 +280,15 @@ import Testing
         ] as [(String, Bool)])
     func keywordsMatchAsStrcasecmp(argument: String, matches: Bool) {
         #expect(RedisArguments.matches(argument, "asc") == matches)
+    }
+
+    /// Only ASCII letters fold: no other byte becomes a digit, a letter or `|` by it.
+    @Test func onlyLettersFold() {
+        #expect(RedisArguments.matches("WITHDIST", "withdist"))
+        #expect(!RedisArguments.matches("\u{10}", "0"))
+        #expect(!RedisArguments.matches("\u{5C}", "|"))
+        #expect(!RedisArguments.matches("@", "`"))
+        #expect(RedisArguments.matches("`", "`"))
     }
 }
 
