@@ -195,7 +195,7 @@ final class CommandHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The format replies and events are written in now.
     private var format: RESPReplyEncoder.Format {
-        session?.outputJSON == true ? .json : (session?.protocolVersion == 3 ? .resp3 : .resp2)
+        session?.replyFormat ?? .resp2
     }
 
     /// Turns reading on or off, only when that changes it (setting an option costs a future).

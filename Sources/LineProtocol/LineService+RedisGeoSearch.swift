@@ -36,6 +36,8 @@ extension LineService {
         var storeDistance = false
         /// FROMMEMBER's or GEORADIUSBYMEMBER's member: distances from it are rounded as GEODIST's.
         var centerMember: String?
+        /// Whether the reply goes to a RESP2 connection (`RESPRows.numbersAsBulkStrings`).
+        var forRESP2 = false
     }
 
     /// What a search comes to: a reply, or members to store into another key.
@@ -47,7 +49,8 @@ extension LineService {
 
     func geoSearch(_ argv: [String], _ session: Session, form: RedisSearchForm) throws(CommandFailure) -> Outcome {
         let (answer, requests) = try redisView(session) { keyspace throws(CommandFailure) in
-            let answer = try LineService.geoSearch(argv, keyspace, form: form)
+            let answer = try LineService.geoSearch(
+                argv, keyspace, form: form, forRESP2: session.replyFormat == .resp2)
             guard case .store(let destination, let source, let members) = answer else {
                 return (answer, [DirectoryRequest]())
             }
@@ -60,9 +63,9 @@ extension LineService {
         }
     }
 
-    private static func geoSearch(_ argv: [String], _ keyspace: RedisGeoKeyspace, form: RedisSearchForm)
-        throws(CommandFailure) -> SearchAnswer
-    {
+    private static func geoSearch(
+        _ argv: [String], _ keyspace: RedisGeoKeyspace, form: RedisSearchForm, forRESP2: Bool
+    ) throws(CommandFailure) -> SearchAnswer {
         let key = form == .searchStore ? argv[2] : argv[1]
         // Whether the key holds members matters only to the forms centred on a member (Redis
         // looks the member up only in a key that exists): from a position, a missing key finds
@@ -81,6 +84,7 @@ extension LineService {
         var center: (longitude: Double, latitude: Double)?
         var shape: RedisGeoShape?
         var options = SearchOptions()
+        options.forRESP2 = forRESP2
         let base: Int
         var allowsStore = false
         switch form {
@@ -259,7 +263,7 @@ extension LineService {
             rowBytes += 44
         }
         let unit = search.shape.unit
-        var rows = RESPRows(columns: columns)
+        var rows = RESPRows(columns: columns, numbersAsBulkStrings: options.forRESP2)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
         guard options.withDistance || options.withHash || options.withCoordinates else {
             candidates.appendMembers(hits, to: &rows)

@@ -212,6 +212,11 @@ public final class RESPReplyEncoder: MessageToByteEncoder {
     /// An array of rows (``RESPReply/rows(_:)``), with one capacity check: the values' bytes
     /// with their RESP framing, row after row.
     private static func writeRows(_ rows: RESPRows, resp3: Bool, to out: inout ByteBuffer) {
+        if resp3, rows.numbersAsBulkStrings {
+            // Framed for RESP2: RESP3 writes the numbers as doubles.
+            writeRESP(rows.expanded, resp3: true, to: &out)
+            return
+        }
         if rows.framed {
             rows.withFramedRows { bytes in
                 out.reserveCapacity(minimumWritableBytes: bytes.count + 24)

@@ -9,7 +9,9 @@
 /// Rows without numbers (``Column/text``, ``Column/integer`` and ``Column/textPair`` columns) are
 /// the same bytes in RESP2 and RESP3: they are kept as those bytes, framing and all, so that the
 /// reply is written with one copy. Rows with numbers keep their values bare and are framed when
-/// written, in the connection's format.
+/// written, in the connection's format, unless they are made for a RESP2 connection
+/// (`numbersAsBulkStrings`): then their numbers are framed at once as the bulk strings RESP2
+/// writes, and only another format frames them again.
 ///
 /// ```swift
 /// var rows = RESPRows(columns: [.text, .number])
@@ -57,8 +59,11 @@ public struct RESPRows: Sendable {
     private var completeBytes = 0
     /// Values per row.
     let valuesPerRow: Int
-    /// Whether `storage` holds the rows as RESP2 and RESP3 both write them (no number column).
+    /// Whether `storage` holds the rows framed: as RESP2 and RESP3 both write them (no number
+    /// column), or as RESP2 writes them (`numbersAsBulkStrings`).
     let framed: Bool
+    /// Whether the numbers are framed as RESP2's bulk strings, which RESP3 writes otherwise.
+    public let numbersAsBulkStrings: Bool
     /// For each value of a row: the bytes written before it, framed (`Frame`).
     private let frames: [Frame]
 
@@ -103,19 +108,25 @@ public struct RESPRows: Sendable {
     }
 
     /// Rows of these columns; none yet.
-    public init(columns: [Column]) {
+    ///
+    /// - Parameter numbersAsBulkStrings: whether the rows are for a RESP2 connection: numbers are
+    ///   then framed as it writes them (bulk strings), once, as they are appended. They are still
+    ///   right in any format, but RESP3 and JSON then take them apart again.
+    public init(columns: [Column], numbersAsBulkStrings: Bool = false) {
         precondition(!columns.isEmpty, "a row has at least one column")
         precondition(columns.count < 1_000, "\(columns.count) columns")
         self.columns = columns
         valuesPerRow = columns.reduce(0) { $0 + $1.width }
-        framed = columns.allSatisfy { $0 == .text || $0 == .integer || $0 == .textPair }
+        let hasNumbers = columns.contains { $0 == .number || $0 == .numberPair }
+        self.numbersAsBulkStrings = numbersAsBulkStrings && hasNumbers
+        framed = !hasNumbers || numbersAsBulkStrings
         var frames: [Frame] = []
         if framed {
             for (index, column) in columns.enumerated() {
                 var frame = Frame(row: index == 0 && columns.count > 1 ? columns.count : 0)
                 switch column {
                 case .integer: frame.integer = true
-                case .textPair:
+                case .textPair, .numberPair:
                     frame.pair = true
                     frames.append(frame)
                     frame = Frame()
@@ -333,8 +344,8 @@ public struct RESPRows: Sendable {
         return withExtendedLifetime(storage) { ends.withUnsafeBufferPointer { ends in body(written, ends) } }
     }
 
-    /// Calls `body` with the complete rows' bytes as RESP2 and RESP3 write them, after the reply's
-    /// array header (framed rows).
+    /// Calls `body` with the complete rows' bytes as RESP2 (and, without `numbersAsBulkStrings`,
+    /// RESP3) writes them, after the reply's array header (framed rows).
     func withFramedRows<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         precondition(framed, "rows with numbers are framed as they are written")
         return withExtendedLifetime(storage) { body(UnsafeBufferPointer(start: storage.base, count: completeBytes)) }

@@ -13,6 +13,11 @@ public struct Session: Sendable {
     public var protocolVersion = 2
     /// Replies as RESP, or one JSON object per line after `OUTPUT json`.
     public var outputJSON = false
+    /// The format the connection's replies are written in now: JSON after `OUTPUT json`, else
+    /// RESP3 after `HELLO 3`, else RESP2.
+    public var replyFormat: RESPReplyEncoder.Format {
+        outputJSON ? .json : (protocolVersion == 3 ? .resp3 : .resp2)
+    }
     /// `CLIENT SETNAME`.
     public var name: String?
     /// `CLIENT SETINFO lib-name` / `lib-ver`.

@@ -11,8 +11,11 @@ import Testing
         return Array(out.readableBytesView)
     }
 
-    @Test func aGeoSearchReplyAsRedisWritesIt() {
-        var rows = RESPRows(columns: [.text, .text, .integer, .numberPair])
+    @Test(arguments: [false, true])
+    func aGeoSearchReplyAsRedisWritesIt(numbersAsBulkStrings: Bool) {
+        var rows = RESPRows(
+            columns: [.text, .text, .integer, .numberPair], numbersAsBulkStrings: numbersAsBulkStrings)
+        #expect(rows.numbersAsBulkStrings == numbersAsBulkStrings)
         rows.appendText("610009")
         rows.appendText("70.7337")
         rows.appendValue(capacity: 20) { out in
@@ -168,8 +171,8 @@ import Testing
 
     /// A copy keeps its own bytes when either is appended to afterwards, framed or not.
     @Test func copiesAreValues() {
-        for columns in [[RESPRows.Column.text], [.text, .number]] {
-            var first = RESPRows(columns: columns)
+        for (columns, bulk) in [([RESPRows.Column.text], false), ([.text, .number], false), ([.text, .number], true)] {
+            var first = RESPRows(columns: columns, numbersAsBulkStrings: bulk)
             for _ in columns { first.appendText("shared") }
             var second = first
             for _ in columns { first.appendText("first") }
@@ -192,7 +195,8 @@ import Testing
         }
         for _ in 0..<300 {
             let columns = (0..<Int(random.next() % 5 + 1)).map { _ in kinds[Int(random.next() % 5)] }
-            var rows = RESPRows(columns: columns)
+            // Numbers framed for RESP2 at once, or bare: the same bytes in every format.
+            var rows = RESPRows(columns: columns, numbersAsBulkStrings: random.next() % 2 == 0)
             rows.reserveCapacity(rows: 4, bytes: 16)
             // Each value appended one of the three ways, at random.
             func append(_ text: String) {
