@@ -236,21 +236,42 @@ public struct RESPRows: Sendable {
     /// how many it wrote; appends nothing and returns false when `write` returns nil.
     public mutating func appendIfWritten(capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int?) -> Bool {
         precondition(capacity >= 0, "room of \(capacity) bytes")
-        // Framed: the value is written after room for the longest frame, then moved back onto the
-        // frame's end (unless the frame takes all of that room).
-        let frameRoom = framed ? Self.frameRoom : 0
-        let out = room(capacity + frameRoom)
-        guard let written = write(out + frameRoom) else { return false }
-        precondition((0...capacity).contains(written), "wrote more than the room given")
         if framed {
-            // The frame fits before the value (at most `frameRoom` bytes), which then moves onto it.
-            let headerLength = Self.writeFrame(frames[slot], length: written, to: out)
-            (out + headerLength).update(from: out + frameRoom, count: written)
-            out[headerLength + written] = ASCII.carriageReturn
-            out[headerLength + written + 1] = ASCII.newline
-            used += headerLength + written + 2
+            // The row's and the pair's headers go first; an integer's `:` after them, or a bulk
+            // string's `$`, its length and a line end: the value is written where a length of two
+            // digits puts it, and moved one place back for one digit (on for three or more).
+            let frame = frames[slot]
+            let out = room(capacity + Self.frameRoom)
+            var prefix = 0
+            if frame.row > 0 { prefix += Self.writeHeader(UInt8(ascii: "*"), frame.row, to: out) }
+            if frame.pair { prefix += Self.writeHeader(UInt8(ascii: "*"), 2, to: out + prefix) }
+            let guess = frame.integer ? prefix + 1 : prefix + 5
+            guard let written = write(out + guess) else { return false }
+            precondition((0...capacity).contains(written), "wrote more than the room given")
+            var end = guess + written
+            if frame.integer {
+                out[prefix] = UInt8(ascii: ":")
+            } else if written >= 10, written < 100 {
+                _ = Self.writeHeader(UInt8(ascii: "$"), written, to: out + prefix)
+            } else if written < 10 {
+                // One place back, first byte first (no call for a few bytes).
+                for index in 0..<written { out[prefix + 4 + index] = out[guess + index] }
+                _ = Self.writeHeader(UInt8(ascii: "$"), written, to: out + prefix)
+                end -= 1
+            } else {
+                let header = Self.headerLength(written)
+                UnsafeMutableRawPointer(out + prefix + header).copyMemory(from: out + guess, byteCount: written)
+                _ = Self.writeHeader(UInt8(ascii: "$"), written, to: out + prefix)
+                end = prefix + header + written
+            }
+            out[end] = ASCII.carriageReturn
+            out[end + 1] = ASCII.newline
+            used += end + 2
             finishValue()
         } else {
+            let out = room(capacity)
+            guard let written = write(out) else { return false }
+            precondition((0...capacity).contains(written), "wrote more than the room given")
             used += written
             ends.append(used)
             valueCount += 1
@@ -285,6 +306,18 @@ public struct RESPRows: Sendable {
         out[header + length] = ASCII.carriageReturn
         out[header + length + 1] = ASCII.newline
         return header + length + 2
+    }
+
+    /// How many bytes `writeHeader` writes for a number ≥ 0.
+    @inline(__always)
+    static func headerLength(_ number: Int) -> Int {
+        var digits = 1
+        var rest = number
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits + 3
     }
 
     /// Writes `prefix`, the number in decimal and a line end; returns how many bytes that is.

@@ -190,7 +190,8 @@ import Testing
         var random = SplitMix64(seed: 99)
         let kinds: [RESPRows.Column] = [.text, .number, .integer, .numberPair, .textPair]
         func word() -> String {
-            let length = Int(random.next() % 30)
+            // Lengths of one, two and three digits.
+            let length = Int(random.next() % 8 == 0 ? 100 + random.next() % 200 : random.next() % 30)
             return String((0..<length).map { _ in Character(UnicodeScalar(UInt8(33 + random.next() % 90))) })
         }
         for _ in 0..<300 {
