@@ -227,7 +227,7 @@ extension LineService {
                 // Distances to users are rounded to their precision: from the exact ones.
                 hits = try search.hits(
                     candidates: candidates.scores, centres: candidates.centres, order: options.order, count: count,
-                    membersPrecede: candidates.memberPrecedes, estimating: key != PlaceDirectory.userKind)
+                    membersPrecede: { candidates.memberPrecedes($0, $1) }, estimating: key != PlaceDirectory.userKind)
             }
         } catch let error as PlacesError {
             throw failure(error)
@@ -367,7 +367,7 @@ extension LineService {
         do {
             sorted = try search.hits(
                 candidates: candidates.scores, centres: candidates.centres, order: .ascending, count: .all,
-                membersPrecede: candidates.memberPrecedes)
+                membersPrecede: { candidates.memberPrecedes($0, $1) })
         } catch {
             return nil
         }
