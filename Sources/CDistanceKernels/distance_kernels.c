@@ -237,6 +237,8 @@ static inline __attribute__((always_inline)) size_t collect_loop(
     unsigned int reached[COLLECT_BLOCK];
     size_t keptCount = 0;
     size_t openCount = 0;
+    // No range holds anything: nothing is kept (and no bound is read).
+    if (f.occupied == 0) count = 0;
     for (size_t start = 0; start < count; start += COLLECT_BLOCK) {
         size_t lanes = count - start < COLLECT_BLOCK ? count - start : COLLECT_BLOCK;
         const double *blockScores = scores + start;

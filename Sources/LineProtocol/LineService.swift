@@ -94,8 +94,9 @@ public final class LineService: Sendable {
     /// client's record are updated.
     ///
     /// The time INFO commandstats and the slow log count is the command's own, as Redis 7.0's
-    /// `call()` times `c->cmd->proc`: from after the lookup, the arity check and the monitors'
-    /// line (Redis's `processCommand`) to the reply written into the connection's output.
+    /// `call()` times `c->cmd->proc`: from after the lookup and the arity check (Redis's
+    /// `processCommand`) and the monitors' line (untimed in Redis too) to the reply written into
+    /// the connection's output; for EXEC, to the reply of its last command.
     public func execute(
         _ arguments: [String], session: Session, completion: @escaping @Sendable (RESPReply, Session) -> Void
     ) {
@@ -142,7 +143,7 @@ public final class LineService: Sendable {
             completion(reply, session)
         }
         let started = DispatchTime.now().uptimeNanoseconds
-        func record(failure: String?) {
+        @Sendable func record(failure: String?) {
             let elapsed = Int(clamping: DispatchTime.now().uptimeNanoseconds &- started)
             if let counters { statistics.record(counters, nanoseconds: elapsed, failure: failure) }
             if slowLog.isSlow(microseconds: elapsed / 1_000) {
@@ -153,25 +154,27 @@ public final class LineService: Sendable {
         }
         do throws(CommandFailure) {
             if let reply = try watchStep(upperName, arguments, &running) {
-                record(failure: nil)
                 finish(reply, running)
+                record(failure: nil)
                 return
             }
         } catch {
-            record(failure: error.line)
             finish(.error(error.line), running)
+            record(failure: error.line)
             return
         }
         switch transactionStep(upperName, arguments, &running) {
         case .proceed:
             break
         case .reply(let reply):
-            if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
             finish(reply, running)
+            if case .error(let line) = reply { record(failure: line) } else { record(failure: nil) }
             return
         case .exec(let queued, let watched):
-            record(failure: nil)
-            exec(queued, watched: watched, session: running, completion: finish)
+            exec(queued, watched: watched, session: running) { reply, session in
+                finish(reply, session)
+                record(failure: nil)
+            }
             return
         }
         let commandArguments = CommandArguments(command: name, values: Array(arguments.dropFirst()))

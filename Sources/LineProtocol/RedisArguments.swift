@@ -30,8 +30,8 @@ enum RedisArguments {
     }
 
     /// `strtod` of a plain decimal, `-`, digits and at most one point (no sign `+`, exponent,
-    /// space or other byte), whose digits (at most 19) make an integer up to 2^53 and which has
-    /// at most 22 of them after the point; nil for any other text. Such an integer and such a
+    /// space or other byte), whose digits (at most 19, so at most 19 after the point) make an
+    /// integer up to 2^53; nil for any other text. Such an integer and such a
     /// power of ten are both exact doubles, so their quotient, rounded once, is the decimal value
     /// correctly rounded: `strtod`'s own result (Clinger's fast path), without its general
     /// algorithm, which takes its multiple-precision path for most 17-digit coordinates.

@@ -80,12 +80,11 @@ extension RedisGeo.DistanceFrom {
         }
     }
 
-    /// Calls `body` with the centre as the C kernels take it and `points` as consecutive
-    /// (longitude, latitude) doubles.
     /// `vicinity_collect_in_radius` from this centre: the candidates (`scores`, with their cells'
-    /// centres) in one of `filter`'s ranges and within its radius by the estimates, written to
-    /// the buffers (room for `scores.count` each) as the kernel writes them. Returns how many
-    /// were kept; `undecidedCount` is set to how many are undecided.
+    /// centres) in one of `filter`'s ranges (at least one) and within its radius by the
+    /// estimates, written to the buffers (room for `scores.count` each) as the kernel writes
+    /// them, on vector unit `level` (as `VectorKernels` counts them; negative: the preferred
+    /// one). Returns how many were kept; `undecidedCount` is set to how many are undecided.
     func collectInRadius(
         _ filter: vicinity_radius_filter, scores: [Double], centres: [(longitude: Double, latitude: Double)],
         level: Int, kept: UnsafeMutablePointer<UInt32>, keptEstimates: UnsafeMutablePointer<Double>,
@@ -108,6 +107,9 @@ extension RedisGeo.DistanceFrom {
         return keptCount
     }
 
+    /// Calls `body` with the centre as the C kernels take it and `points` as consecutive
+    /// (longitude, latitude) doubles, and returns its result; nil, without calling it, for no
+    /// points.
     @discardableResult
     private func withKernelPoints<Result>(
         _ points: UnsafeBufferPointer<(longitude: Double, latitude: Double)>,

@@ -94,6 +94,9 @@ extension RedisGeoSearch {
     /// the estimate as `estimatedRadiusHit` decides, and the estimates too near the edge to decide
     /// (or none) listed to be decided exactly here, as `estimatedRadiusHit` does. Hits are made
     /// only for the candidates kept.
+    ///
+    /// - Parameter level: the vector unit the kernel runs on, as `VectorKernels` counts them
+    ///   (negative: the preferred one; tests choose each).
     func collectInRadius(
         _ candidates: [Double], centres: [(longitude: Double, latitude: Double)],
         ranges: [(minimum: Double, maximum: Double)], limit: Double, level: Int = VectorKernels.preferred
@@ -162,10 +165,6 @@ extension RedisGeoSearch {
             }
         }
     }
-
-    /// 1 for true, 0 for false, as a number the compiler does not turn back into a branch.
-    @inline(__always)
-    private static func bit(_ value: Bool) -> Int { Int(unsafeBitCast(value, to: UInt8.self)) }
 
     /// The hit for a decoded position if it is in the shape, with its exact distance.
     private func exactHit(_ position: Int, _ score: Double, _ point: (longitude: Double, latitude: Double))

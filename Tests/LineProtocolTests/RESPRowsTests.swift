@@ -215,17 +215,37 @@ import Testing
                     }
                 }
             }
+            // The rows as the values appended make them, to hold the storage to.
+            var expected: [RESPReply] = []
             for _ in 0..<Int(random.next() % 120) {
+                var cells: [RESPReply] = []
                 for column in columns {
                     switch column {
-                    case .integer: append(String(Int64(bitPattern: random.next()) >> (random.next() % 64)))
+                    case .integer:
+                        let value = Int64(bitPattern: random.next()) >> (random.next() % 64)
+                        append(String(value))
+                        cells.append(.integer(Int(value)))
                     case .numberPair, .textPair:
-                        append(word())
-                        append(word())
-                    default: append(word())
+                        let (first, second) = (word(), word())
+                        append(first)
+                        append(second)
+                        cells.append(
+                            column == .textPair
+                                ? .array([.bulkText(first), .bulkText(second)])
+                                : .array([.doubleText(first), .doubleText(second)]))
+                    case .number:
+                        let text = word()
+                        append(text)
+                        cells.append(.doubleText(text))
+                    case .text:
+                        let text = word()
+                        append(text)
+                        cells.append(.bulkText(text))
                     }
                 }
+                expected.append(columns.count == 1 ? cells[0] : .array(cells))
             }
+            #expect(rows.expanded == .array(expected))
             let reply = RESPReply.array([.integer(1), .rows(rows)])
             for format in [RESPReplyEncoder.Format.resp2, .resp3, .json] {
                 #expect(Self.encoded(reply, format) == Self.encoded(reply.expanded, format))

@@ -96,7 +96,7 @@ typedef struct {
 ///   `kept`, its estimate to `keptEstimates`, the slot of its range to `keptSlots`;
 /// - undecided, when the estimate is NaN or within its error of the radius: the index to
 ///   `undecided`, the slot to `undecidedSlots`; the caller decides them exactly.
-/// Others are left out. Both lists are in candidate order. Returns how many were kept and writes
+/// Others are left out (all of them when `occupied` is 0). Both lists are in candidate order. Returns how many were kept and writes
 /// how many are undecided to `undecidedCount`. Every output has room for `count` (they are also
 /// written past their counts) and overlaps no input; `count` is below 2^32. Runs on `level` as
 /// `vicinity_estimates` does, with the same results on every unit.
