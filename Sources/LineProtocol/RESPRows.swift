@@ -242,9 +242,7 @@ public struct RESPRows: Sendable {
             // digits puts it, and moved one place back for one digit (on for three or more).
             let frame = frames[slot]
             let out = room(capacity + Self.frameRoom)
-            var prefix = 0
-            if frame.row > 0 { prefix += Self.writeHeader(UInt8(ascii: "*"), frame.row, to: out) }
-            if frame.pair { prefix += Self.writeHeader(UInt8(ascii: "*"), 2, to: out + prefix) }
+            let prefix = Self.writeArrayHeaders(frame, to: out)
             let guess = frame.integer ? prefix + 1 : prefix + 5
             guard let written = write(out + guess) else { return false }
             precondition((0...capacity).contains(written), "wrote more than the room given")
@@ -286,14 +284,22 @@ public struct RESPRows: Sendable {
     /// Writes what goes before a value of `length` bytes; returns how many bytes that is.
     @inline(__always)
     private static func writeFrame(_ frame: Frame, length: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        var position = 0
-        if frame.row > 0 { position += writeHeader(UInt8(ascii: "*"), frame.row, to: out) }
-        if frame.pair { position += writeHeader(UInt8(ascii: "*"), 2, to: out + position) }
+        let position = writeArrayHeaders(frame, to: out)
         if frame.integer {
             out[position] = UInt8(ascii: ":")
             return position + 1
         }
         return position + writeHeader(UInt8(ascii: "$"), length, to: out + position)
+    }
+
+    /// Writes the array headers of a frame (its row's, its pair's), which do not depend on the
+    /// value; returns how many bytes that is.
+    @inline(__always)
+    private static func writeArrayHeaders(_ frame: Frame, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var position = 0
+        if frame.row > 0 { position += writeHeader(UInt8(ascii: "*"), frame.row, to: out) }
+        if frame.pair { position += writeHeader(UInt8(ascii: "*"), 2, to: out + position) }
+        return position
     }
 
     /// Writes the bytes as a bulk string (`$length`, a line end, the bytes, a line end) into room
