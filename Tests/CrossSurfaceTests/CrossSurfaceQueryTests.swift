@@ -9,7 +9,7 @@ import VicinityCLI
 /// API: the same hits in the same order, the same total, the same map, and for a bad value the
 /// same message. Every surface builds a `PlaceQuery` and formats its answer; these tests are what
 /// keeps them from drifting apart again.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CrossSurfaceQueryTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CrossSurfaceQueryTests {
     /// A hit as every surface lists it.
     struct Hit: Equatable, CustomStringConvertible {
         var id: String

@@ -7,7 +7,7 @@ import VicinityCLI
 
 /// Bad values get one message on every surface, and every surface that writes places or users
 /// accepts and refuses exactly the same ids, names and attributes.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CrossSurfaceRefusalTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CrossSurfaceRefusalTests {
     /// A question with one bad value, in each surface's words.
     struct BadQuestion: CustomStringConvertible {
         var cli: [String]

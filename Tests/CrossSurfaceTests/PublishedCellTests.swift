@@ -16,7 +16,7 @@ import Testing
 /// The negative control runs the same harness with the targets at `exact`: then every surface,
 /// each on its own, must give at least one reply that differs, so no surface's probes are blind
 /// to the target.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct PublishedCellTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PublishedCellTests {
     /// One reply: where it came from, what was asked, and its bytes.
     struct Probe {
         var surface: String
@@ -27,7 +27,7 @@ import Testing
     /// Who asks: a name, and the token presented (nil: nobody's).
     typealias Asker = (name: String, token: String?)
 
-    @Test(.timeLimit(.minutes(3))) func noReplyDependsOnMoreThanThePublishedCell() async throws {
+    @Test(.timeLimit(.minutes(10))) func noReplyDependsOnMoreThanThePublishedCell() async throws {
         let (worlds, streams) = try await Self.runWorlds(precision: .street, count: 8, seed: 1818)
         var differences: [(asked: String, replies: String)] = []
         for (number, probes) in worlds.enumerated().dropFirst() {
@@ -61,7 +61,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(3))) func theProbesSeeAnExactUserOnEverySurface() async throws {
+    @Test(.timeLimit(.minutes(10))) func theProbesSeeAnExactUserOnEverySurface() async throws {
         let (worlds, streams) = try await Self.runWorlds(precision: .exact, count: 4, seed: 1818)
         let surfaces = Set(worlds[0].map(\.surface))
         var differing: Set<String> = []

@@ -7,7 +7,7 @@ import Testing
 
 /// The GeoJSON answers (`/v1/nearby.geojson`, `/v1/nearest.geojson`) checked against RFC 7946 as served
 /// (through the generated encoder), and read back by Vicinity's own importer.
-@Suite(.timeLimit(.minutes(1))) struct GeoJSONConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct GeoJSONConformanceTests {
     static let targets = [
         "/v1/nearby.geojson?lat=41.088154&lon=29.015615&radius=700",
         "/v1/nearest.geojson?lat=41.088154&lon=29.015615&count=3",

@@ -12,7 +12,7 @@ import Testing
 /// The server on a real socket (127.0.0.1, a port the system chooses): Hummingbird's routing, the
 /// problems for what it cannot route, and a clean shutdown. Everything else is tested without a
 /// socket.
-@Suite(.timeLimit(.minutes(1))) struct HTTPServerTests {
+@Suite(.timeLimit(.minutes(10))) struct HTTPServerTests {
     static func request(_ method: String, _ url: URL) async throws -> (
         status: Int, headers: [String: String], body: String
     ) {

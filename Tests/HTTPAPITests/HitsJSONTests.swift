@@ -9,7 +9,7 @@ import Testing
 /// `/v1/nearby` and `/v1/nearest` lists written by hand (`HitsJSONMiddleware`, `JSONText`) read back
 /// to exactly the documents the generated encoder would have written, for every model, limit and
 /// kind, with names that need escaping.
-@Suite(.timeLimit(.minutes(2))) struct HitsJSONTests {
+@Suite(.timeLimit(.minutes(10))) struct HitsJSONTests {
     /// Names a JSON writer can get wrong.
     static let names = [
         "Omur", "Eczane \"Şifa\"", #"back\slash"#, "tab\there", "line\nbreak", "\u{1}\u{1F}\u{7F}", "日本薬局 💊",

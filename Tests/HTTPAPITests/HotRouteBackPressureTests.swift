@@ -13,7 +13,7 @@ import Testing
 /// `HotRouteHandler` waits for a client that does not read and lets the other connections of its
 /// event loop in while it answers a long pipeline: one event loop (`--threads 1`), a client that
 /// sends thousands of requests at once, and a second client that asks one question meanwhile.
-@Suite(.timeLimit(.minutes(3))) struct HotRouteBackPressureTests {
+@Suite(.timeLimit(.minutes(10))) struct HotRouteBackPressureTests {
     /// Every place of the fixture (about 40 KB of JSON an answer).
     static let large = "GET /v1/nearby?lat=41.088154&lon=29.015615&radius=3000&limit=10000 HTTP/1.1\r\nHost: x\r\n\r\n"
     /// A few dozen places.

@@ -15,7 +15,7 @@ import Testing
 /// connections, and must answer each with the same status line, the same headers in the same
 /// order (`Date` only checked for its form) and the same body bytes; their metrics counters and
 /// request logs must match too.
-@Suite(.timeLimit(.minutes(5))) struct HotRoutesDifferentialTests {
+@Suite(.timeLimit(.minutes(10))) struct HotRoutesDifferentialTests {
     /// Requests in the random run (each sent to both servers).
     static let requestCount = 1_200
 

@@ -4,7 +4,7 @@ import Testing
 @testable import HTTPAPI
 
 /// `renderMap`: the text map of the command line and the line protocol, over the façade.
-@Suite(.timeLimit(.minutes(1))) struct MapOperationTests {
+@Suite(.timeLimit(.minutes(10))) struct MapOperationTests {
     static func map(
         radius: Double? = nil, kind: String? = nil, width: Int? = nil, height: Int? = nil, ascii: Bool? = nil
     ) -> Operations.RenderMap.Input {

@@ -10,7 +10,7 @@ import Testing
 /// The browser map's files on a real socket: what `/` and its files answer, their security
 /// headers, Leaflet from its folder, and the tile URLs `--tiles` accepts. The page itself is
 /// driven by headless Chromium (scripts/browser-tests.sh).
-@Suite(.timeLimit(.minutes(1))) struct MapPageTests {
+@Suite(.timeLimit(.minutes(10))) struct MapPageTests {
     /// A folder standing in for Debian's `libjs-leaflet`.
     static func leafletFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("leaflet-\(UUID().uuidString)")

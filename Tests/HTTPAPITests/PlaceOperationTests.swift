@@ -6,7 +6,7 @@ import Testing
 @testable import HTTPAPI
 
 /// `getPlace`, `putPlace` and `deletePlace`: reading is public, writing needs the admin token.
-@Suite(.timeLimit(.minutes(1))) struct PlaceOperationTests {
+@Suite(.timeLimit(.minutes(10))) struct PlaceOperationTests {
     static func put(
         _ id: String, kind: String = "pharmacy", _ body: Components.Schemas.PlaceInput
     ) -> Operations.PutPlace.Input {

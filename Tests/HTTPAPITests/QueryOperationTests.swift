@@ -4,7 +4,7 @@ import Testing
 @testable import HTTPAPI
 
 /// `findNearby`, `findNearest` and `measureDistance`, called directly on the handler.
-@Suite(.timeLimit(.minutes(1))) struct QueryOperationTests {
+@Suite(.timeLimit(.minutes(10))) struct QueryOperationTests {
     typealias Nearby = Operations.FindNearby
     typealias Nearest = Operations.FindNearest
 

@@ -11,7 +11,7 @@ import Testing
 /// Read-your-writes over HTTP: `Vicinity-Position` on writes, `Vicinity-Min-Position` and
 /// `Vicinity-Wait-Ms` on reads, a database out of reach, and what `/healthz` and `/metrics` say of
 /// the change log.
-@Suite(.timeLimit(.minutes(1))) struct ReadYourWritesTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadYourWritesTests {
     static let nearby = "/v1/nearby?lat=41.088154&lon=29.015615"
     static let position = HTTPField.Name("Vicinity-Position")!
     static let minimumPosition = HTTPField.Name("Vicinity-Min-Position")!

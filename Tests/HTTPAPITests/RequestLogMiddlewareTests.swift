@@ -11,7 +11,7 @@ import Testing
 
 /// The request log of the HTTP API: one line per request with method, path, client, status and
 /// duration, and never a token, whatever the log level.
-@Suite(.timeLimit(.minutes(1))) struct RequestLogMiddlewareTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestLogMiddlewareTests {
     static func request(_ method: String, _ url: URL, token: String? = nil, body: String? = nil) async throws -> (
         status: Int, body: String
     ) {

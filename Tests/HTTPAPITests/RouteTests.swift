@@ -7,7 +7,7 @@ import Testing
 
 /// Requests through the generated server and the middlewares (no socket): the text of
 /// parameters, tokens, bodies, and the problem documents every error becomes.
-@Suite(.timeLimit(.minutes(1))) struct RouteTests {
+@Suite(.timeLimit(.minutes(10))) struct RouteTests {
     static let nearby = "/v1/nearby?lat=41.088154&lon=29.015615"
 
     @Test(arguments: [

@@ -7,7 +7,7 @@ import Testing
 /// user's own, the admin's. Writes need a token before anything else; a token that names no one
 /// is a 401 wherever a token is taken; another user's token is a 403 on a public user's record
 /// and a 404 on a private one's.
-@Suite(.timeLimit(.minutes(1))) struct TokenMatrixTests {
+@Suite(.timeLimit(.minutes(10))) struct TokenMatrixTests {
     enum Token: String, CaseIterable, Sendable {
         case none, stranger, otherUser, ownUser, admin
 

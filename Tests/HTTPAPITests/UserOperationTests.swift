@@ -5,7 +5,7 @@ import Testing
 
 /// The user operations: registration, records, moves, visibility and removal, and above all that
 /// a private user is never visible to anyone but themselves and the admin.
-@Suite(.timeLimit(.minutes(1))) struct UserOperationTests {
+@Suite(.timeLimit(.minutes(10))) struct UserOperationTests {
     static func nearbyUsers(radius: Double = 500) -> Operations.FindNearbyUsers.Input {
         .init(query: .init(lat: APIFixture.here.lat, lon: APIFixture.here.lon, radius: radius))
     }

@@ -9,7 +9,7 @@ import Testing
 /// every operation that answers about users (records, JSON and GeoJSON queries, maps); the user
 /// and the admin read the exact record with its timers; precision and ghost mode with a timer are
 /// set over the API.
-@Suite(.timeLimit(.minutes(2))) struct UserPrivacyTests {
+@Suite(.timeLimit(.minutes(10))) struct UserPrivacyTests {
     static let here = "lat=\(PrivacyFixture.here.lat)&lon=\(PrivacyFixture.here.lon)"
 
     /// Every request about kerem that anyone else may send: his record, the user queries as JSON

@@ -9,7 +9,7 @@ import Testing
 
 /// The watch operations without a socket: their parameters checked as `/v1/nearby`'s are, who may
 /// watch whom, the limits, and the text of the events.
-@Suite(.timeLimit(.minutes(1))) struct WatchOperationTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchOperationTests {
     static let here = "lat=41.088154&lon=29.015615"
 
     @Test(arguments: [

@@ -9,7 +9,7 @@ import Testing
 /// The watch streams (`/v1/nearby/watch`, `/v1/users/nearby/watch`) on a real socket: the events
 /// and their ids, resuming with `Last-Event-ID`, the heartbeat, the end of the watch when the
 /// client goes, and a client that reads nothing next to one that reads.
-@Suite(.timeLimit(.minutes(2))) struct WatchStreamTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchStreamTests {
     static let here = "lat=41.088154&lon=29.015615"
     static let nearby = "/v1/nearby/watch?\(here)&radius=500"
 

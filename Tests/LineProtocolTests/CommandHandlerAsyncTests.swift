@@ -9,7 +9,7 @@ import Testing
 
 /// The connection handler on a thread-safe testing channel, with replies that come from the
 /// writer thread: order behind a waiting write, the graceful drain, and the output stall.
-@Suite(.timeLimit(.minutes(1))) struct CommandHandlerAsyncTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandHandlerAsyncTests {
     struct Connection {
         let channel: NIOAsyncTestingChannel
         let admin: String

@@ -10,7 +10,7 @@ import Testing
 @testable import LineProtocol
 
 /// The server end to end over real sockets: commands, pipelining, authorization, privacy, limits.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LineServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LineServerTests {
     /// A server on a free port with three Istanbul pharmacies, an admin token and two users.
     struct Fixture {
         let server: LineServer

@@ -8,7 +8,7 @@ import Testing
 
 /// `POSITION`, `WAITPOS`, `INFO replication` and `-TRYAGAIN`: read-your-writes on the wire, over
 /// a testing channel (`TransactionTests.connect`: the command handler as a server runs it).
-@Suite(.timeLimit(.minutes(1))) struct PositionCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct PositionCommandTests {
     typealias Connection = TransactionTests.Connection
 
     static func send(_ lines: [String], to connection: Connection, replies: Int) async throws -> String {

@@ -7,7 +7,7 @@ import Testing
 
 /// The request log of the line protocol: one line per request with its command, client, outcome
 /// and duration, and never a token, whatever the log level.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct RequestLogHandlerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RequestLogHandlerTests {
     @Test func everyRequestIsLoggedWithoutItsArguments() async throws {
         let capture = LogCapture()
         let fixture = try await LineServerTests.Fixture.start(logger: capture.logger(level: .trace))

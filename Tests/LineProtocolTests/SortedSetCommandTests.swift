@@ -7,7 +7,7 @@ import Testing
 
 /// ZRANGE and the other sorted-set reads over GEO keys, and GEORADIUS … STORE and GEOSEARCHSTORE.
 /// Scores are the 52-bit geohashes Redis documents for Palermo and Catania (the GEOADD page).
-@Suite(.timeLimit(.minutes(1))) struct SortedSetCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct SortedSetCommandTests {
     static let sicily = "GEOADD Sicily 13.361389 38.115556 Palermo 15.087269 37.502669 Catania"
 
     static func run(_ lines: [String]) async throws -> String {

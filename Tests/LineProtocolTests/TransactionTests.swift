@@ -9,7 +9,7 @@ import Testing
 
 /// MULTI, EXEC, DISCARD, WATCH and UNWATCH on a testing channel, with Redis 7.0's replies
 /// (`src/multi.c`), and the all-or-none rule for a transaction's writes.
-@Suite(.timeLimit(.minutes(1))) struct TransactionTests {
+@Suite(.timeLimit(.minutes(10))) struct TransactionTests {
     struct Connection {
         let channel: NIOAsyncTestingChannel
         let admin: String

@@ -10,7 +10,7 @@ import Testing
 /// Watches over the wire: `WATCH NEARBY`, `SUBSCRIBE "NEARBY …"`, RESP2's watch mode, RESP3
 /// pushes between replies, `OUTPUT json` lines, the errors, the limits, and a client that never
 /// reads.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WatchCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WatchCommandTests {
     typealias Fixture = LineServerTests.Fixture
 
     static func resp(_ arguments: String...) -> String { LineServerTests.resp(arguments) }

@@ -11,7 +11,7 @@ import Testing
 /// command that can show a user: GEOSEARCH, GEORADIUS, GEORADIUSBYMEMBER, GEOPOS, GEODIST, GEOHASH,
 /// ZCARD, EXISTS, NEARBY, NEAREST, MAP, USER.GET and INFO. No reply may name a private user, place
 /// one, count one or give its position, and each user must still see themselves.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WirePrivacyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WirePrivacyTests {
     struct Walker {
         let id: String
         let name: String

@@ -7,7 +7,7 @@ import Testing
 
 /// Pipelined writes already queued on one connection run together: they share commits, replies
 /// stay in request order and go out once the writes are stored.
-@Suite(.timeLimit(.minutes(1))) struct WriteGroupTests {
+@Suite(.timeLimit(.minutes(10))) struct WriteGroupTests {
     /// The quick test on a name's bytes lets every groupable write through, in any case, and
     /// keeps the pipelined reads out.
     @Test func groupableNamesPassTheQuickTest() {

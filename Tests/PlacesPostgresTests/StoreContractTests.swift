@@ -43,7 +43,7 @@ struct ContractDatabase: Sendable {
 /// reloads, directories following each other, imports logged with their removals.
 ///
 /// Serialized: the PostgreSQL fault tests of this target stop the shared server.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StoreContractTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StoreContractTests {
     static func place(_ id: String, _ latitude: Double = 41, _ longitude: Double = 29) throws -> Place {
         Place(
             id: id, kind: "pharmacy", name: "Name \(id)",

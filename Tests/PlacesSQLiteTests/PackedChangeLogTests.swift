@@ -229,7 +229,7 @@ import Testing
 
     /// A directory following the store applies another writer's big transaction and what follows
     /// it, position by position.
-    @Test(.timeLimit(.minutes(2))) func aFollowerAppliesPackedTransactions() throws {
+    @Test(.timeLimit(.minutes(10))) func aFollowerAppliesPackedTransactions() throws {
         let path = try SQLitePlaceStoreTests.temporaryDatabase()
         let writer = try SQLitePlaceStore(path: path)
         let follower = try DurableDirectory(loading: try SQLitePlaceStore(path: path))

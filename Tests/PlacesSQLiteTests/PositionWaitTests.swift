@@ -7,7 +7,7 @@ import Testing
 /// Read-your-writes across two servers of one SQLite file: a wait for a position (what
 /// `Vicinity-Min-Position` and `WAITPOS` are built on) is released once the follower applies
 /// the other server's write, and runs out when no one writes it.
-@Suite(.timeLimit(.minutes(1))) struct PositionWaitTests {
+@Suite(.timeLimit(.minutes(10))) struct PositionWaitTests {
     @Test func aWaitIsReleasedByAnotherServersWriteToTheSameFile() async throws {
         let path = try SQLitePlaceStoreTests.temporaryDatabase()
         let reader = try DurableDirectory(loading: try SQLitePlaceStore(path: path))

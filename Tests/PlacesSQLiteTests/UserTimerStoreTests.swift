@@ -15,7 +15,7 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
 /// Users' timers in SQLite (issue 18): they survive a restart and run on the first pass after it;
 /// two nodes running one timer change the record once; a database of the previous schema opens
 /// with its users at `street` and no timers.
-@Suite(.timeLimit(.minutes(1))) struct UserTimerStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct UserTimerStoreTests {
     let clock = ManualClock()
     let here = at(41, 29)
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `DurableDirectory.transact`: a group of writes planned in order against a private copy, stored
 /// all or none in one transaction, invisible to other readers until stored.
-@Suite(.timeLimit(.minutes(1))) struct DirectoryTransactionTests {
+@Suite(.timeLimit(.minutes(10))) struct DirectoryTransactionTests {
     static func place(_ id: String, kind: String = "shop") throws -> Place {
         Place(id: id, kind: kind, name: id, coordinate: try Coordinate(latitude: 41, longitude: 29))
     }

@@ -17,7 +17,7 @@ private func pharmacy(_ id: String, _ latitude: Double, _ longitude: Double) -> 
 
 /// Group commit: acknowledged writes are stored and visible, refused ones change nothing, reads
 /// never wait for the disk.
-@Suite(.timeLimit(.minutes(1))) struct DurableDirectoryTests {
+@Suite(.timeLimit(.minutes(10))) struct DurableDirectoryTests {
     func empty() throws -> PlaceDirectory { PlaceDirectory(places: try PlaceCatalog()) }
 
     @Test func sixteenWritersShareCommitsAndEveryAcknowledgedWriteIsStoredAndVisible() async throws {

@@ -14,7 +14,7 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
 /// Who sees which location (issue 18): others the published one, in every record, query, answer,
 /// watch and key version; the user their exact one; the admin the exact record but the same map
 /// as everyone.
-@Suite(.timeLimit(.minutes(1))) struct PublishedLocationTests {
+@Suite(.timeLimit(.minutes(10))) struct PublishedLocationTests {
     /// The centre of a street cell, and Ada a few meters from it (so that a 10 m move keeps her
     /// in the cell).
     static let centre = LocationPrecision.street.published(at(41.0123, 29.0456))

@@ -7,7 +7,7 @@ import Testing
 
 /// The timer runner's bookkeeping: which users are due (read off the heap, not a pass over every
 /// user) and how long the loop sleeps, also when the store refuses the timers' writes.
-@Suite(.timeLimit(.minutes(1))) struct UserTimerRunnerTests {
+@Suite(.timeLimit(.minutes(10))) struct UserTimerRunnerTests {
     let clock = ManualClock()
 
     /// A deterministic generator (SplitMix64), so that a failure replays.

@@ -14,7 +14,7 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
 /// when it expires and a private spell ends exactly on time — not a second before — each as a
 /// stored change that every map, count, record and watch sees; a move pushes the expiry, and
 /// setting the visibility again cancels a spell's end.
-@Suite(.timeLimit(.minutes(1))) struct UserTimerTests {
+@Suite(.timeLimit(.minutes(10))) struct UserTimerTests {
     let clock = ManualClock()
     let here = at(41, 29)
 

@@ -9,7 +9,7 @@ import Testing
 /// creations; after every write, each watch's events replayed equal a brute-force snapshot of its
 /// query (ids, names, coordinates, distances and bearings), exactly at the boundary; no event
 /// names a user to another principal unless that user was public just before or just after it.
-@Suite(.timeLimit(.minutes(2))) struct WatchDifferentialTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchDifferentialTests {
     /// Where a run happens: an ordinary city, the north pole, the antimeridian at the equator.
     enum Region: CaseIterable {
         case city, pole, antimeridian

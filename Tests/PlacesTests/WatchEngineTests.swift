@@ -12,7 +12,7 @@ private func at(_ latitude: Double, _ longitude: Double) -> Coordinate {
 
 /// Watches beyond the differential test: who may watch what, limits, slow subscribers, tokens
 /// that stop working, resumes that cannot be replayed, memory replaced by a snapshot.
-@Suite(.timeLimit(.minutes(1))) struct WatchEngineTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchEngineTests {
     let durable: DurableDirectory
     let store = MemoryStore()
     var tokens: [String: String] = [:]

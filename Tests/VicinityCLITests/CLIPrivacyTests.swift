@@ -127,7 +127,7 @@ import Testing
 
 /// `vicinity serve --user-query-rate`: one budget for both protocols, so that a scraper gains
 /// nothing by asking over two.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ServeUserQueryLimitTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServeUserQueryLimitTests {
     @Test func bothProtocolsDrawOnOneBudget() throws {
         let database = TestEnvironment.freshDatabase()
         // 1 a second in bursts of 10: ten queries pass, whichever protocol asks them.

@@ -8,7 +8,7 @@ import Testing
 /// Issue 16, must show 2: `serve` follows its database. What other processes commit — an import
 /// of 10,000 places, a user added or made private, a new admin token — is in the server's answers
 /// within 100 ms, without a restart.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ServeFollowTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServeFollowTests {
     /// Runs `vicinity` as a separate process and waits for it; its exit status and output.
     static func vicinity(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
         let process = Process()

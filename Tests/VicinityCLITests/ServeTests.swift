@@ -9,7 +9,7 @@ import Testing
 
 /// `vicinity serve` as a process: a port in use on either protocol, and a graceful stop on SIGTERM
 /// that keeps what was acknowledged.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ServeTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServeTests {
     /// A running `vicinity serve`, its standard error read as it comes.
     final class Server {
         let process = Process()
