@@ -263,6 +263,7 @@ extension LineService {
             rowBytes += 44
         }
         let unit = search.shape.unit
+        let distances = RedisGeoDistanceText(unit: unit, search: search)
         var rows = RESPRows(columns: columns, numbersAsBulkStrings: options.forRESP2)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
         guard options.withDistance || options.withHash || options.withCoordinates else {
@@ -270,9 +271,7 @@ extension LineService {
             return .rows(rows)
         }
         if options.withDistance, !options.withHash, !options.withCoordinates, precisions.isEmpty {
-            candidates.appendMemberPairs(hits, to: &rows, secondCapacity: distanceRoom) { offset, out in
-                writeDistance(hits[offset], unit: unit, search: search, to: out)
-            }
+            candidates.appendMemberDistances(hits, to: &rows, distances)
             return .rows(rows)
         }
         candidates.appendRows(hits, to: &rows) { offset, rows in
@@ -282,9 +281,7 @@ extension LineService {
                     let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
                     rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
                 } else {
-                    rows.appendValue(capacity: distanceRoom) { out in
-                        writeDistance(hit, unit: unit, search: search, to: out)
-                    }
+                    rows.appendValue(capacity: RedisGeoDistanceText.room) { out in distances.write(hit, to: out) }
                 }
             }
             if options.withHash {
@@ -301,32 +298,6 @@ extension LineService {
             }
         }
         return .rows(rows)
-    }
-
-    /// The room a distance's text takes: "%.4f" of at most half the Earth's circumference, in
-    /// feet, is 13 bytes; `distance(meters:unit:)` never comes near this.
-    private static let distanceRoom = 40
-
-    /// Writes WITHDIST's text of a hit's distance (not rounded to a precision) to `out`, room for
-    /// `distanceRoom` bytes, and returns its length: printed from the estimate when every distance
-    /// within its error prints the same (`RedisGeoText.writeDistance`), else from Redis's exact
-    /// distance.
-    @inline(__always)
-    private static func writeDistance(
-        _ hit: RedisGeoHit, unit: RedisGeoUnit, search: RedisGeoSearch, to out: UnsafeMutablePointer<UInt8>
-    ) -> Int {
-        if let written = RedisGeoText.writeDistance(
-            meters: hit.distanceMeters, errorMeters: hit.distanceError, unit: unit, to: out)
-        {
-            return written
-        }
-        let meters = hit.distanceError == 0 ? hit.distanceMeters : search.exactDistance(hit)
-        var text = RedisGeoText.distance(meters: meters, unit: unit)
-        return text.withUTF8 { bytes in
-            precondition(bytes.count <= distanceRoom, "\(bytes.count) bytes for room of \(distanceRoom)")
-            if let base = bytes.baseAddress { out.update(from: base, count: bytes.count) }
-            return bytes.count
-        }
     }
 
     /// Appends a longitude or latitude as WITHCOORD prints it.

@@ -306,12 +306,13 @@ public struct RESPRows: Sendable {
     /// for their count and `frameRoom`; returns how many bytes that is.
     @inline(__always)
     static func writeBulk(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        // Wrapping sums: every term is a length within the room the caller made.
         let length = bytes.count
         let header = writeHeader(UInt8(ascii: "$"), length, to: out)
         if let base = bytes.baseAddress { ShortCopy.copy(from: base, to: out + header, count: length) }
-        out[header + length] = ASCII.carriageReturn
-        out[header + length + 1] = ASCII.newline
-        return header + length + 2
+        out[header &+ length] = ASCII.carriageReturn
+        out[header &+ length &+ 1] = ASCII.newline
+        return header &+ length &+ 2
     }
 
     /// How many bytes `writeHeader` writes for a number ≥ 0.
@@ -341,9 +342,9 @@ public struct RESPRows: Sendable {
         } else {
             digits = RESPReplyEncoder.writeDigits(number, to: out + 1)
         }
-        out[digits + 1] = ASCII.carriageReturn
-        out[digits + 2] = ASCII.newline
-        return digits + 3
+        out[digits &+ 1] = ASCII.carriageReturn
+        out[digits &+ 2] = ASCII.newline
+        return digits &+ 3
     }
 
     /// Counts a framed value, and its row when it completes one.

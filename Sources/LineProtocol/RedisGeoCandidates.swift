@@ -115,25 +115,27 @@ struct RedisGeoCandidates {
         }
     }
 
-    /// Appends each hit's row of two text columns, in order: its member, then the text `second`
-    /// writes for it (given the hit's index in `hits`) into room for `secondCapacity` bytes (at
-    /// most 99), returning its length. A reply WITHDIST, as `appendRows` would write it.
-    @inline(__always)
-    func appendMemberPairs(
-        _ hits: [RedisGeoHit], to rows: inout RESPRows, secondCapacity: Int,
-        _ second: (Int, UnsafeMutablePointer<UInt8>) -> Int
-    ) {
-        guard let ids else {
-            for (offset, hit) in hits.enumerated() {
-                rows.appendText(members[hit.position])
-                rows.appendValue(capacity: secondCapacity) { out in second(offset, out) }
+    /// Appends each hit's row of two text columns, in order: its member, then its distance as
+    /// WITHDIST prints it (`RedisGeoDistanceText`). A reply WITHDIST, as `appendRows` would write
+    /// it.
+    func appendMemberDistances(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ distances: RedisGeoDistanceText) {
+        hits.withUnsafeBufferPointer { hits in
+            guard let ids else {
+                for (offset, hit) in hits.enumerated() {
+                    rows.appendText(members[hit.position])
+                    rows.appendValue(capacity: RedisGeoDistanceText.room) { out in
+                        distances.write(hits[offset], to: out)
+                    }
+                }
+                return
             }
-            return
-        }
-        withChosenHandles(hits, ids) { chosen in
-            rows.appendTextPairs { writer in
-                ids.forEachID(chosen) { offset, id in
-                    writer.append(id, secondCapacity: secondCapacity) { out in second(offset, out) }
+            withChosenHandles(hits, ids) { chosen in
+                rows.appendTextPairs { writer in
+                    ids.forEachID(chosen) { offset, id in
+                        writer.append(id, secondCapacity: RedisGeoDistanceText.room) { out in
+                            distances.write(hits[offset], to: out)
+                        }
+                    }
                 }
             }
         }
@@ -142,7 +144,7 @@ struct RedisGeoCandidates {
     /// Calls `body` with the hits' place handles, in order, their ids asked for from memory first
     /// (`PlaceIDs.touch`) unless `prefetchIDs` did.
     private func withChosenHandles(
-        _ hits: [RedisGeoHit], _ ids: PlaceIDs, _ body: (UnsafeBufferPointer<UInt32>) -> Void
+        _ hits: some Collection<RedisGeoHit>, _ ids: PlaceIDs, _ body: (UnsafeBufferPointer<UInt32>) -> Void
     ) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: hits.count) { buffer in
             for (index, hit) in hits.enumerated() { buffer[index] = handles[hit.position] }

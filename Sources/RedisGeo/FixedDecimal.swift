@@ -188,7 +188,7 @@ public enum FixedDecimal {
     /// word at once (4-digit halves in 32-bit lanes, pairs in 16-bit lanes, digits in bytes) by a
     /// multiplication and a shift: n / 100 is (n × 10,486) >> 20 for n < 10,000, and n / 10 is
     /// (n × 103) >> 10 for n < 100; no lane's product reaches the next lane.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func eightDigits(_ value: UInt32) -> UInt64 {
         let halves = UInt64(value / 10_000) | (UInt64(value % 10_000) << 32)
         let hundreds = ((halves &* 10_486) >> 20) & 0x0000_007F_0000_007F

@@ -31,12 +31,21 @@ public enum RedisGeoText {
     /// - Parameters:
     ///   - meters: Redis's distance, or an estimate of it (`RedisGeoHit.distanceError`).
     ///   - errorMeters: 0 for Redis's distance itself, else the most the estimate may be off.
+    @inlinable @inline(__always)
     public static func writeDistance(
         meters: Double, errorMeters: Double, unit: RedisGeoUnit, to out: UnsafeMutablePointer<UInt8>
     ) -> Int? {
+        writeDistance(meters: meters, errorMeters: errorMeters, metersPerUnit: unit.metersPerUnit, to: out)
+    }
+
+    /// `writeDistance(meters:errorMeters:unit:to:)` with the unit given by its meters
+    /// (`RedisGeoUnit.metersPerUnit`), for a caller writing many distances in one unit.
+    @inlinable @inline(__always)
+    public static func writeDistance(
+        meters: Double, errorMeters: Double, metersPerUnit: Double, to out: UnsafeMutablePointer<UInt8>
+    ) -> Int? {
         // A division by 1 is exact: meters need none (the same value, one long dependency less).
-        let isMeters = unit == .meters
-        let metersPerUnit = unit.metersPerUnit
+        let isMeters = metersPerUnit == 1
         let value = isMeters ? meters : meters / metersPerUnit
         guard value >= 0, value < 1e11 else { return nil }
         // The value in units of the fourth decimal: Redis rounds this product to the nearest of
@@ -55,21 +64,26 @@ public enum RedisGeoText {
         let margin = error * 10_000 + scaled * 0x1p-49 + 0x1p-1000
         guard abs(part - 0.5) > margin else { return nil }
         let digits = whole + (part > 0.5 ? 1 : 0)
-        if digits < 100_000_000 {
-            // Below 10,000 units, at most four digits before the point: all eight digits in one
-            // word, first digit in its lowest byte (`FixedDecimal.eightDigits`), stored from the
-            // first that counts.
-            let length =
-                5 + (digits >= 100_000 ? 1 : 0) + (digits >= 1_000_000 ? 1 : 0) + (digits >= 10_000_000 ? 1 : 0)
-            let word = FixedDecimal.eightDigits(UInt32(truncatingIfNeeded: digits))
-            let raw = UnsafeMutableRawPointer(out)
-            let integer = UInt32(truncatingIfNeeded: word >> (UInt64(8 - length) * 8))
-            raw.storeBytes(of: integer.littleEndian, as: UInt32.self)
-            out[length - 4] = UInt8(ascii: ".")
-            let fraction = UInt32(truncatingIfNeeded: word >> 32)
-            raw.storeBytes(of: fraction.littleEndian, toByteOffset: length - 3, as: UInt32.self)
-            return length + 1
-        }
+        guard digits < 100_000_000 else { return writeLongDistance(digits, to: out) }
+        // Below 10,000 units, at most four digits before the point: all eight digits in one
+        // word, first digit in its lowest byte (`FixedDecimal.eightDigits`), stored from the
+        // first that counts.
+        let length =
+            5 + (digits >= 100_000 ? 1 : 0) + (digits >= 1_000_000 ? 1 : 0) + (digits >= 10_000_000 ? 1 : 0)
+        let word = FixedDecimal.eightDigits(UInt32(truncatingIfNeeded: digits))
+        let raw = UnsafeMutableRawPointer(out)
+        let integer = UInt32(truncatingIfNeeded: word >> (UInt64(8 &- length) &* 8))
+        raw.storeBytes(of: integer.littleEndian, as: UInt32.self)
+        out[length &- 4] = UInt8(ascii: ".")
+        let fraction = UInt32(truncatingIfNeeded: word >> 32)
+        raw.storeBytes(of: fraction.littleEndian, toByteOffset: length &- 3, as: UInt32.self)
+        return length &+ 1
+    }
+
+    /// Writes a distance of 10,000 units or more given in units of its fourth decimal (`digits`)
+    /// to `out`, as `writeDistance` does, and returns the number of bytes written.
+    @usableFromInline
+    static func writeLongDistance(_ digits: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = FixedDecimal.writeDecimal(digits / 10_000, to: out)
         out[length] = UInt8(ascii: ".")
         // The four decimals as two pairs, each pair's two digits apart: no chain of divisions.
