@@ -5,15 +5,16 @@
 #     3 passes): each server's own time per call from INFO commandstats, and the replies' digest;
 #   - `redis-benchmark -c 50 -P 16` at the median point (GEOSEARCH … BYRADIUS 500 m ASC): the
 #     server's CPU a request (user + system, /proc/PID/stat).
-# Prints every round and, per figure, the medians and new / old.
+# Prints every round and, per figure, the medians and new / old. The order alternates from round
+# to round (use an even number of rounds).
 #
-# Usage: scripts/bench-line-ab.sh OLD_BINARY NEW_BINARY [rounds]   (default 3 rounds)
+# Usage: scripts/bench-line-ab.sh OLD_BINARY NEW_BINARY [rounds]   (default 4 rounds)
 # The `vicinity-bench` of this checkout makes the data and runs the sets (built when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old=$(realpath "$1")
 new=$(realpath "$2")
-rounds=${3:-3}
+rounds=${3:-4}
 source scripts/redis-common.sh
 old_port=$((port + 1))
 new_port=$((port + 2))
@@ -62,16 +63,30 @@ echo "new $new"
 echo "$(nproc) CPUs, load at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 declare -A values
 for round in $(seq "$rounds"); do
+    # Odd rounds run the old build first, even rounds the new one: whichever goes first in a
+    # round was seen to be slower by up to 10 %, so an even number of rounds cancels that out.
+    first=old
+    ((round % 2 == 0)) && first=new
     for set in 500m-withdist varied; do
-        read -r ot od <<<"$(set_time "$old_port" "$old_admin" "$work/$set")"
-        read -r nt nd <<<"$(set_time "$new_port" "$new_admin" "$work/$set")"
+        if [[ $first == old ]]; then
+            read -r ot od <<<"$(set_time "$old_port" "$old_admin" "$work/$set")"
+            read -r nt nd <<<"$(set_time "$new_port" "$new_admin" "$work/$set")"
+        else
+            read -r nt nd <<<"$(set_time "$new_port" "$new_admin" "$work/$set")"
+            read -r ot od <<<"$(set_time "$old_port" "$old_admin" "$work/$set")"
+        fi
         values[$set-old]+="$ot "
         values[$set-new]+="$nt "
         same=$([[ $od == "$nd" ]] && echo "same replies" || echo "REPLIES DIFFER")
-        echo "round $round: $set server µs a call: old $ot, new $nt ($same)"
+        echo "round $round ($first first): $set server µs a call: old $ot, new $nt ($same)"
     done
-    op=$(pipelined "$old_port" "$old_pid")
-    np=$(pipelined "$new_port" "$new_pid")
+    if [[ $first == old ]]; then
+        op=$(pipelined "$old_port" "$old_pid")
+        np=$(pipelined "$new_port" "$new_pid")
+    else
+        np=$(pipelined "$new_port" "$new_pid")
+        op=$(pipelined "$old_port" "$old_pid")
+    fi
     values[p16-old]+="$op "
     values[p16-new]+="$np "
     echo "round $round: -P 16 median point, server CPU µs a request: old $op, new $np"
