@@ -28,10 +28,20 @@ struct LineServiceBenchCommand: OutputCommand {
     @Option(help: "Kind of the loaded places (the Redis key).") var kind = "city"
     @Option(help: "File of commands, one per line, words separated by spaces (no quoting).") var file: String
     @Option(help: "Passes over the file; the median pass is reported.") var passes = 3
+    @Option(
+        help: """
+            KiB of memory written between calls, outside the timed part, to push the code and \
+            data of the last call out of the processor's caches, as a server's network work and \
+            idle time between requests do (0: none).
+            """)
+    var evict = 0
 
     func validate() throws {
         guard (1...999).contains(passes) else {
             throw ValidationError("invalid passes \"\(passes)\": expected 1 to 999")
+        }
+        guard (0...1_048_576).contains(evict) else {
+            throw ValidationError("invalid evict \"\(evict)\": expected 0 to 1048576 KiB")
         }
     }
 
@@ -49,7 +59,7 @@ struct LineServiceBenchCommand: OutputCommand {
         guard let session = service.connect(maximumClients: 1) else {
             throw CLIError.internalError("no session")
         }
-        let runner = Runner(service: service, session: session)
+        let runner = Runner(service: service, session: session, evictBytes: evict * 1024)
         let digest = try runner.pass(commands).digest
         var wall: [Double] = []
         var cpu: [Double] = []
@@ -73,6 +83,8 @@ struct LineServiceBenchCommand: OutputCommand {
         let service: LineService
         let session: Session
         private let output = Output()
+        /// Memory written between calls (`--evict`).
+        private var eviction: [UInt8]
 
         /// The reply of the call running: its completion writes it, at once, on the calling thread.
         final class Output: @unchecked Sendable {
@@ -80,9 +92,18 @@ struct LineServiceBenchCommand: OutputCommand {
             var answered = false
         }
 
-        init(service: LineService, session: Session) {
+        init(service: LineService, session: Session, evictBytes: Int = 0) {
             self.service = service
             self.session = session
+            eviction = [UInt8](repeating: 0, count: evictBytes)
+        }
+
+        /// Writes a byte of every cache line of `eviction`.
+        private func evict() {
+            let count = eviction.count
+            eviction.withUnsafeMutableBufferPointer { bytes in
+                for index in stride(from: 0, to: count, by: 64) { bytes[index] &+= 1 }
+            }
         }
 
         /// One pass: the digest of the replies and the time spent in `execute` and the encoder
@@ -93,6 +114,7 @@ struct LineServiceBenchCommand: OutputCommand {
             var cpu = 0.0
             let output = self.output
             for command in commands {
+                if !eviction.isEmpty { evict() }
                 output.buffer.clear()
                 output.answered = false
                 let cpuStart = Self.threadCPUSeconds()

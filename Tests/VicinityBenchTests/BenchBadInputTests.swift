@@ -13,6 +13,11 @@ import Testing
         (["watches", "--rate", "0"], "invalid rate \"0.0\": expected 1 to 1000000 moves a second"),
         (["watches", "--subscribers", "0"], "invalid subscribers \"0\": expected 1 to 100000"),
         (["crash-writer", "--db", "x", "--writers", "0"], "invalid writers \"0\": expected 1 to 64"),
+        (["line-service", "--csv", "x", "--file", "y", "--passes", "0"], "invalid passes \"0\": expected 1 to 999"),
+        (
+            ["line-service", "--csv", "x", "--file", "y", "--evict", "2000000"],
+            "invalid evict \"2000000\": expected 0 to 1048576 KiB"
+        ),
     ])
     func usageErrors(arguments: [String], message: String) {
         let outcome = BenchTool.run(arguments)
