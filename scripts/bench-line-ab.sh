@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Two builds of the line protocol side by side, on the same 1M-point city (the dataset of
-# `scripts/bench-line.sh`), in alternating rounds, old then new:
+# `scripts/bench-line.sh`), in rounds (odd rounds old first, even rounds new first):
 #   - the 500 m ASC WITHDIST set and the varied set (2,000 calls each, `vicinity-bench line-bench`,
 #     3 passes): each server's own time per call from INFO commandstats, and the replies' digest;
 #   - `redis-benchmark -c 50 -P 16` at the median point (GEOSEARCH … BYRADIUS 500 m ASC): the
@@ -15,6 +15,9 @@ cd "$(dirname "$0")/.."
 old=$(realpath "$1")
 new=$(realpath "$2")
 rounds=${3:-4}
+if ((rounds % 2 != 0)); then
+    echo "warning: $rounds rounds, an odd number: the old build goes first once more, so the order's bias does not cancel" >&2
+fi
 source scripts/redis-common.sh
 old_port=$((port + 1))
 new_port=$((port + 2))
@@ -66,7 +69,7 @@ for round in $(seq "$rounds"); do
     # Odd rounds run the old build first, even rounds the new one: whichever goes first in a
     # round was seen to be slower by up to 10 %, so an even number of rounds cancels that out.
     first=old
-    ((round % 2 == 0)) && first=new
+    if ((round % 2 == 0)); then first=new; fi
     for set in 500m-withdist varied; do
         if [[ $first == old ]]; then
             read -r ot od <<<"$(set_time "$old_port" "$old_admin" "$work/$set")"
@@ -89,7 +92,7 @@ for round in $(seq "$rounds"); do
     fi
     values[p16-old]+="$op "
     values[p16-new]+="$np "
-    echo "round $round: -P 16 median point, server CPU µs a request: old $op, new $np"
+    echo "round $round ($first first): -P 16 median point, server CPU µs a request: old $op, new $np"
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for figure in 500m-withdist varied p16; do

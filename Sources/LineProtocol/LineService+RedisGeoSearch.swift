@@ -263,7 +263,6 @@ extension LineService {
             rowBytes += 44
         }
         let unit = search.shape.unit
-        let distances = RedisGeoDistanceText(unit: unit, search: search)
         var rows = RESPRows(columns: columns, numbersAsBulkStrings: options.forRESP2)
         rows.reserveCapacity(rows: hits.count, bytes: hits.count * rowBytes)
         guard options.withDistance || options.withHash || options.withCoordinates else {
@@ -271,9 +270,10 @@ extension LineService {
             return .rows(rows)
         }
         if options.withDistance, !options.withHash, !options.withCoordinates, precisions.isEmpty {
-            candidates.appendMemberDistances(hits, to: &rows, distances)
+            candidates.appendMemberDistances(hits, to: &rows, RedisGeoDistanceWriter(search: search))
             return .rows(rows)
         }
+        let distances = RedisGeoDistanceWriter(search: search)
         candidates.appendRows(hits, to: &rows) { offset, rows in
             let hit = hits[offset]
             if options.withDistance {
@@ -281,7 +281,7 @@ extension LineService {
                     let meters = RedisGeoKeyspace.shown(distanceMeters: hit.distanceMeters, precisions[offset])
                     rows.appendText(RedisGeoText.distance(meters: meters, unit: unit))
                 } else {
-                    rows.appendValue(capacity: RedisGeoDistanceText.room) { out in distances.write(hit, to: out) }
+                    rows.appendValue(capacity: RedisGeoDistanceWriter.room) { out in distances.write(hit, to: out) }
                 }
             }
             if options.withHash {

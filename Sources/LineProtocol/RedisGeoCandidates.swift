@@ -116,24 +116,22 @@ struct RedisGeoCandidates {
     }
 
     /// Appends each hit's row of two text columns, in order: its member, then its distance as
-    /// WITHDIST prints it (`RedisGeoDistanceText`). A reply WITHDIST, as `appendRows` would write
-    /// it.
-    func appendMemberDistances(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ distances: RedisGeoDistanceText) {
-        hits.withUnsafeBufferPointer { hits in
-            guard let ids else {
-                for (offset, hit) in hits.enumerated() {
-                    rows.appendText(members[hit.position])
-                    rows.appendValue(capacity: RedisGeoDistanceText.room) { out in
-                        distances.write(hits[offset], to: out)
-                    }
-                }
-                return
+    /// WITHDIST prints it (`RedisGeoDistanceWriter`). A reply WITHDIST, as `appendRows` would
+    /// write it.
+    func appendMemberDistances(_ hits: [RedisGeoHit], to rows: inout RESPRows, _ distances: RedisGeoDistanceWriter) {
+        guard let ids else {
+            for hit in hits {
+                rows.appendText(members[hit.position])
+                rows.appendValue(capacity: RedisGeoDistanceWriter.room) { out in distances.write(hit, to: out) }
             }
-            withChosenHandles(hits, ids) { chosen in
+            return
+        }
+        hits.withUnsafeBufferPointer { buffer in
+            withChosenHandles(buffer, ids) { chosen in
                 rows.appendTextPairs { writer in
                     ids.forEachID(chosen) { offset, id in
-                        writer.append(id, secondCapacity: RedisGeoDistanceText.room) { out in
-                            distances.write(hits[offset], to: out)
+                        writer.append(id, secondCapacity: RedisGeoDistanceWriter.room) { out in
+                            distances.write(buffer[offset], to: out)
                         }
                     }
                 }

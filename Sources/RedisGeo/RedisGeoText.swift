@@ -38,8 +38,9 @@ public enum RedisGeoText {
         writeDistance(meters: meters, errorMeters: errorMeters, metersPerUnit: unit.metersPerUnit, to: out)
     }
 
-    /// `writeDistance(meters:errorMeters:unit:to:)` with the unit given by its meters
-    /// (`RedisGeoUnit.metersPerUnit`), for a caller writing many distances in one unit.
+    /// `writeDistance(meters:errorMeters:unit:to:)` with the unit given by its meters, for a
+    /// caller writing many distances in one unit: `metersPerUnit` is a `RedisGeoUnit`'s
+    /// `metersPerUnit` (any other value prints what no unit would; 0, a negative or NaN: nil).
     @inlinable @inline(__always)
     public static func writeDistance(
         meters: Double, errorMeters: Double, metersPerUnit: Double, to out: UnsafeMutablePointer<UInt8>
@@ -80,8 +81,9 @@ public enum RedisGeoText {
         return length &+ 1
     }
 
-    /// Writes a distance of 10,000 units or more given in units of its fourth decimal (`digits`)
-    /// to `out`, as `writeDistance` does, and returns the number of bytes written.
+    /// Writes a distance of 10,000 units or more given in units of its fourth decimal (`digits`:
+    /// 10^8 to 10^15, a distance below 10^11 units) to `out`, as `writeDistance` does, and returns
+    /// the number of bytes written (at most 17).
     @usableFromInline
     static func writeLongDistance(_ digits: UInt64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let length = FixedDecimal.writeDecimal(digits / 10_000, to: out)

@@ -30,9 +30,10 @@ struct LineServiceBenchCommand: OutputCommand {
     @Option(help: "Passes over the file; the median pass is reported.") var passes = 3
     @Option(
         help: """
-            KiB of memory written between calls, outside the timed part, to push the code and \
-            data of the last call out of the processor's caches, as a server's network work and \
-            idle time between requests do (0: none).
+            KiB of memory written between calls, outside the timed part, to push the last \
+            call's code and data out of the processor's L2 (more than its size: 2048 on a \
+            1.25 MiB L2), as a server's network work and idle time between requests do; the \
+            written lines' write-back falls in the next call (0: none).
             """)
     var evict = 0
 
@@ -83,8 +84,8 @@ struct LineServiceBenchCommand: OutputCommand {
         let service: LineService
         let session: Session
         private let output = Output()
-        /// Memory written between calls (`--evict`).
-        private var eviction: [UInt8]
+        /// Memory written between calls: `--evict` × 1024 bytes.
+        private let eviction: UnsafeMutableRawBufferPointer
 
         /// The reply of the call running: its completion writes it, at once, on the calling thread.
         final class Output: @unchecked Sendable {
@@ -92,17 +93,21 @@ struct LineServiceBenchCommand: OutputCommand {
             var answered = false
         }
 
-        init(service: LineService, session: Session, evictBytes: Int = 0) {
+        init(service: LineService, session: Session, evictBytes: Int) {
             self.service = service
             self.session = session
-            eviction = [UInt8](repeating: 0, count: evictBytes)
+            eviction = .allocate(byteCount: evictBytes, alignment: 64)
+            eviction.initializeMemory(as: UInt8.self, repeating: 0)
         }
 
-        /// Writes a byte of every cache line of `eviction`.
-        private func evict() {
-            let count = eviction.count
-            eviction.withUnsafeMutableBufferPointer { bytes in
-                for index in stride(from: 0, to: count, by: 64) { bytes[index] &+= 1 }
+        deinit { eviction.deallocate() }
+
+        /// Writes a byte of every cache line of `eviction`: not inlined, so that the writes to
+        /// memory it was handed are not dropped as never read.
+        @inline(never)
+        private static func evict(_ bytes: UnsafeMutableRawBufferPointer) {
+            for index in stride(from: 0, to: bytes.count, by: 64) {
+                bytes[index] &+= 1
             }
         }
 
@@ -114,7 +119,7 @@ struct LineServiceBenchCommand: OutputCommand {
             var cpu = 0.0
             let output = self.output
             for command in commands {
-                if !eviction.isEmpty { evict() }
+                if !eviction.isEmpty { Self.evict(eviction) }
                 output.buffer.clear()
                 output.answered = false
                 let cpuStart = Self.threadCPUSeconds()

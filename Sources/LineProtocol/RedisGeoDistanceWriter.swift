@@ -1,9 +1,9 @@
 import RedisGeo
 
-/// WITHDIST's text of a search's hits, as Redis 7.0 prints their distances (not rounded to a
-/// user's precision): from the hit's estimate when every distance within its error prints the
-/// same (`RedisGeoText.writeDistance`), else from Redis's exact distance.
-struct RedisGeoDistanceText {
+/// Writes WITHDIST's text of a search's hits, as Redis 7.0 prints their distances (not rounded
+/// to a user's precision): from the hit's estimate when every distance within its error prints
+/// the same (`RedisGeoText.writeDistance`), else from Redis's exact distance.
+struct RedisGeoDistanceWriter {
     /// The unit the search's distances are printed in.
     let unit: RedisGeoUnit
     /// The search the hits come from (for the exact distance of an estimate too close to call).
@@ -11,9 +11,10 @@ struct RedisGeoDistanceText {
     /// Meters in one `unit`.
     private let metersPerUnit: Double
 
-    init(unit: RedisGeoUnit, search: RedisGeoSearch) {
-        self.unit = unit
+    /// A writer of the distances of `search`'s hits, in its shape's unit.
+    init(search: RedisGeoSearch) {
         self.search = search
+        unit = search.shape.unit
         metersPerUnit = unit.metersPerUnit
     }
 
