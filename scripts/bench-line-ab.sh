@@ -5,8 +5,7 @@
 #     3 passes): each server's own time per call from INFO commandstats, and the replies' digest;
 #   - `redis-benchmark -c 50 -P 16` at the median point (GEOSEARCH … BYRADIUS 500 m ASC): the
 #     server's CPU a request (user + system, /proc/PID/stat).
-# Prints every round and, per figure, the medians and new / old. The order alternates from round
-# to round (use an even number of rounds).
+# Prints every round and, per figure, the medians and new / old. Use an even number of rounds.
 #
 # Usage: scripts/bench-line-ab.sh OLD_BINARY NEW_BINARY [rounds]   (default 4 rounds)
 # The `vicinity-bench` of this checkout makes the data and runs the sets (built when missing).
@@ -65,34 +64,27 @@ echo "old $old"
 echo "new $new"
 echo "$(nproc) CPUs, load at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 declare -A values
+declare -A ports=([old]=$old_port [new]=$new_port) admins=([old]=$old_admin [new]=$new_admin)
+declare -A pids=([old]=$old_pid [new]=$new_pid)
+declare -A times digests
 for round in $(seq "$rounds"); do
     # Odd rounds run the old build first, even rounds the new one: whichever goes first in a
     # round was seen to be slower by up to 10 %, so an even number of rounds cancels that out.
-    first=old
-    if ((round % 2 == 0)); then first=new; fi
+    order=(old new)
+    if ((round % 2 == 0)); then order=(new old); fi
     for set in 500m-withdist varied; do
-        if [[ $first == old ]]; then
-            read -r ot od <<<"$(set_time "$old_port" "$old_admin" "$work/$set")"
-            read -r nt nd <<<"$(set_time "$new_port" "$new_admin" "$work/$set")"
-        else
-            read -r nt nd <<<"$(set_time "$new_port" "$new_admin" "$work/$set")"
-            read -r ot od <<<"$(set_time "$old_port" "$old_admin" "$work/$set")"
-        fi
-        values[$set-old]+="$ot "
-        values[$set-new]+="$nt "
-        same=$([[ $od == "$nd" ]] && echo "same replies" || echo "REPLIES DIFFER")
-        echo "round $round ($first first): $set server µs a call: old $ot, new $nt ($same)"
+        for side in "${order[@]}"; do
+            read -r "times[$side]" "digests[$side]" <<<"$(set_time "${ports[$side]}" "${admins[$side]}" "$work/$set")"
+            values[$set-$side]+="${times[$side]} "
+        done
+        same=$([[ ${digests[old]} == "${digests[new]}" ]] && echo "same replies" || echo "REPLIES DIFFER")
+        echo "round $round (${order[0]} first): $set server µs a call: old ${times[old]}, new ${times[new]} ($same)"
     done
-    if [[ $first == old ]]; then
-        op=$(pipelined "$old_port" "$old_pid")
-        np=$(pipelined "$new_port" "$new_pid")
-    else
-        np=$(pipelined "$new_port" "$new_pid")
-        op=$(pipelined "$old_port" "$old_pid")
-    fi
-    values[p16-old]+="$op "
-    values[p16-new]+="$np "
-    echo "round $round ($first first): -P 16 median point, server CPU µs a request: old $op, new $np"
+    for side in "${order[@]}"; do
+        times[$side]=$(pipelined "${ports[$side]}" "${pids[$side]}")
+        values[p16-$side]+="${times[$side]} "
+    done
+    echo "round $round (${order[0]} first): -P 16 median point, server CPU µs a request: old ${times[old]}, new ${times[new]}"
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for figure in 500m-withdist varied p16; do

@@ -8,7 +8,7 @@ struct RedisGeoDistanceWriter {
     let unit: RedisGeoUnit
     /// The search the hits come from (for the exact distance of an estimate too close to call).
     let search: RedisGeoSearch
-    /// Meters in one `unit`.
+    /// Meters in one `unit`, taken once so that a row does not switch on the unit.
     private let metersPerUnit: Double
 
     /// A writer of the distances of `search`'s hits, in its shape's unit.
