@@ -26,13 +26,23 @@ new_port=$((port + 2))
 "$new" import "$work/points.csv" --kind city --db "$work/new.sqlite" >/dev/null 2>&1
 old_admin=$("$old" admin-token --db "$work/old.sqlite" 2>/dev/null)
 new_admin=$("$new" admin-token --db "$work/new.sqlite" 2>/dev/null)
-"$old" serve --db "$work/old.sqlite" --line-port "$old_port" --http-port 0 --idle-timeout 0 2>/dev/null &
+"$old" serve --db "$work/old.sqlite" --line-port "$old_port" --http-port 0 --idle-timeout 0 2>"$work/old.log" &
 old_pid=$!
-"$new" serve --db "$work/new.sqlite" --line-port "$new_port" --http-port 0 --idle-timeout 0 2>/dev/null &
+"$new" serve --db "$work/new.sqlite" --line-port "$new_port" --http-port 0 --idle-timeout 0 2>"$work/new.log" &
 new_pid=$!
-trap 'kill $old_pid $new_pid 2>/dev/null; rm -rf "$work"' EXIT
-for p in "$old_port" "$new_port"; do
-    for _ in $(seq 100); do redis-cli -p "$p" ping >/dev/null 2>&1 && break; sleep 0.2; done
+trap 'kill $old_pid $new_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+for side in old new; do
+    if [[ $side == old ]]; then p=$old_port pid=$old_pid; else p=$new_port pid=$new_pid; fi
+    for _ in $(seq 100); do
+        redis-cli -p "$p" ping >/dev/null 2>&1 && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    if ! redis-cli -p "$p" ping >/dev/null 2>&1; then
+        echo "$(basename "$0"): the $side build's server did not answer on port $p:" >&2
+        cat "$work/$side.log" >&2
+        exit 1
+    fi
 done
 
 cp "$work/queries.redis" "$work/500m-withdist"
