@@ -79,17 +79,17 @@ public enum FixedDecimal {
     ) -> Int? {
         guard value.isFinite, (0...17).contains(fractionDigits) else { return nil }
         if fractionDigits == 17, trimmingZeros, value.isNormal, abs(value) < 180.5 {
-            let shift = 52 - Int(value.exponent)
+            let shift = 52 - unbiasedExponent(value)
             if shift >= 1, shift <= 63 { return writeTrimmedSeventeen(value, shift: shift, to: out) }
         }
-        let power = powersOfTen[fractionDigits]
+        let power = powerOfTen(fractionDigits)
         // Rounded up, the scaled value still fits in 64 bits (a longitude of 180 with 17 decimals
         // is 1.8e19, just below 2^64).
         guard abs(value) < 0x1p53, abs(value) * Double(power) < 0x1.ffp63 else { return nil }
         var scaled: UInt64 = 0  // value * 10^fractionDigits, rounded to an integer, ties to even
         if value != 0 {
             let significand = value.significandBitPattern | (value.isNormal ? 1 << 52 : 0)
-            let shift = value.isNormal ? 52 - Int(value.exponent) : 1074
+            let shift = value.isNormal ? 52 - unbiasedExponent(value) : 1074
             let product = UInt128(significand) * UInt128(power)
             if shift == 0 {
                 scaled = UInt64(truncatingIfNeeded: product)
@@ -206,7 +206,7 @@ public enum FixedDecimal {
         // the next power of ten.
         let bits = 64 - value.leadingZeroBitCount
         let guess = (bits &* 1_233) >> 12
-        let length = max(1, guess + (value >= powersOfTen[guess] ? 1 : 0))
+        let length = max(1, guess + (value >= powerOfTen(guess) ? 1 : 0))
         writeDigits(value, count: length, to: out)
         return length
     }
@@ -248,9 +248,45 @@ public enum FixedDecimal {
         out[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
     }
 
-    /// 10^0 ... 10^19.
-    private static let powersOfTen: [UInt64] = (0...19).map { exponent in
-        (0..<exponent).reduce(1) { product, _ in product * 10 }
+    /// 10^`exponent` for an exponent in 0...19: constants the compiler puts in a table of read-only
+    /// data, where a lazily made array would cost a check of its initialization at every use. 0
+    /// for any other exponent (no caller asks for one: debug builds stop there).
+    @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> UInt64 {
+        guard (0...19).contains(exponent) else {
+            assertionFailure("10^\(exponent) is outside 10^0 ... 10^19")
+            return 0
+        }
+        return switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        default: 10_000_000_000_000_000_000
+        }
+    }
+
+    /// The binary exponent of a normal value (`value.exponent`, read from its bits here rather
+    /// than through the standard library's out-of-line getter).
+    @inline(__always)
+    static func unbiasedExponent(_ value: Double) -> Int {
+        assert(value.isNormal, "the exponent of \(value) is not in its bits")
+        return Int(truncatingIfNeeded: value.exponentBitPattern) &- 1023
     }
 
     /// The decimal digits of `value * 10^fractionDigits` rounded to an integer, ties to even.

@@ -74,6 +74,25 @@ import Testing
         }
     }
 
+    /// The writer's constants: the powers of ten it compares lengths with, and the binary exponent
+    /// it reads from a value's bits, against the standard library's.
+    @Test func powersOfTenAndExponentsAreTheLibrarys() {
+        var power: UInt64 = 1
+        for exponent in 0...19 {
+            #expect(FixedDecimal.powerOfTen(exponent) == power, "10^\(exponent)")
+            if exponent < 19 { power *= 10 }
+        }
+        var random = SplitMix64(seed: 20_261_128)
+        for _ in 0..<100_000 {
+            let value = Double(bitPattern: random.next())
+            guard value.isNormal else { continue }
+            #expect(FixedDecimal.unbiasedExponent(value) == Int(value.exponent), "\(value)")
+        }
+        for value in [Double.leastNormalMagnitude, 1, -1, 180, -180, 0x1p-11, .greatestFiniteMagnitude] {
+            #expect(FixedDecimal.unbiasedExponent(value) == Int(value.exponent), "\(value)")
+        }
+    }
+
     /// The 128-bit fast path against glibc's own printf and against the arbitrary-length one, on
     /// values of every magnitude, ties (multiples of powers of two), and the edges of the fast path.
     @Test func fixedDecimalFastPathMatchesGlibcPrintf() {
