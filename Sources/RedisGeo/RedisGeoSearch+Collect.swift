@@ -212,4 +212,40 @@ extension RedisGeoSearch {
             position: position, score: score, longitude: point.longitude, latitude: point.latitude,
             distanceMeters: estimate, distanceError: estimate * bound)
     }
+
+    /// The hits of the first scanned cells that together hold at least `count` of them (all of
+    /// the last such cell's), with their cells, in their order: where the first `count` hits in
+    /// scan order lie, since the scan goes cell by cell. All the hits when the cells hold fewer.
+    ///
+    /// - Parameters:
+    ///   - hits: the hits, in any order.
+    ///   - cells: hit for hit, the index of the scanned cell it was found in (0 ..< `cellCount`).
+    ///   - cellCount: the number of scanned cells.
+    ///   - count: how many hits the first cells must hold (COUNT n ANY's n).
+    /// - Returns: the hits kept and their cells, in their order in `hits`.
+    static func inFirstCells(
+        _ hits: [RedisGeoHit], cells: [Int], cellCount: Int, holding count: Int
+    ) -> ([RedisGeoHit], [Int]) {
+        precondition(cells.count == hits.count, "a cell for each hit")
+        var perCell = [Int](repeating: 0, count: cellCount)
+        for cell in cells { perCell[cell] += 1 }
+        var cut = 0
+        var held = 0
+        while cut < cellCount {
+            held += perCell[cut]
+            if held >= count { break }
+            cut += 1
+        }
+        // The last cell reached (or none reached `count`): every hit is kept.
+        guard cut < cellCount - 1 else { return (hits, cells) }
+        var keptHits: [RedisGeoHit] = []
+        var keptCells: [Int] = []
+        keptHits.reserveCapacity(held)
+        keptCells.reserveCapacity(held)
+        for (hit, cell) in zip(hits, cells) where cell <= cut {
+            keptHits.append(hit)
+            keptCells.append(cell)
+        }
+        return (keptHits, keptCells)
+    }
 }

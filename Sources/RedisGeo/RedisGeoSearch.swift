@@ -173,7 +173,8 @@ public struct RedisGeoSearch: Sendable, Hashable {
         // COUNT n ANY keeps the first n in scan order, which lie in the first cells: only those
         // cells' hits are put in order (the scan order of a subset is its order in the whole).
         if any, found.count > limit {
-            (found, cellOfHit) = Self.inFirstCells(found, cells: cellOfHit, holding: limit)
+            (found, cellOfHit) = Self.inFirstCells(
+                found, cells: cellOfHit, cellCount: scannedRanges.count, holding: limit)
         }
         // Redis's scan order: by cell, then sorted-set order within the cell.
         let scores = found.map(\.score)
@@ -223,31 +224,6 @@ public struct RedisGeoSearch: Sendable, Hashable {
         }
         if found.count > returned { found.removeSubrange(returned...) }
         return found
-    }
-
-    /// The hits of the first scanned cells that together hold at least `count` of them (all of
-    /// the last such cell's), with their cells, in their order: where the first `count` hits in
-    /// scan order lie, since the scan goes cell by cell.
-    static func inFirstCells(_ hits: [RedisGeoHit], cells: [Int], holding count: Int) -> ([RedisGeoHit], [Int]) {
-        guard let last = cells.max(), cells.allSatisfy({ $0 >= 0 }) else { return (hits, cells) }
-        var perCell = [Int](repeating: 0, count: last + 1)
-        for cell in cells { perCell[cell] += 1 }
-        var cut = 0
-        var held = perCell[0]
-        while held < count, cut < last {
-            cut += 1
-            held += perCell[cut]
-        }
-        guard cut < last else { return (hits, cells) }
-        var keptHits: [RedisGeoHit] = []
-        var keptCells: [Int] = []
-        keptHits.reserveCapacity(held)
-        keptCells.reserveCapacity(held)
-        for (hit, cell) in zip(hits, cells) where cell <= cut {
-            keptHits.append(hit)
-            keptCells.append(cell)
-        }
-        return (keptHits, keptCells)
     }
 
     /// Redis's distance from the centre to a hit's position, meters, computed exactly.

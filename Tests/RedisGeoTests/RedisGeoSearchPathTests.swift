@@ -18,6 +18,7 @@ import Testing
         }
         let centres: [(Double, Double)] = [(29, 41), (179.99, 0.5), (-180, -10), (12, 85.05), (0, 0)]
         var compared = 0
+        var swept = 0
         var tiesSeen = 0
         for (centreLongitude, centreLatitude) in centres {
             // Members around the centre: some stacked on shared points, some mirrored east–west.
@@ -77,10 +78,52 @@ import Testing
                         compared += 1
                     }
                 }
+                // COUNT n ANY for every n up to all the hits (a box unordered, a radius DESC): the
+                // n-th hit at every cell boundary, on the estimating path.
+                if trial < 2 {
+                    let order: RedisGeoSearch.Order = trial == 0 ? .unsorted : .descending
+                    let all = RedisModel.search(search, entries, order: order, count: .all).count
+                    for limit in 1...(all + 1) {
+                        let expected = RedisModel.search(search, entries, order: order, count: .any(limit))
+                        let given = try search.hits(
+                            candidates: shuffledScores, centres: shuffledCentres, order: order, count: .any(limit),
+                            membersPrecede: {
+                                rankInSet[entries[shuffledOrder[$0]].member]! < rankInSet[
+                                    entries[shuffledOrder[$1]].member]!
+                            }, estimating: true)
+                        #expect(given.map { entries[shuffledOrder[$0.position]].member } == expected.map(\.member))
+                        swept += 1
+                    }
+                }
             }
         }
         #expect(compared == 5 * 24 * 18)
+        #expect(swept > 5 * 2 * 10, "COUNT n ANY swept over n")
         #expect(tiesSeen > 50, "the data must make ties for the slow path to be tested")
+    }
+
+    /// COUNT n ANY's cut: the hits of the first cells that hold n, in their order — at a cell's
+    /// last hit, past empty cells, and all of them when the last cell is reached.
+    @Test func countAnyKeepsTheCellsHoldingTheFirstN() {
+        let cells = [2, 0, 2, 4, 0, 2, 4]
+        let hits = cells.indices.map {
+            RedisGeoHit(position: $0, score: Double($0), longitude: 0, latitude: 0, distanceMeters: 1)
+        }
+        func kept(_ count: Int) -> [Int] {
+            let (keptHits, keptCells) = RedisGeoSearch.inFirstCells(hits, cells: cells, cellCount: 5, holding: count)
+            #expect(keptCells == keptHits.map { cells[$0.position] })
+            return keptHits.map(\.position)
+        }
+        for count in 1...2 { #expect(kept(count) == [1, 4], "n = \(count)") }
+        for count in 3...5 { #expect(kept(count) == [0, 1, 2, 4, 5], "n = \(count)") }
+        for count in 6...8 { #expect(kept(count) == Array(cells.indices), "n = \(count)") }
+        // A member found in two cells counts in each, as Redis counts it.
+        let repeatedCells = [1, 0, 1, 2]
+        let repeatedHits = [0, 1, 1, 2].map {
+            RedisGeoHit(position: $0, score: Double($0), longitude: 0, latitude: 0, distanceMeters: 1)
+        }
+        let (twice, _) = RedisGeoSearch.inFirstCells(repeatedHits, cells: repeatedCells, cellCount: 3, holding: 3)
+        #expect(twice.map(\.position) == [0, 1, 1])
     }
 
     @Test func packedKeysOrderLikeTheStandardLibrary() {
