@@ -31,19 +31,8 @@ old_pid=$!
 "$new" serve --db "$work/new.sqlite" --line-port "$new_port" --http-port 0 --idle-timeout 0 2>"$work/new.log" &
 new_pid=$!
 trap 'kill $old_pid $new_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-for side in old new; do
-    if [[ $side == old ]]; then p=$old_port pid=$old_pid; else p=$new_port pid=$new_pid; fi
-    for _ in $(seq 100); do
-        redis-cli -p "$p" ping >/dev/null 2>&1 && break
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.2
-    done
-    if ! redis-cli -p "$p" ping >/dev/null 2>&1; then
-        echo "$(basename "$0"): the $side build's server did not answer on port $p:" >&2
-        cat "$work/$side.log" >&2
-        exit 1
-    fi
-done
+wait_for_server "$old_port" "$old_pid" "$work/old.log" "the old build's server"
+wait_for_server "$new_port" "$new_pid" "$work/new.log" "the new build's server"
 
 cp "$work/queries.redis" "$work/500m-withdist"
 cp "$work/varied.redis" "$work/varied"

@@ -35,16 +35,7 @@ redis-cli -p "$port" --pipe <"$work/points.redis" >/dev/null
 "$bin" serve --db "$work/line.sqlite" --line-port "$vport" --no-http --idle-timeout 0 2>"$work/serve.log" &
 server=$!
 trap 'kill $server 2>/dev/null || true; redis-cli -p $port shutdown nosave >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-    redis-cli -p "$vport" ping >/dev/null 2>&1 && break
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.2
-done
-if ! redis-cli -p "$vport" ping >/dev/null 2>&1; then
-    echo "$(basename "$0"): vicinity serve did not answer on port $vport:" >&2
-    cat "$work/serve.log" >&2
-    exit 1
-fi
+wait_for_server "$vport" "$server" "$work/serve.log" "vicinity serve"
 
 echo "$(redis-server --version | grep -oE 'v=[0-9.]+') against vicinity $(git rev-parse --short HEAD 2>/dev/null || echo '?')," \
     "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"

@@ -21,6 +21,20 @@ start_redis() {
     for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 }
 
+# Waits (up to 20 s) for the server with this process id to answer PING on a port; when it exits
+# or never answers, prints what it wrote to its log and stops the script.
+wait_for_server() { # port, pid, log file, name for the message
+    for _ in $(seq 100); do
+        redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+        kill -0 "$2" 2>/dev/null || break
+        sleep 0.2
+    done
+    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+    echo "$(basename "$0"): $4 did not answer on port $1:" >&2
+    cat "$3" >&2
+    exit 1
+}
+
 # Mean server time per call of the queries since the last CONFIG RESETSTAT (INFO commandstats:
 # time executing the command, without reading the request or writing the reply).
 server_time() { # port [redis-cli options]
